@@ -1,0 +1,264 @@
+//! Reading a tool list: an array of MCP tools, or a `tools/list` result.
+
+use codemode::ToolDef;
+use serde_json::Value;
+use std::fmt;
+
+/// Deepest JSON nesting accepted; deeper input is refused with its position
+/// rather than risking the parser's stack.
+pub const MAX_NESTING: usize = 100_000;
+
+/// Why an input could not be read as a tool list. Its `Display` names the
+/// source and the place.
+#[derive(Debug, PartialEq)]
+pub struct InputError {
+    /// The file name, or `<stdin>`.
+    pub source: String,
+    /// Line and column (1-based), for errors in the JSON text itself.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong, naming the tool by index where it is one tool.
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, column)) => write!(f, "{}:{line}:{column}: {}", self.source, self.message),
+            None => write!(f, "{}: {}", self.source, self.message),
+        }
+    }
+}
+
+/// Parses `text` (named `source` in errors) into tool definitions.
+pub fn parse_tools(source: &str, text: &str) -> Result<Vec<ToolDef>, InputError> {
+    let fail = |message: String| InputError {
+        source: source.to_owned(),
+        position: None,
+        message,
+    };
+    let fail_at = |position: (usize, usize), message: String| InputError {
+        position: Some(position),
+        ..fail(message)
+    };
+    if let Some(position) = too_deep(text) {
+        return Err(fail_at(
+            position,
+            format!("JSON nested deeper than {MAX_NESTING} levels"),
+        ));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let value: Value = serde::Deserialize::deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .map_err(|e| {
+            fail_at(
+                (e.line(), e.column()),
+                format!("invalid JSON: {}", strip_position(&e.to_string())),
+            )
+        })?;
+    let tools = match value {
+        Value::Array(tools) => tools,
+        Value::Object(mut map) => match map.remove("tools") {
+            Some(Value::Array(tools)) => tools,
+            Some(other) => {
+                return Err(fail(format!(
+                    "`tools` must be an array of tools, found {}",
+                    kind(&other)
+                )));
+            }
+            None => return Err(fail("expected an array of tools or an object with a `tools` array; this object has no `tools` key".to_owned())),
+        },
+        other => {
+            return Err(fail(format!(
+                "expected an array of tools or an object with a `tools` array, found {}",
+                kind(&other)
+            )));
+        }
+    };
+    tools
+        .into_iter()
+        .enumerate()
+        .map(|(index, tool)| tool_def(index, tool).map_err(&fail))
+        .collect()
+}
+
+fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
+    let Value::Object(mut map) = tool else {
+        return Err(format!(
+            "tool #{index}: expected an object, found {}",
+            kind(&tool)
+        ));
+    };
+    let name = match map.remove("name") {
+        Some(Value::String(name)) => name,
+        Some(other) => {
+            return Err(format!(
+                "tool #{index}: `name` must be a string, found {}",
+                kind(&other)
+            ));
+        }
+        None => return Err(format!("tool #{index}: `name` is missing")),
+    };
+    let at = format!(
+        "tool #{index} ({})",
+        serde_json::Value::String(name.clone())
+    );
+    let description = match map.remove("description") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text),
+        Some(other) => {
+            return Err(format!(
+                "{at}: `description` must be a string, found {}",
+                kind(&other)
+            ));
+        }
+    };
+    let input_schema = match map.remove("inputSchema") {
+        Some(schema) => schema,
+        None => return Err(format!("{at}: `inputSchema` is missing")),
+    };
+    let output_schema = match map.remove("outputSchema") {
+        None | Some(Value::Null) => None,
+        Some(schema) => Some(schema),
+    };
+    Ok(ToolDef {
+        name,
+        description,
+        input_schema,
+        output_schema,
+    })
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// serde_json appends " at line L column C"; the position is already in front.
+fn strip_position(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i) => &message[..i],
+        None => message,
+    }
+}
+
+/// The line and column where nesting first exceeds [`MAX_NESTING`].
+fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in text.chars() {
+        column += 1;
+        if c == '\n' {
+            line += 1;
+            column = 0;
+        }
+        if in_string {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some((line, column));
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(text: &str) -> String {
+        parse_tools("in.json", text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn accepts_an_array_or_a_list_result() {
+        let one = r#"[{"name":"a","inputSchema":{}}]"#;
+        let two = r#"{"tools":[{"name":"a","title":"A","annotations":{},"_meta":{},"inputSchema":{}}],"nextCursor":"x"}"#;
+        assert_eq!(
+            parse_tools("-", one).unwrap(),
+            parse_tools("-", two).unwrap()
+        );
+    }
+
+    #[test]
+    fn invalid_json_names_line_and_column() {
+        assert_eq!(
+            err("[\n  {\"name\": }\n]"),
+            "in.json:2:12: invalid JSON: expected value"
+        );
+    }
+
+    #[test]
+    fn bad_tools_name_their_index() {
+        assert_eq!(
+            err(r#"[{"name":"a","inputSchema":{}}, {"name": 3}]"#),
+            "in.json: tool #1: `name` must be a string, found a number"
+        );
+        assert_eq!(
+            err(r#"[5]"#),
+            "in.json: tool #0: expected an object, found a number"
+        );
+        assert_eq!(
+            err(r#"[{"name":"x"}]"#),
+            r#"in.json: tool #0 ("x"): `inputSchema` is missing"#
+        );
+        assert_eq!(
+            err(r#"[{"name":"x","inputSchema":{},"description":1}]"#),
+            r#"in.json: tool #0 ("x"): `description` must be a string, found a number"#
+        );
+    }
+
+    #[test]
+    fn wrong_top_level_shapes() {
+        assert!(err("3").contains("found a number"));
+        assert!(err(r#"{"tools": {}}"#).contains("`tools` must be an array"));
+        assert!(err(r#"{"result": []}"#).contains("no `tools` key"));
+    }
+
+    #[test]
+    fn deep_input_within_the_cap_parses() {
+        let depth = 5_000;
+        let schema = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+        let text = format!(r#"[{{"name":"deep","inputSchema":{schema}}}]"#);
+        // The parser needs a large stack at this depth; the binary gives it one.
+        let tools = std::thread::Builder::new()
+            .stack_size(256 << 20)
+            .spawn(move || parse_tools("-", &text).map(|t| t.len()))
+            .unwrap()
+            .join()
+            .unwrap();
+        assert_eq!(tools, Ok(1));
+    }
+
+    #[test]
+    fn nesting_past_the_cap_is_refused_with_its_place() {
+        let text = "[".repeat(MAX_NESTING + 1);
+        assert_eq!(
+            err(&text),
+            format!(
+                "in.json: 1:{}: JSON nested deeper than {MAX_NESTING} levels",
+                MAX_NESTING + 1
+            )
+        );
+    }
+}

@@ -1,0 +1,135 @@
+//! `codemode`: render the typed SDK a Code Mode program is written against,
+//! from any MCP server's tool list.
+
+mod input;
+
+use clap::{Parser, Subcommand};
+use codemode::Language;
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit code for bad input or usage: the caller must fix something.
+const EXIT_BAD_INPUT: u8 = 2;
+
+/// Render typed Code Mode SDKs from MCP tool lists.
+///
+/// Input is a JSON array of MCP tools, or the result of MCP `tools/list`
+/// (an object with a `tools` array; other keys are ignored).
+#[derive(Parser)]
+#[command(name = "codemode", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the SDK that declares the tools, for the `run_code` description.
+    ///
+    /// The output is byte-identical for the same tool set, whatever the order
+    /// of the tools or of the keys in their schemas.
+    Render {
+        /// The program's language: javascript, typescript or python (js, ts, py).
+        #[arg(short, long, value_parser = parse_language)]
+        language: Language,
+        /// Also print every schema node that fell to the escape hatch, to stderr.
+        #[arg(long)]
+        report: bool,
+        /// The tool list to read; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+}
+
+fn parse_language(s: &str) -> Result<Language, String> {
+    s.parse()
+        .map_err(|e: codemode::UnknownLanguage| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    // Deeply nested input needs a deep stack to parse (and to free); the
+    // work runs on a thread that has one.
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run(cli));
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
+        Ok(Ok(Err(message))) => {
+            eprintln!("error: {message}");
+            ExitCode::from(EXIT_BAD_INPUT)
+        }
+        Ok(Err(_)) | Err(_) => {
+            eprintln!("error: internal failure (please report it)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Render {
+            language,
+            report,
+            file,
+        } => {
+            let (source, text) = read_input(file.as_deref())?;
+            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let rendered = codemode::render_report(language, &tools);
+            if report {
+                let mut err = std::io::stderr().lock();
+                for d in &rendered.degradations {
+                    let _ = writeln!(
+                        err,
+                        "degraded: tool {:?} at {}: {}",
+                        d.tool, d.pointer, d.reason
+                    );
+                }
+                let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
+            }
+            write_stdout(&rendered.text)
+        }
+    }
+}
+
+fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), String> {
+    match file {
+        None => read_stdin(),
+        Some(path) if path.as_os_str() == "-" => read_stdin(),
+        Some(path) => {
+            let name = path.display().to_string();
+            let bytes = std::fs::read(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+            let text = String::from_utf8(bytes).map_err(|e| {
+                format!(
+                    "{name}: not UTF-8 (first bad byte at offset {})",
+                    e.utf8_error().valid_up_to()
+                )
+            })?;
+            Ok((name, text))
+        }
+    }
+}
+
+fn read_stdin() -> Result<(String, String), String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("<stdin>: cannot read: {e}"))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "<stdin>: not UTF-8 (first bad byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })?;
+    Ok(("<stdin>".to_owned(), text))
+}
+
+fn write_stdout(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // A closed pipe (`| head`) is the reader's choice, not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write output: {e}")),
+    }
+}

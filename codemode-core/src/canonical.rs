@@ -1,0 +1,151 @@
+//! Canonical JSON text: keys sorted, no spaces, written without recursion.
+//!
+//! Used for identities of shared definitions and for values quoted in doc
+//! comments (`default`, `const`). It works on arbitrarily deep values because
+//! it keeps its own stack instead of using the call stack.
+
+use serde_json::Value;
+
+/// Writes `value` as canonical JSON. When `limit` is given and the text would
+/// be longer, it is cut at a character boundary and ends with `…`.
+pub(crate) fn to_canonical(value: &Value, limit: Option<usize>) -> String {
+    enum Step<'a> {
+        Value(&'a Value),
+        Text(&'static str),
+        Key(&'a str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Step::Value(value)];
+    while let Some(step) = stack.pop() {
+        if let Some(max) = limit
+            && out.len() > max
+        {
+            let mut cut = max;
+            while !out.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            out.truncate(cut);
+            out.push('…');
+            return out;
+        }
+        match step {
+            Step::Text(t) => out.push_str(t),
+            Step::Key(k) => {
+                push_json_string(&mut out, k);
+                out.push(':');
+            }
+            Step::Value(v) => match v {
+                Value::Null => out.push_str("null"),
+                Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                Value::Number(n) => out.push_str(&n.to_string()),
+                Value::String(s) => push_json_string(&mut out, s),
+                Value::Array(items) => {
+                    out.push('[');
+                    stack.push(Step::Text("]"));
+                    for (i, item) in items.iter().enumerate().rev() {
+                        stack.push(Step::Value(item));
+                        if i > 0 {
+                            stack.push(Step::Text(","));
+                        }
+                    }
+                }
+                Value::Object(map) => {
+                    out.push('{');
+                    stack.push(Step::Text("}"));
+                    let mut entries: Vec<_> = map.iter().collect();
+                    entries.sort_by(|a, b| a.0.cmp(b.0));
+                    for (i, (k, v)) in entries.into_iter().enumerate().rev() {
+                        stack.push(Step::Value(v));
+                        stack.push(Step::Key(k));
+                        if i > 0 {
+                            stack.push(Step::Text(","));
+                        }
+                    }
+                }
+            },
+        }
+    }
+    out
+}
+
+/// Appends `s` as a JSON string literal that is also a valid JavaScript,
+/// TypeScript and Python string literal: quotes, backslashes, control
+/// characters and U+2028/U+2029 are escaped.
+pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// `s` as a quoted string literal (see [`push_json_string`]).
+pub(crate) fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_json_string(&mut out, s);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sorts_keys_at_every_level() {
+        let v = json!({"b": [1, {"z": null, "a": true}], "a": "x"});
+        assert_eq!(
+            to_canonical(&v, None),
+            r#"{"a":"x","b":[1,{"a":true,"z":null}]}"#
+        );
+    }
+
+    #[test]
+    fn matches_serde_json_for_sorted_input() {
+        let v = json!({"a": [1.5, -2, "q\"\\\n"], "b": {}, "c": []});
+        assert_eq!(to_canonical(&v, None), serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn limit_cuts_and_marks() {
+        let v = json!(["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]);
+        let text = to_canonical(&v, Some(8));
+        assert!(
+            text.ends_with('…') && text.len() <= 8 + '…'.len_utf8() + 12,
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn deep_values_do_not_recurse() {
+        let mut v = json!(1);
+        for _ in 0..50_000 {
+            v = Value::Array(vec![v]);
+        }
+        let text = to_canonical(&v, None);
+        assert_eq!(text.len(), 100_001);
+        // Drop iteratively too, so the test thread's stack is not the limit.
+        let mut cur = v;
+        while let Value::Array(mut items) = cur {
+            cur = items.pop().unwrap_or(Value::Null);
+        }
+    }
+
+    #[test]
+    fn escapes_line_separators_and_controls() {
+        assert_eq!(
+            json_string("a\u{2028}b\u{2029}\u{1}"),
+            r#""a\u2028b\u2029\u0001""#
+        );
+    }
+}

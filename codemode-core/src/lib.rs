@@ -1,0 +1,33 @@
+//! The engine of codemode: the tool model, the one schema walk, and the SDK
+//! printers for TypeScript/JavaScript and Python.
+//!
+//! Most users depend on the `codemode` facade crate, which re-exports all of
+//! this. The pipeline is:
+//!
+//! 1. [`normalize`] the tools: dedup by name (first wins), sort by name;
+//! 2. lower each schema once into a language-neutral type IR ([`schema`]),
+//!    recording a [`Degradation`] for every node that gets the escape hatch;
+//! 3. print the IR in the target [`Language`].
+//!
+//! ```
+//! use codemode_core::{render, Language, ToolDef};
+//! use serde_json::json;
+//!
+//! let tools = vec![ToolDef::new("search", json!({"type": "object"}))];
+//! assert_eq!(render(Language::JavaScript, &tools), render(Language::TypeScript, &tools));
+//! ```
+
+mod canonical;
+mod error;
+mod language;
+mod names;
+mod print;
+mod render;
+pub mod schema;
+mod tool;
+
+pub use error::{ErrorKind, ToolCallError};
+pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
+pub use render::{Rendered, json_schema_to_type, render, render_report};
+pub use schema::Degradation;
+pub use tool::{ToolDef, normalize};

@@ -1,0 +1,330 @@
+//! The TypeScript declaration, which JavaScript programs read as documentation.
+
+use super::comment::doc_lines;
+use crate::canonical::json_string;
+use crate::error::ErrorKind;
+use crate::names;
+use crate::schema::{Def, Doc, Extra, Lit, Lowered, Object, Tuple, Ty};
+use crate::{ERROR_CLASS, GLOBAL};
+use std::fmt::Write;
+
+/// Prints the whole SDK for a lowered tool set.
+pub(crate) fn render(lowered: &Lowered<'_>) -> String {
+    let requests: Vec<(String, String)> = lowered
+        .defs
+        .iter()
+        .map(|d| (d.base.clone(), d.key.clone()))
+        .collect();
+    let names = names::assign(&requests, names::ts_reserved);
+    let mut p = Printer::new(&lowered.defs, &names, false);
+    p.header();
+    // Definitions in name order, so the text does not depend on which tool
+    // reached a definition first.
+    let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
+    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+    for id in order {
+        let def = &lowered.defs[id];
+        p.doc(&def.doc);
+        let _ = write!(p.out, "type {} = ", names[id]);
+        p.ty(&def.ty, Ctx::Top);
+        p.out.push_str(";\n\n");
+    }
+    let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
+    p.indent += 1;
+    for tool in &lowered.tools {
+        let description = Doc {
+            text: tool.tool.description.clone(),
+            notes: Vec::new(),
+        };
+        p.doc(&description);
+        p.pad();
+        p.out.push_str(&json_string(&tool.tool.name));
+        p.out.push_str(if p.all_optional(&tool.input) {
+            "(args?: "
+        } else {
+            "(args: "
+        });
+        p.ty(&tool.input, Ctx::Top);
+        p.out.push_str("): Promise<");
+        p.ty(tool.output.as_ref().unwrap_or(&Ty::Unknown), Ctx::Top);
+        p.out.push_str(">;\n");
+    }
+    p.indent -= 1;
+    p.out.push_str("};\n");
+    p.out
+}
+
+/// Prints one type expression with definitions inlined (recursion and deep
+/// chains become `unknown`), for [`crate::json_schema_to_type`].
+pub(crate) fn expression(ty: &Ty, defs: &[Def]) -> String {
+    let mut p = Printer::new(defs, &[], true);
+    p.ty(ty, Ctx::Top);
+    p.out
+}
+
+/// Where a type expression stands, which decides whether it needs parentheses.
+#[derive(Clone, Copy, PartialEq)]
+enum Ctx {
+    Top,
+    /// A member of an intersection: a union needs parentheses.
+    InterMember,
+    /// Before `[]` or `?`: any union or intersection needs parentheses.
+    Postfix,
+}
+
+struct Printer<'a> {
+    defs: &'a [Def],
+    names: &'a [String],
+    out: String,
+    indent: usize,
+    /// `Some` when definitions are inlined: the ones being expanded.
+    inlining: Option<Vec<usize>>,
+}
+
+/// How many definitions deep an inlined expression may expand.
+const MAX_INLINE: usize = 4;
+
+impl<'a> Printer<'a> {
+    fn new(defs: &'a [Def], names: &'a [String], inline: bool) -> Self {
+        Printer {
+            defs,
+            names,
+            out: String::new(),
+            indent: 0,
+            inlining: inline.then(Vec::new),
+        }
+    }
+
+    fn header(&mut self) {
+        let kinds: Vec<String> = ErrorKind::ALL
+            .iter()
+            .map(|k| json_string(k.as_str()))
+            .collect();
+        let _ = write!(
+            self.out,
+            "// Call tools only through `{GLOBAL}`: `await {GLOBAL}[\"name\"](args)`.\n\
+             // Every call returns a Promise; a failed call rejects with {ERROR_CLASS}.\n\
+             // Arguments and results are plain JSON values.\n\
+             declare class {ERROR_CLASS} extends Error {{\n  \
+             /** The tool that failed. */\n  \
+             readonly toolName: string;\n  \
+             readonly kind: {};\n\
+             }}\n\n",
+            kinds.join(" | ")
+        );
+    }
+
+    fn pad(&mut self) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// Writes `doc` as a JSDoc comment on its own lines, at the current indent.
+    fn doc(&mut self, doc: &Doc) {
+        let lines: Vec<String> = doc_lines(doc)
+            .into_iter()
+            .map(|l| l.replace("*/", "*\\/"))
+            .collect();
+        match lines.as_slice() {
+            [] => {}
+            [one] => {
+                self.pad();
+                let _ = writeln!(self.out, "/** {one} */");
+            }
+            many => {
+                self.pad();
+                self.out.push_str("/**\n");
+                for line in many {
+                    self.pad();
+                    if line.is_empty() {
+                        self.out.push_str(" *\n");
+                    } else {
+                        let _ = writeln!(self.out, " * {line}");
+                    }
+                }
+                self.pad();
+                self.out.push_str(" */\n");
+            }
+        }
+    }
+
+    /// Whether a call may leave out the argument: an object with no required key.
+    fn all_optional(&self, ty: &Ty) -> bool {
+        match ty {
+            Ty::Object(obj) => obj.props.iter().all(|p| !p.required),
+            Ty::Named(id) if self.inlining.is_none() => {
+                matches!(&self.defs[*id].ty, Ty::Object(obj) if obj.props.iter().all(|p| !p.required))
+            }
+            _ => false,
+        }
+    }
+
+    fn ty(&mut self, ty: &Ty, ctx: Ctx) {
+        match ty {
+            Ty::Unknown => self.out.push_str("unknown"),
+            Ty::Never => self.out.push_str("never"),
+            Ty::Null => self.out.push_str("null"),
+            Ty::Bool => self.out.push_str("boolean"),
+            Ty::Int | Ty::Num => self.out.push_str("number"),
+            Ty::Str => self.out.push_str("string"),
+            Ty::Lit(Lit::Str(s)) => self.out.push_str(&json_string(s)),
+            Ty::Lit(Lit::Bool(b)) => self.out.push_str(if *b { "true" } else { "false" }),
+            Ty::Lit(Lit::Num(n)) => {
+                let text = n.to_string();
+                if ctx == Ctx::Postfix && text.starts_with('-') {
+                    let _ = write!(self.out, "({text})");
+                } else {
+                    self.out.push_str(&text);
+                }
+            }
+            Ty::Array(item) => {
+                self.ty(item, Ctx::Postfix);
+                self.out.push_str("[]");
+            }
+            Ty::Tuple(tuple) => self.tuple(tuple),
+            Ty::Object(obj) => self.object(obj),
+            Ty::Union(members) => self.list(members, " | ", ctx != Ctx::Top, Ctx::Top),
+            Ty::Inter(members, _) => {
+                self.list(members, " & ", ctx == Ctx::Postfix, Ctx::InterMember)
+            }
+            Ty::Named(id) => self.named(*id, ctx),
+        }
+    }
+
+    fn list(&mut self, members: &[Ty], sep: &str, parens: bool, inner: Ctx) {
+        if parens {
+            self.out.push('(');
+        }
+        for (i, member) in members.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(sep);
+            }
+            self.ty(member, inner);
+        }
+        if parens {
+            self.out.push(')');
+        }
+    }
+
+    fn named(&mut self, id: usize, ctx: Ctx) {
+        let Some(stack) = &mut self.inlining else {
+            self.out.push_str(&self.names[id]);
+            return;
+        };
+        if stack.contains(&id) || stack.len() >= MAX_INLINE {
+            self.out.push_str("unknown");
+            return;
+        }
+        stack.push(id);
+        let defs = self.defs;
+        self.ty(
+            &defs[id].ty,
+            if ctx == Ctx::Top {
+                Ctx::Top
+            } else {
+                Ctx::Postfix
+            },
+        );
+        if let Some(stack) = &mut self.inlining {
+            stack.pop();
+        }
+    }
+
+    fn tuple(&mut self, tuple: &Tuple) {
+        self.out.push('[');
+        for (i, item) in tuple.items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            if i < tuple.required {
+                self.ty(item, Ctx::Top);
+            } else {
+                self.ty(item, Ctx::Postfix);
+                self.out.push('?');
+            }
+        }
+        if let Some(rest) = &tuple.rest {
+            if !tuple.items.is_empty() {
+                self.out.push_str(", ");
+            }
+            self.out.push_str("...");
+            self.ty(rest, Ctx::Postfix);
+            self.out.push_str("[]");
+        }
+        self.out.push(']');
+    }
+
+    fn object(&mut self, obj: &Object) {
+        if obj.props.is_empty() {
+            self.out.push_str("Record<string, ");
+            match &obj.extra {
+                Extra::Unspecified => self.out.push_str("unknown"),
+                Extra::Closed => self.out.push_str("never"),
+                Extra::Values(ty) => self.ty(ty, Ctx::Top),
+            }
+            self.out.push('>');
+            return;
+        }
+        let multiline = obj.props.iter().any(|p| !p.doc.is_empty());
+        self.out.push('{');
+        if multiline {
+            self.out.push('\n');
+            self.indent += 1;
+        }
+        for (i, prop) in obj.props.iter().enumerate() {
+            if multiline {
+                self.doc(&prop.doc);
+                self.pad();
+            } else {
+                self.out.push_str(if i == 0 { " " } else { "; " });
+            }
+            self.key(&prop.name);
+            self.out.push_str(if prop.required { ": " } else { "?: " });
+            self.ty(&prop.ty, Ctx::Top);
+            if multiline {
+                self.out.push_str(";\n");
+            }
+        }
+        if let Extra::Values(values) = &obj.extra {
+            // An index signature must admit every listed property's type too.
+            let mut members = vec![(**values).clone()];
+            members.extend(obj.props.iter().map(|p| p.ty.clone()));
+            let all = crate::schema::union(members);
+            if multiline {
+                self.pad();
+            } else {
+                self.out.push_str("; ");
+            }
+            self.out.push_str("[key: string]: ");
+            self.ty(&all, Ctx::Top);
+            if obj.props.iter().any(|p| !p.required) && !matches!(all, Ty::Unknown) {
+                self.out.push_str(" | undefined");
+            }
+            if multiline {
+                self.out.push_str(";\n");
+            }
+        }
+        if multiline {
+            self.indent -= 1;
+            self.pad();
+            self.out.push('}');
+        } else {
+            self.out.push_str(" }");
+        }
+    }
+
+    /// An object key: bare when it is a plain identifier, else a string literal.
+    fn key(&mut self, name: &str) {
+        let mut chars = name.chars();
+        let plain = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+        if plain {
+            self.out.push_str(name);
+        } else {
+            self.out.push_str(&json_string(name));
+        }
+    }
+}

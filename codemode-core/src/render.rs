@@ -1,0 +1,93 @@
+//! The public rendering entry points.
+
+use crate::language::Language;
+use crate::print::typescript;
+use crate::schema::{self, Degradation};
+use crate::tool::{ToolDef, normalize};
+use serde_json::Value;
+
+/// An SDK text together with every node that fell to the escape hatch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The SDK text.
+    pub text: String,
+    /// Nodes rendered as the escape hatch, sorted by tool and pointer.
+    pub degradations: Vec<Degradation>,
+}
+
+/// Renders the SDK that declares `tools` for a program written in `language`.
+///
+/// Tools are deduplicated by name (the first wins) and sorted, so the text
+/// depends only on the tool set: it is byte-identical however the tools (and
+/// the keys inside their schemas) are ordered. JavaScript and TypeScript get
+/// the same text.
+///
+/// ```
+/// use codemode_core::{render, Language, ToolDef};
+/// use serde_json::json;
+///
+/// let greet = ToolDef::new(
+///     "greet",
+///     json!({
+///         "type": "object",
+///         "properties": {"name": {"type": "string"}},
+///         "required": ["name"]
+///     }),
+/// )
+/// .with_description("Say hi");
+/// let sdk = render(Language::TypeScript, &[greet]);
+/// assert!(sdk.contains(r#""greet"(args: { name: string }): Promise<unknown>;"#));
+/// ```
+pub fn render(language: Language, tools: &[ToolDef]) -> String {
+    render_report(language, tools).text
+}
+
+/// Like [`render`], and also returns the degradations, for build scripts and
+/// the CLI's `--report`.
+///
+/// ```
+/// use codemode_core::{render_report, Language, ToolDef};
+/// use serde_json::json;
+///
+/// let tool = ToolDef::new("odd", json!({"properties": {"x": {"type": "quaternion"}}}));
+/// let out = render_report(Language::TypeScript, &[tool]);
+/// assert!(out.text.contains("x?: unknown"));
+/// assert_eq!(out.degradations[0].pointer, "/inputSchema/properties/x");
+/// ```
+pub fn render_report(language: Language, tools: &[ToolDef]) -> Rendered {
+    let set = normalize(tools);
+    let lowered = schema::lower_tools(&set);
+    let mut degradations = lowered.degradations.clone();
+    let text = match language {
+        Language::JavaScript | Language::TypeScript => typescript::render(&lowered),
+        Language::Python => {
+            let (text, extra) = crate::print::python::render(&lowered);
+            degradations.extend(extra);
+            degradations.sort();
+            degradations.dedup();
+            text
+        }
+    };
+    Rendered { text, degradations }
+}
+
+/// Converts one JSON Schema node to a type expression in `language`.
+///
+/// Total: a node it cannot express becomes [`Language::escape_hatch`]. Local
+/// `$ref`s are inlined, and a recursive one becomes the escape hatch.
+///
+/// ```
+/// use codemode_core::{json_schema_to_type, Language};
+/// use serde_json::json;
+///
+/// assert_eq!(json_schema_to_type(Language::TypeScript, &json!({"type": "integer"})), "number");
+/// assert_eq!(json_schema_to_type(Language::Python, &json!({"type": "array"})), "list[Any]");
+/// assert_eq!(json_schema_to_type(Language::TypeScript, &json!({"$ref": "#/definitions/x"})), "unknown");
+/// ```
+pub fn json_schema_to_type(language: Language, schema: &Value) -> String {
+    let (ty, defs, _) = schema::lower_schema(schema);
+    match language {
+        Language::JavaScript | Language::TypeScript => typescript::expression(&ty, &defs),
+        Language::Python => crate::print::python::expression(&ty, &defs),
+    }
+}

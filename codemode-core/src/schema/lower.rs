@@ -1,0 +1,850 @@
+//! The one walk from JSON Schema to the type IR.
+//!
+//! It is total: every input produces a type. A node it cannot express becomes
+//! [`Ty::Unknown`] and a [`Degradation`] names it by JSON pointer; its siblings
+//! keep their types. Nesting is bounded by [`MAX_DEPTH`] and `$ref` targets are
+//! lowered from a work queue, so neither deep input nor recursive definitions
+//! can exhaust the stack.
+
+use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
+use crate::canonical::to_canonical;
+use crate::tool::ToolDef;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// How many schema levels one type expression may nest before the rest of
+/// that branch becomes the escape hatch. Each named definition starts again.
+pub const MAX_DEPTH: usize = 12;
+
+/// How many arrays may nest inside one another in one type expression.
+/// Python's tokenizer refuses a line with 200 open brackets; this cap (with
+/// [`MAX_DEPTH`]) keeps every line of the Python SDK far below that, and both
+/// languages share it so they degrade the same nodes.
+pub const MAX_LIST_NESTING: usize = 8;
+
+/// Longest annotation value (such as a `default`) quoted in a doc comment.
+const MAX_NOTE_CHARS: usize = 120;
+
+/// A schema node the renderer could not express, so it was given the
+/// language's escape hatch type.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Degradation {
+    /// The tool whose schema holds the node (for a definition shared by several
+    /// tools, the first of them by name).
+    pub tool: String,
+    /// JSON pointer to the node, from the tool object: `/inputSchema/properties/x`.
+    pub pointer: String,
+    /// Why the node could not be expressed.
+    pub reason: String,
+}
+
+/// A named type, from a `$ref` target.
+#[derive(Debug, Clone)]
+pub struct Def {
+    /// The name it asks for, before collisions and reserved words are resolved.
+    pub base: String,
+    /// A text that is equal for two definitions exactly when they are the same
+    /// type; it orders name assignment independently of input order.
+    pub key: String,
+    /// The type.
+    pub ty: Ty,
+    /// Documentation from the definition's schema.
+    pub doc: Doc,
+    /// The first tool (by name) that reaches the definition.
+    pub tool: String,
+    /// JSON pointer to the definition, from that tool object.
+    pub pointer: String,
+}
+
+/// One tool after lowering.
+#[derive(Debug, Clone)]
+pub struct LoweredTool<'a> {
+    /// The tool as given.
+    pub tool: &'a ToolDef,
+    /// The type of its argument.
+    pub input: Ty,
+    /// The type of its result (`None` when it declares no output schema).
+    pub output: Option<Ty>,
+}
+
+/// A lowered tool set: tools, the named types they share, and degradations.
+#[derive(Debug, Clone)]
+pub struct Lowered<'a> {
+    /// The tools, in the order given (normally sorted and deduplicated).
+    pub tools: Vec<LoweredTool<'a>>,
+    /// Named types, indexed by [`super::ir::DefId`].
+    pub defs: Vec<Def>,
+    /// Every node that fell to the escape hatch.
+    pub degradations: Vec<Degradation>,
+}
+
+/// Lowers every tool's input and output schema. Definitions reached from
+/// several tools are shared when they are the same type.
+pub fn lower_tools<'a>(tools: &[&'a ToolDef]) -> Lowered<'a> {
+    let mut walk = Walk::default();
+    let mut lowered = Vec::with_capacity(tools.len());
+    for tool in tools {
+        let base = pascal_case(&tool.name);
+        let input = walk.lower_root(Site {
+            root: &tool.input_schema,
+            tool: &tool.name,
+            field: "inputSchema",
+            root_name: format!("{base}Args"),
+        });
+        let output = tool.output_schema.as_ref().map(|schema| {
+            walk.lower_root(Site {
+                root: schema,
+                tool: &tool.name,
+                field: "outputSchema",
+                root_name: format!("{base}Output"),
+            })
+        });
+        lowered.push(LoweredTool {
+            tool,
+            input,
+            output,
+        });
+    }
+    walk.finish(lowered)
+}
+
+/// Lowers one free-standing schema (no tool around it).
+pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
+    let mut walk = Walk::default();
+    let ty = walk.lower_root(Site {
+        root: schema,
+        tool: "",
+        field: "",
+        root_name: "Root".to_owned(),
+    });
+    let lowered = walk.finish(Vec::new());
+    (ty, lowered.defs, lowered.degradations)
+}
+
+/// Where a node lives: its document (for `$ref`), and how to report it.
+#[derive(Clone)]
+struct Site<'v> {
+    root: &'v Value,
+    tool: &'v str,
+    field: &'static str,
+    root_name: String,
+}
+
+struct Pending<'v> {
+    id: usize,
+    site: Site<'v>,
+    node: &'v Value,
+    pointer: String,
+}
+
+#[derive(Default)]
+struct Walk<'v> {
+    defs: Vec<Def>,
+    by_key: HashMap<String, usize>,
+    by_target: HashMap<(usize, String), usize>,
+    queue: Vec<Pending<'v>>,
+    degradations: Vec<Degradation>,
+    /// Arrays open around the node being lowered.
+    lists: usize,
+}
+
+impl<'v> Walk<'v> {
+    fn lower_root(&mut self, site: Site<'v>) -> Ty {
+        let mut ptr = String::new();
+        let ty = self.lower(&site, site.root, &mut ptr, 0);
+        // Definitions are lowered from a queue, never by recursion, so a
+        // recursive type costs one entry and a name.
+        while let Some(pending) = self.queue.pop() {
+            self.lists = 0;
+            let mut ptr = pending.pointer;
+            let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
+            let def = &mut self.defs[pending.id];
+            def.ty = ty;
+            def.doc = doc_of(pending.node);
+        }
+        ty
+    }
+
+    fn finish<'a>(mut self, tools: Vec<LoweredTool<'a>>) -> Lowered<'a> {
+        self.break_alias_cycles();
+        self.degradations.sort();
+        self.degradations.dedup();
+        Lowered {
+            tools,
+            defs: self.defs,
+            degradations: self.degradations,
+        }
+    }
+
+    fn degrade(&mut self, site: &Site<'_>, ptr: &str, reason: impl Into<String>) -> Ty {
+        self.degradations.push(Degradation {
+            tool: site.tool.to_owned(),
+            pointer: report_pointer(site, ptr),
+            reason: reason.into(),
+        });
+        Ty::Unknown
+    }
+
+    fn lower(&mut self, site: &Site<'v>, node: &'v Value, ptr: &mut String, depth: usize) -> Ty {
+        if depth > MAX_DEPTH {
+            return self.degrade(site, ptr, format!("nested deeper than {MAX_DEPTH} levels"));
+        }
+        match node {
+            Value::Bool(true) => Ty::Unknown,
+            Value::Bool(false) => Ty::Never,
+            Value::Object(map) => self.lower_map(site, map, ptr, depth),
+            other => {
+                let kind = json_kind(other);
+                self.degrade(
+                    site,
+                    ptr,
+                    format!("a schema must be an object or a boolean, not {kind}"),
+                )
+            }
+        }
+    }
+
+    /// Lowers `map[key]` as a child schema, with the pointer extended.
+    fn child(
+        &mut self,
+        site: &Site<'v>,
+        node: &'v Value,
+        ptr: &mut String,
+        segs: &[&str],
+        depth: usize,
+    ) -> Ty {
+        let len = ptr.len();
+        for seg in segs {
+            push_segment(ptr, seg);
+        }
+        let ty = self.lower(site, node, ptr, depth + 1);
+        ptr.truncate(len);
+        ty
+    }
+
+    fn lower_map(
+        &mut self,
+        site: &Site<'v>,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Ty {
+        if let Some(reference) = map.get("$ref") {
+            return self.lower_ref(site, reference, ptr);
+        }
+        let mut parts = Vec::new();
+        if let Some(base) = self.lower_base(site, map, ptr, depth) {
+            parts.push(base);
+        }
+        if let Some(all) = map.get("allOf") {
+            match all.as_array() {
+                Some(items) if !items.is_empty() => {
+                    for (i, item) in items.iter().enumerate() {
+                        let index = i.to_string();
+                        parts.push(self.child(site, item, ptr, &["allOf", &index], depth));
+                    }
+                }
+                _ => return self.malformed(site, ptr, "allOf", "a non-empty array of schemas"),
+            }
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            if let Some(any) = map.get(keyword) {
+                match any.as_array() {
+                    Some(items) if !items.is_empty() => {
+                        let mut members = Vec::with_capacity(items.len());
+                        for (i, item) in items.iter().enumerate() {
+                            let index = i.to_string();
+                            members.push(self.child(site, item, ptr, &[keyword, &index], depth));
+                        }
+                        parts.push(union(members));
+                    }
+                    _ => return self.malformed(site, ptr, keyword, "a non-empty array of schemas"),
+                }
+            }
+        }
+        let origin = Origin {
+            tool: site.tool.to_owned(),
+            pointer: report_pointer(site, ptr),
+        };
+        let mut ty = intersection(parts, origin);
+        if map.get("nullable") == Some(&Value::Bool(true)) {
+            ty = union(vec![ty, Ty::Null]);
+        }
+        ty
+    }
+
+    fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
+        self.degrade(site, ptr, format!("`{keyword}` must be {expected}"))
+    }
+
+    /// The part of a schema that `enum`, `const` or `type` (given or implied)
+    /// decides; `None` when nothing constrains it.
+    fn lower_base(
+        &mut self,
+        site: &Site<'v>,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Option<Ty> {
+        if let Some(values) = map.get("enum") {
+            let Some(values) = values.as_array() else {
+                return Some(self.malformed(site, ptr, "enum", "an array"));
+            };
+            let mut members = Vec::with_capacity(values.len());
+            for (i, value) in values.iter().enumerate() {
+                let ty = match literal(value) {
+                    Some(ty) => ty,
+                    None => {
+                        let len = ptr.len();
+                        push_segment(ptr, "enum");
+                        push_segment(ptr, &i.to_string());
+                        let ty = self.degrade(
+                            site,
+                            ptr,
+                            format!("{} literals have no type syntax", json_kind(value)),
+                        );
+                        ptr.truncate(len);
+                        ty
+                    }
+                };
+                members.push(ty);
+            }
+            return Some(union(members));
+        }
+        if let Some(value) = map.get("const") {
+            return Some(match literal(value) {
+                Some(ty) => ty,
+                None => {
+                    let kind = json_kind(value);
+                    self.degrade(site, ptr, format!("{kind} literals have no type syntax"))
+                }
+            });
+        }
+        match map.get("type") {
+            Some(Value::String(name)) => Some(self.lower_typed(site, name, map, ptr, depth)),
+            Some(Value::Array(names)) if !names.is_empty() => {
+                let mut members = Vec::with_capacity(names.len());
+                for name in names {
+                    members.push(match name {
+                        Value::String(name) => self.lower_typed(site, name, map, ptr, depth),
+                        _ => {
+                            return Some(self.malformed(
+                                site,
+                                ptr,
+                                "type",
+                                "a type name or an array of them",
+                            ));
+                        }
+                    });
+                }
+                Some(union(members))
+            }
+            Some(_) => Some(self.malformed(site, ptr, "type", "a type name or an array of them")),
+            None => {
+                let object_like = ["properties", "additionalProperties", "patternProperties"]
+                    .iter()
+                    .any(|k| map.contains_key(*k));
+                let array_like = ["items", "prefixItems"]
+                    .iter()
+                    .any(|k| map.contains_key(*k));
+                if object_like {
+                    Some(self.lower_object(site, map, ptr, depth))
+                } else if array_like {
+                    Some(self.lower_array(site, map, ptr, depth))
+                } else {
+                    None
+                }
+            }
+        }
+    }
+
+    fn lower_typed(
+        &mut self,
+        site: &Site<'v>,
+        name: &str,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Ty {
+        match name {
+            "string" => Ty::Str,
+            "integer" => Ty::Int,
+            "number" => Ty::Num,
+            "boolean" => Ty::Bool,
+            "null" => Ty::Null,
+            "array" => self.lower_array(site, map, ptr, depth),
+            "object" => self.lower_object(site, map, ptr, depth),
+            other => self.degrade(site, ptr, format!("unknown type {other:?}")),
+        }
+    }
+
+    fn lower_object(
+        &mut self,
+        site: &Site<'v>,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Ty {
+        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+        let props = match map.get("properties") {
+            None => EMPTY.get_or_init(Map::new),
+            Some(Value::Object(props)) => props,
+            Some(_) => return self.malformed(site, ptr, "properties", "an object"),
+        };
+        let mut required = BTreeSet::new();
+        match map.get("required") {
+            None => {}
+            Some(Value::Array(names)) => {
+                for name in names {
+                    match name {
+                        Value::String(name) => {
+                            required.insert(name.as_str());
+                        }
+                        _ => return self.malformed(site, ptr, "required", "an array of strings"),
+                    }
+                }
+            }
+            Some(_) => return self.malformed(site, ptr, "required", "an array of strings"),
+        }
+        let mut extra = match map.get("additionalProperties") {
+            None => Extra::Unspecified,
+            Some(Value::Bool(false)) => Extra::Closed,
+            Some(Value::Bool(true)) => Extra::Values(Box::new(Ty::Unknown)),
+            Some(schema @ Value::Object(_)) => Extra::Values(Box::new(self.child(
+                site,
+                schema,
+                ptr,
+                &["additionalProperties"],
+                depth,
+            ))),
+            Some(_) => {
+                return self.malformed(site, ptr, "additionalProperties", "a boolean or a schema");
+            }
+        };
+        match map.get("patternProperties") {
+            None => {}
+            Some(Value::Object(patterns)) => {
+                let mut members = Vec::new();
+                for (pattern, schema) in sorted(patterns) {
+                    members.push(self.child(
+                        site,
+                        schema,
+                        ptr,
+                        &["patternProperties", pattern],
+                        depth,
+                    ));
+                }
+                if let Extra::Values(ty) = extra {
+                    members.push(*ty);
+                }
+                extra = Extra::Values(Box::new(union(members)));
+            }
+            Some(_) => return self.malformed(site, ptr, "patternProperties", "an object"),
+        }
+        let mut out = Vec::with_capacity(props.len());
+        for (name, schema) in sorted(props) {
+            let ty = self.child(site, schema, ptr, &["properties", name], depth);
+            out.push(Prop {
+                name: name.clone(),
+                ty,
+                required: required.remove(name.as_str()),
+                doc: doc_of(schema),
+            });
+        }
+        // A key that is required but not described may hold anything.
+        for name in required {
+            out.push(Prop {
+                name: name.to_owned(),
+                ty: Ty::Unknown,
+                required: true,
+                doc: Doc::default(),
+            });
+        }
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ty::Object(Object { props: out, extra })
+    }
+
+    fn lower_array(
+        &mut self,
+        site: &Site<'v>,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Ty {
+        if self.lists >= MAX_LIST_NESTING {
+            return self.degrade(
+                site,
+                ptr,
+                format!("arrays nested more than {MAX_LIST_NESTING} deep"),
+            );
+        }
+        self.lists += 1;
+        let ty = self.lower_array_items(site, map, ptr, depth);
+        self.lists -= 1;
+        ty
+    }
+
+    fn lower_array_items(
+        &mut self,
+        site: &Site<'v>,
+        map: &'v Map<String, Value>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Ty {
+        let (prefix, prefix_key, rest_key) = match (map.get("prefixItems"), map.get("items")) {
+            (Some(Value::Array(prefix)), _) => (Some(prefix), "prefixItems", "items"),
+            (Some(_), _) => return self.malformed(site, ptr, "prefixItems", "an array of schemas"),
+            (None, Some(Value::Array(prefix))) => (Some(prefix), "items", "additionalItems"),
+            _ => (None, "", "items"),
+        };
+        let rest = match map.get(rest_key) {
+            None => Some(Ty::Unknown),
+            Some(schema) => Some(self.child(site, schema, ptr, &[rest_key], depth)),
+        };
+        let Some(prefix) = prefix else {
+            return Ty::Array(Box::new(rest.unwrap_or(Ty::Unknown)));
+        };
+        let mut items = Vec::with_capacity(prefix.len());
+        for (i, schema) in prefix.iter().enumerate() {
+            let index = i.to_string();
+            items.push(self.child(site, schema, ptr, &[prefix_key, &index], depth));
+        }
+        let count = |key: &str| {
+            map.get(key)
+                .and_then(Value::as_u64)
+                .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+        };
+        let max = count("maxItems");
+        let required = count("minItems").unwrap_or(0).min(items.len());
+        let closed = matches!(rest, Some(Ty::Never)) || max.is_some_and(|max| max <= items.len());
+        if let Some(max) = max {
+            items.truncate(max.max(required));
+        }
+        Ty::Tuple(Tuple {
+            items,
+            required,
+            rest: if closed { None } else { rest.map(Box::new) },
+        })
+    }
+
+    fn lower_ref(&mut self, site: &Site<'v>, reference: &Value, ptr: &str) -> Ty {
+        let Value::String(reference) = reference else {
+            return self.malformed(site, ptr, "$ref", "a string");
+        };
+        let Some(pointer) = local_pointer(reference) else {
+            return self.degrade(
+                site,
+                ptr,
+                format!("$ref {reference:?} is not a local JSON pointer"),
+            );
+        };
+        let memo = (site.root as *const Value as usize, pointer.clone());
+        if let Some(&id) = self.by_target.get(&memo) {
+            return Ty::Named(id);
+        }
+        let Some(target) = site.root.pointer(&pointer) else {
+            return self.degrade(site, ptr, format!("$ref {reference:?} does not resolve"));
+        };
+        let key = identity(site.root, &pointer);
+        let id = match self.by_key.get(&key) {
+            Some(&id) => id,
+            None => {
+                let id = self.defs.len();
+                let base = match pointer.rsplit('/').next() {
+                    Some(last) if !pointer.is_empty() => pascal_case(&unescape_segment(last)),
+                    _ => site.root_name.clone(),
+                };
+                self.defs.push(Def {
+                    base,
+                    key: key.clone(),
+                    ty: Ty::Unknown,
+                    doc: Doc::default(),
+                    tool: site.tool.to_owned(),
+                    pointer: report_pointer(site, &pointer),
+                });
+                self.by_key.insert(key, id);
+                self.queue.push(Pending {
+                    id,
+                    site: site.clone(),
+                    node: target,
+                    pointer: pointer.clone(),
+                });
+                id
+            }
+        };
+        self.by_target.insert(memo, id);
+        Ty::Named(id)
+    }
+
+    /// A definition that is, at its top level, a union or intersection that
+    /// leads back to itself cannot be written as a type alias in either
+    /// language. Each reference that closes such a loop becomes the escape hatch.
+    fn break_alias_cycles(&mut self) {
+        const NEW: u8 = 0;
+        const OPEN: u8 = 1;
+        const DONE: u8 = 2;
+        let mut state = vec![NEW; self.defs.len()];
+        for start in 0..self.defs.len() {
+            if state[start] != NEW {
+                continue;
+            }
+            // Iterative depth-first search over top-level references.
+            let mut stack: Vec<(usize, Vec<usize>)> =
+                vec![(start, top_level_refs(&self.defs[start].ty))];
+            state[start] = OPEN;
+            while let Some((node, edges)) = stack.last_mut() {
+                let node = *node;
+                match edges.pop() {
+                    Some(next) if state[next] == OPEN => {
+                        cut_top_level_ref(&mut self.defs[node].ty, next);
+                        self.degradations.push(Degradation {
+                            tool: self.defs[node].tool.clone(),
+                            pointer: self.defs[node].pointer.clone(),
+                            reason: format!(
+                                "definition {:?} refers to itself through unions or intersections only",
+                                self.defs[node].base
+                            ),
+                        });
+                    }
+                    Some(next) if state[next] == NEW => {
+                        state[next] = OPEN;
+                        let edges = top_level_refs(&self.defs[next].ty);
+                        stack.push((next, edges));
+                    }
+                    Some(_) => {}
+                    None => {
+                        state[node] = DONE;
+                        stack.pop();
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn top_level_refs(ty: &Ty) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut todo = vec![ty];
+    while let Some(ty) = todo.pop() {
+        match ty {
+            Ty::Named(id) => out.push(*id),
+            Ty::Union(members) | Ty::Inter(members, _) => todo.extend(members),
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out.reverse();
+    out
+}
+
+fn cut_top_level_ref(ty: &mut Ty, target: usize) {
+    match ty {
+        Ty::Named(id) if *id == target => *ty = Ty::Unknown,
+        Ty::Union(members) => {
+            members
+                .iter_mut()
+                .for_each(|m| cut_top_level_ref(m, target));
+            *ty = union(std::mem::take(members));
+        }
+        Ty::Inter(members, origin) => {
+            members
+                .iter_mut()
+                .for_each(|m| cut_top_level_ref(m, target));
+            *ty = intersection(std::mem::take(members), std::mem::take(origin));
+        }
+        _ => {}
+    }
+}
+
+/// The literal type of an enum or const value, if it has one.
+fn literal(value: &Value) -> Option<Ty> {
+    match value {
+        Value::Null => Some(Ty::Null),
+        Value::Bool(b) => Some(Ty::Lit(Lit::Bool(*b))),
+        Value::Number(n) => Some(Ty::Lit(Lit::Num(n.clone()))),
+        Value::String(s) => Some(Ty::Lit(Lit::Str(s.clone()))),
+        Value::Array(_) | Value::Object(_) => None,
+    }
+}
+
+/// Description, constraints and annotations of a schema node.
+pub(crate) fn doc_of(node: &Value) -> Doc {
+    let Value::Object(map) = node else {
+        return Doc::default();
+    };
+    let text = ["description", "title"]
+        .iter()
+        .find_map(|k| map.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+        .filter(|s| !s.trim().is_empty());
+    let mut notes = Vec::new();
+    const NOTES: [&str; 13] = [
+        "format",
+        "pattern",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "exclusiveMinimum",
+        "maximum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "default",
+    ];
+    for key in NOTES {
+        match map.get(key) {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
+            Some(Value::String(s)) if key == "format" || key == "pattern" => {
+                notes.push((key, s.clone()))
+            }
+            Some(value) => notes.push((key, to_canonical(value, Some(MAX_NOTE_CHARS)))),
+        }
+    }
+    if map.get("deprecated") == Some(&Value::Bool(true)) {
+        notes.push(("deprecated", String::new()));
+    }
+    Doc { text, notes }
+}
+
+/// The identity of the definition at `pointer`: its own canonical text and
+/// that of every definition it reaches, so two definitions share one name
+/// exactly when they describe the same type.
+fn identity(root: &Value, pointer: &str) -> String {
+    let mut closure: BTreeMap<String, Option<&Value>> = BTreeMap::new();
+    let mut todo = vec![pointer.to_owned()];
+    while let Some(p) = todo.pop() {
+        if closure.contains_key(&p) {
+            continue;
+        }
+        let target = root.pointer(&p);
+        if let Some(target) = target {
+            let mut nodes = vec![target];
+            while let Some(node) = nodes.pop() {
+                match node {
+                    Value::Object(map) => {
+                        if let Some(Value::String(r)) = map.get("$ref")
+                            && let Some(next) = local_pointer(r)
+                        {
+                            todo.push(next);
+                        }
+                        nodes.extend(map.values());
+                    }
+                    Value::Array(items) => nodes.extend(items),
+                    _ => {}
+                }
+            }
+        }
+        closure.insert(p, target);
+    }
+    let mut key = format!("{pointer}\n");
+    for (p, target) in closure {
+        key.push_str(&p);
+        key.push('\t');
+        match target {
+            Some(target) => key.push_str(&to_canonical(target, None)),
+            None => key.push('-'),
+        }
+        key.push('\n');
+    }
+    key
+}
+
+/// The JSON pointer of a local reference (`#`, `#/$defs/X`, percent-encoded
+/// or not); `None` for anything else.
+fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let decoded = percent_decode(fragment)?;
+    if decoded.is_empty() || decoded.starts_with('/') {
+        Some(decoded)
+    } else {
+        None
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
+fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
+    if site.field.is_empty() {
+        ptr.to_owned()
+    } else {
+        format!("/{}{}", site.field, ptr)
+    }
+}
+
+fn unescape_segment(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+fn push_segment(ptr: &mut String, segment: &str) {
+    ptr.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => ptr.push_str("~0"),
+            '/' => ptr.push_str("~1"),
+            c => ptr.push(c),
+        }
+    }
+}
+
+fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
+    let mut entries: Vec<_> = map.iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
+    entries
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// `get-weather_now` → `GetWeatherNow`: ASCII letters and digits of the
+/// input, each run capitalised. Never empty and never starts with a digit.
+pub(crate) fn pascal_case(name: &str) -> String {
+    let mut out = String::new();
+    for word in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    if out.is_empty() {
+        out.push_str("Type");
+    } else if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'T');
+    }
+    out
+}

@@ -1,0 +1,97 @@
+//! The tool model: what a renderer knows about one tool.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// One tool as the SDK declares it, with MCP's field names on the wire
+/// (`name`, `description`, `inputSchema`, `outputSchema`).
+///
+/// Extra MCP fields (`title`, `annotations`, `_meta`, ...) are ignored when
+/// deserialising.
+///
+/// ```
+/// use codemode_core::ToolDef;
+/// use serde_json::json;
+///
+/// let tool: ToolDef = serde_json::from_value(json!({
+///     "name": "get_weather",
+///     "title": "Weather",
+///     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}
+/// }))
+/// .unwrap();
+/// assert_eq!(tool.name, "get_weather");
+/// assert!(tool.description.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolDef {
+    /// The exact name the program addresses the tool by: `tools["name"](args)`.
+    pub name: String,
+    /// What the tool does; the model reads it as the method's documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the single argument object.
+    #[serde(rename = "inputSchema")]
+    pub input_schema: Value,
+    /// JSON Schema of the result, when the tool declares one.
+    #[serde(
+        rename = "outputSchema",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_schema: Option<Value>,
+}
+
+impl ToolDef {
+    /// A tool with a name and an input schema, and no description or output schema.
+    pub fn new(name: impl Into<String>, input_schema: Value) -> Self {
+        ToolDef {
+            name: name.into(),
+            description: None,
+            input_schema,
+            output_schema: None,
+        }
+    }
+
+    /// Sets the description.
+    pub fn with_description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets the output schema.
+    pub fn with_output_schema(mut self, output_schema: Value) -> Self {
+        self.output_schema = Some(output_schema);
+        self
+    }
+}
+
+/// The tool set a renderer works on: duplicates removed by name (the first
+/// occurrence wins, as in a runner's own lookup), then sorted by name.
+///
+/// Output built from the result depends only on the set of tools, never on
+/// the order they arrived in.
+///
+/// ```
+/// use codemode_core::{normalize, ToolDef};
+/// use serde_json::json;
+///
+/// let tools = [
+///     ToolDef::new("b", json!({})),
+///     ToolDef::new("a", json!({})).with_description("first"),
+///     ToolDef::new("a", json!({})).with_description("second"),
+/// ];
+/// let set = normalize(&tools);
+/// let names: Vec<_> = set.iter().map(|t| t.name.as_str()).collect();
+/// assert_eq!(names, ["a", "b"]);
+/// assert_eq!(set[0].description.as_deref(), Some("first"));
+/// ```
+pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
+    let mut seen = BTreeSet::new();
+    let mut out: Vec<&ToolDef> = tools
+        .iter()
+        .filter(|tool| seen.insert(tool.name.as_str()))
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}

@@ -1,0 +1,2 @@
+//! codemode: Code Mode for LLM agents.
+pub use codemode_core::*;
