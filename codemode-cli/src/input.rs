@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(
             err(&text),
             format!(
-                "in.json: 1:{}: JSON nested deeper than {MAX_NESTING} levels",
+                "in.json:1:{}: JSON nested deeper than {MAX_NESTING} levels",
                 MAX_NESTING + 1
             )
         );
