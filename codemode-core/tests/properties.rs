@@ -1,0 +1,368 @@
+//! Invariants over arbitrary input: byte stability, first-wins dedup,
+//! totality, and that both SDKs always parse (oxc for TypeScript,
+//! rustpython-parser for Python) and declare exactly one method per tool.
+
+use codemode_core::{Language, ToolDef, render};
+use oxc_allocator::Allocator;
+use oxc_ast::ast::{BindingPattern, PropertyKey, Statement, TSSignature, TSType};
+use oxc_parser::Parser;
+use oxc_span::SourceType;
+use proptest::prelude::*;
+use rustpython_parser::{Mode, ast};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+const KEYS: &[&str] = &[
+    "type",
+    "properties",
+    "items",
+    "prefixItems",
+    "required",
+    "enum",
+    "const",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "definitions",
+    "additionalProperties",
+    "description",
+    "default",
+    "format",
+    "minItems",
+    "maxItems",
+    "nullable",
+    "patternProperties",
+    "title",
+    "deprecated",
+    "",
+    "*/",
+    "\"",
+    "\\",
+    "a b",
+    "__proto__",
+    "constructor",
+    "class",
+    "é",
+    "\u{2028}",
+    "\n",
+    "0",
+    "ﬁ",
+    "__x",
+    "str",
+    "list",
+    "kind",
+    "x-y",
+];
+
+const STRINGS: &[&str] = &[
+    "object",
+    "array",
+    "string",
+    "integer",
+    "number",
+    "boolean",
+    "null",
+    "#",
+    "#/$defs/a",
+    "#/definitions/b",
+    "#/properties/x",
+    "#/$defs/%20",
+    "http://x/y",
+    "a",
+    "b",
+    "x",
+    "*/",
+    "\"\"\"",
+    "trailing \\",
+    "ctrl \u{1}\u{7f}",
+    "line\r\nbreak",
+    "\u{2028}sep",
+    "# c",
+    "'",
+    "{}",
+    "Promise",
+    "Tools",
+];
+
+const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "get-x",
+    "kv.set",
+    "class",
+    "__init__",
+    "ns/tool",
+    "é",
+    "ﬁle",
+    "with space",
+    "\"quote",
+    "back\\slash",
+    "line\nbreak",
+    "\u{2028}",
+    "",
+    "tools",
+    "ToolCallError",
+    "_private",
+    "x",
+    "Tools",
+    "__getitem__",
+];
+
+fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        prop::sample::select(STRINGS).prop_map(Value::from),
+    ];
+    leaf.prop_recursive(8, 96, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::vec((prop::sample::select(KEYS), inner), 0..6).prop_map(|entries| {
+                Value::Object(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v))
+                        .collect(),
+                )
+            }),
+        ]
+    })
+}
+
+fn tool() -> impl Strategy<Value = ToolDef> {
+    (
+        prop::sample::select(NAMES),
+        prop::option::of(prop::sample::select(STRINGS)),
+        json_value(),
+        prop::option::of(json_value()),
+    )
+        .prop_map(|(name, description, input, output)| ToolDef {
+            name: name.to_owned(),
+            description: description.map(str::to_owned),
+            input_schema: input,
+            output_schema: output,
+        })
+}
+
+fn tools() -> impl Strategy<Value = Vec<ToolDef>> {
+    prop::collection::vec(tool(), 0..8)
+}
+
+/// The same value with every object's keys inserted in reverse order
+/// (visible only if serde_json's `preserve_order` is ever enabled).
+fn reverse_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut out = Map::new();
+            for (k, v) in map.iter().rev() {
+                out.insert(k.clone(), reverse_keys(v));
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reverse_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+fn distinct_names(tools: &[ToolDef]) -> BTreeSet<String> {
+    tools.iter().map(|t| t.name.clone()).collect()
+}
+
+/// Parses the TypeScript SDK and returns the keys of `declare const tools`.
+fn ts_methods(sdk: &str) -> Result<Vec<String>, String> {
+    let allocator = Allocator::default();
+    let ret = Parser::new(&allocator, sdk, SourceType::ts()).parse();
+    if ret.panicked || !ret.diagnostics.is_empty() {
+        return Err(format!("{:?}", ret.diagnostics));
+    }
+    for stmt in &ret.program.body {
+        let Statement::VariableDeclaration(decl) = stmt else {
+            continue;
+        };
+        for d in &decl.declarations {
+            let BindingPattern::BindingIdentifier(id) = &d.id else {
+                continue;
+            };
+            if id.name != "tools" {
+                continue;
+            }
+            let Some(ann) = &d.type_annotation else {
+                return Err("tools has no type".into());
+            };
+            let TSType::TSTypeLiteral(lit) = &ann.type_annotation else {
+                return Err("tools is not a type literal".into());
+            };
+            let mut names = Vec::new();
+            for member in &lit.members {
+                let TSSignature::TSMethodSignature(m) = member else {
+                    return Err("a member is not a method".into());
+                };
+                let PropertyKey::StringLiteral(s) = &m.key else {
+                    return Err("a method key is not a string literal".into());
+                };
+                names.push(s.value.to_string());
+            }
+            return Ok(names);
+        }
+    }
+    Err("no `declare const tools`".into())
+}
+
+/// Parses the Python SDK and returns each tool it declares: the `async def`
+/// methods of `Tools` plus the `# tools["name"]` comment lines.
+fn py_methods(sdk: &str) -> Result<Vec<String>, String> {
+    let module = rustpython_parser::parse(sdk, Mode::Module, "<sdk>").map_err(|e| e.to_string())?;
+    let ast::Mod::Module(module) = module else {
+        return Err("not a module".into());
+    };
+    let mut names = Vec::new();
+    let mut found = false;
+    for stmt in &module.body {
+        if let ast::Stmt::ClassDef(class) = stmt
+            && class.name.as_str() == "Tools"
+        {
+            found = true;
+            for item in &class.body {
+                if let ast::Stmt::AsyncFunctionDef(f) = item {
+                    names.push(f.name.to_string());
+                }
+            }
+        }
+    }
+    if !found {
+        return Err("no class Tools".into());
+    }
+    for line in sdk.lines() {
+        if let Some(rest) = line.strip_prefix("    # tools[") {
+            let end = rest.find("](args").ok_or("malformed tool comment")?;
+            let name: String = serde_json::from_str(&rest[..end]).map_err(|e| e.to_string())?;
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// The deepest bracket nesting on any line, outside strings and comments.
+fn max_open_brackets(sdk: &str) -> usize {
+    let mut max = 0;
+    for line in sdk.lines() {
+        let (mut depth, mut quote, mut escaped) = (0usize, None, false);
+        for c in line.chars() {
+            match quote {
+                Some(q) => {
+                    if escaped {
+                        escaped = false;
+                    } else if c == '\\' {
+                        escaped = true;
+                    } else if c == q {
+                        quote = None;
+                    }
+                }
+                None => match c {
+                    '#' => break,
+                    '"' | '\'' => quote = Some(c),
+                    '(' | '[' | '{' => {
+                        depth += 1;
+                        max = max.max(depth);
+                    }
+                    ')' | ']' | '}' => depth = depth.saturating_sub(1),
+                    _ => {}
+                },
+            }
+        }
+    }
+    max
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
+
+    #[test]
+    fn output_is_independent_of_order(tools in tools(), seed in any::<u64>()) {
+        let mut shuffled: Vec<ToolDef> = tools.clone();
+        // Deterministic shuffle from the seed, over tools with distinct names
+        // (for duplicates, order decides which one wins).
+        let mut seen = BTreeSet::new();
+        shuffled.retain(|t| seen.insert(t.name.clone()));
+        let unique = shuffled.clone();
+        let n = shuffled.len();
+        let mut state = seed;
+        for i in (1..n).rev() {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            shuffled.swap(i, (state >> 33) as usize % (i + 1));
+        }
+        for t in &mut shuffled {
+            t.input_schema = reverse_keys(&t.input_schema);
+            t.output_schema = t.output_schema.as_ref().map(reverse_keys);
+        }
+        for lang in Language::ALL {
+            prop_assert_eq!(render(lang, &unique), render(lang, &shuffled));
+        }
+    }
+
+    #[test]
+    fn first_duplicate_wins(tools in tools(), extra in tool()) {
+        prop_assume!(!tools.is_empty());
+        let mut dup = extra.clone();
+        dup.name = tools[0].name.clone();
+        let mut with_dup = tools.clone();
+        with_dup.push(dup);
+        for lang in Language::ALL {
+            prop_assert_eq!(render(lang, &tools), render(lang, &with_dup));
+        }
+    }
+
+    #[test]
+    fn javascript_is_typescript(tools in tools()) {
+        prop_assert_eq!(render(Language::JavaScript, &tools), render(Language::TypeScript, &tools));
+    }
+
+    #[test]
+    fn typescript_always_parses_with_one_method_per_tool(tools in tools()) {
+        let sdk = render(Language::TypeScript, &tools);
+        let methods = ts_methods(&sdk).map_err(|e| TestCaseError::fail(format!("{e}\n{sdk}")))?;
+        let declared: BTreeSet<String> = methods.iter().cloned().collect();
+        prop_assert_eq!(methods.len(), declared.len(), "a tool is declared twice:\n{}", sdk);
+        prop_assert_eq!(declared, distinct_names(&tools));
+    }
+
+    #[test]
+    fn python_always_parses_with_one_method_per_tool(tools in tools()) {
+        let sdk = render(Language::Python, &tools);
+        let methods = py_methods(&sdk).map_err(|e| TestCaseError::fail(format!("{e}\n{sdk}")))?;
+        let declared: BTreeSet<String> = methods.iter().cloned().collect();
+        prop_assert_eq!(methods.len(), declared.len(), "a tool is declared twice:\n{}", sdk);
+        prop_assert_eq!(declared, distinct_names(&tools));
+        prop_assert!(max_open_brackets(&sdk) < 200);
+    }
+}
+
+#[test]
+fn the_bracket_counter_counts() {
+    assert_eq!(max_open_brackets("x: list[dict[str, int]]  # [[["), 2);
+    assert_eq!(max_open_brackets("x = '[[[' + f(a[1])"), 2);
+}
+
+#[test]
+fn the_method_readers_read() {
+    let sdk = render(
+        Language::TypeScript,
+        &[ToolDef::new("a-b", serde_json::json!({}))],
+    );
+    assert_eq!(ts_methods(&sdk).unwrap(), ["a-b"]);
+    assert!(ts_methods("declare const tools: {").is_err());
+    let sdk = render(
+        Language::Python,
+        &[
+            ToolDef::new("a-b", serde_json::json!({})),
+            ToolDef::new("c", serde_json::json!({})),
+        ],
+    );
+    assert_eq!(py_methods(&sdk).unwrap(), ["a-b", "c"]);
+    assert!(py_methods("class Tools(Protocol):\n").is_err());
+}

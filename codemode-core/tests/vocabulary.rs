@@ -1,0 +1,531 @@
+//! One test per JSON Schema rule, on both printers, through the public API.
+
+use codemode_core::{Language, ToolDef, json_schema_to_type, render, render_report};
+use serde_json::{Value, json};
+
+fn ts(schema: Value) -> String {
+    json_schema_to_type(Language::TypeScript, &schema)
+}
+
+fn py(schema: Value) -> String {
+    json_schema_to_type(Language::Python, &schema)
+}
+
+/// The TypeScript SDK of one tool with `schema` as its input.
+fn ts_sdk(schema: Value) -> String {
+    render(Language::TypeScript, &[ToolDef::new("t", schema)])
+}
+
+fn py_sdk(schema: Value) -> String {
+    render(Language::Python, &[ToolDef::new("t", schema)])
+}
+
+fn reasons(schema: Value) -> Vec<(String, String)> {
+    render_report(Language::TypeScript, &[ToolDef::new("t", schema)])
+        .degradations
+        .into_iter()
+        .map(|d| (d.pointer, d.reason))
+        .collect()
+}
+
+#[test]
+fn scalar_types() {
+    for (name, t, p) in [
+        ("string", "string", "str"),
+        ("integer", "number", "int"),
+        ("number", "number", "float"),
+        ("boolean", "boolean", "bool"),
+        ("null", "null", "None"),
+    ] {
+        assert_eq!(ts(json!({"type": name})), t);
+        assert_eq!(py(json!({"type": name})), p);
+    }
+}
+
+#[test]
+fn type_arrays_are_unions() {
+    assert_eq!(ts(json!({"type": ["string", "null"]})), "string | null");
+    assert_eq!(py(json!({"type": ["string", "null"]})), "str | None");
+    assert_eq!(
+        ts(json!({"type": ["integer", "string", "integer"]})),
+        "number | string"
+    );
+}
+
+#[test]
+fn enum_and_const_are_literals() {
+    assert_eq!(
+        ts(json!({"enum": ["a", 1, true, null]})),
+        r#""a" | 1 | true | null"#
+    );
+    assert_eq!(
+        py(json!({"enum": ["a", 1, true, null]})),
+        r#"Literal["a", 1, True] | None"#
+    );
+    assert_eq!(ts(json!({"const": "x\"y"})), r#""x\"y""#);
+    assert_eq!(py(json!({"const": -3})), "Literal[-3]");
+    // Python's Literal takes no floats: widen to float.
+    assert_eq!(py(json!({"enum": [1.5, 2]})), "float | Literal[2]");
+    assert_eq!(ts(json!({"enum": []})), "never");
+    assert_eq!(py(json!({"enum": []})), "Never");
+}
+
+#[test]
+fn enum_overrides_type() {
+    assert_eq!(
+        ts(json!({"type": "string", "enum": ["a", "b"]})),
+        r#""a" | "b""#
+    );
+}
+
+#[test]
+fn any_of_and_one_of_are_unions() {
+    let schema = json!({"anyOf": [{"type": "string"}, {"type": "integer"}]});
+    assert_eq!(ts(schema.clone()), "string | number");
+    assert_eq!(py(schema), "str | int");
+    assert_eq!(
+        ts(json!({"oneOf": [{"type": "string"}, {"type": "null"}]})),
+        "string | null"
+    );
+    // A member that allows anything makes the union allow anything.
+    assert_eq!(ts(json!({"anyOf": [{"type": "string"}, {}]})), "unknown");
+}
+
+#[test]
+fn all_of_is_an_intersection_in_typescript() {
+    let schema = json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}}
+    ]});
+    assert_eq!(ts(schema), "{ a: string } & { b?: number }");
+    // A single-member allOf (as older schemars emits around a $ref) is the member.
+    assert_eq!(ts(json!({"allOf": [{"type": "string"}]})), "string");
+}
+
+#[test]
+fn all_of_merges_objects_in_python() {
+    let sdk = py_sdk(json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+        {"type": "object", "properties": {"b": {"type": "integer"}}}
+    ]}));
+    assert!(
+        sdk.contains("class TArgs(TypedDict):\n    a: str\n    b: NotRequired[int]\n"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn all_of_of_non_objects_degrades_in_python_only() {
+    let tool = ToolDef::new(
+        "t",
+        json!({"properties": {"x": {"allOf": [{"type": "string"}, {"minLength": 1, "type": "string", "format": "email"}, {"type": "integer"}]}}}),
+    );
+    let t = render_report(Language::TypeScript, std::slice::from_ref(&tool));
+    assert!(t.text.contains("x?: string & number"), "{}", t.text);
+    assert!(t.degradations.is_empty());
+    let p = render_report(Language::Python, &[tool]);
+    assert!(p.text.contains("x: NotRequired[Any]"), "{}", p.text);
+    assert_eq!(p.degradations.len(), 1);
+    assert_eq!(p.degradations[0].pointer, "/inputSchema/properties/x");
+}
+
+#[test]
+fn properties_and_required() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"b": {"type": "string"}, "a": {"type": "integer"}},
+        "required": ["b", "ghost"]
+    });
+    // Sorted keys; optional is `?`; a required key with no schema is unknown.
+    assert_eq!(ts(schema), "{ a?: number; b: string; ghost: unknown }");
+}
+
+#[test]
+fn optional_and_nullable_stay_apart() {
+    let sdk = ts_sdk(json!({
+        "type": "object",
+        "properties": {
+            "opt": {"type": "string"},
+            "nul": {"type": ["string", "null"]},
+            "both": {"anyOf": [{"type": "string"}, {"type": "null"}]}
+        },
+        "required": ["nul"]
+    }));
+    assert!(
+        sdk.contains("both?: string | null; nul: string | null; opt?: string"),
+        "{sdk}"
+    );
+    let sdk = py_sdk(json!({
+        "type": "object",
+        "properties": {"opt": {"type": "string"}, "nul": {"type": ["string", "null"]}},
+        "required": ["nul"]
+    }));
+    assert!(
+        sdk.contains("    nul: str | None\n    opt: NotRequired[str]\n"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn additional_properties() {
+    assert_eq!(ts(json!({"type": "object"})), "Record<string, unknown>");
+    assert_eq!(
+        ts(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+        "Record<string, number>"
+    );
+    assert_eq!(
+        ts(json!({"type": "object", "additionalProperties": false})),
+        "Record<string, never>"
+    );
+    assert_eq!(
+        py(json!({"type": "object", "additionalProperties": {"type": "integer"}})),
+        "dict[str, int]"
+    );
+    assert_eq!(py(json!({"type": "object"})), "dict[str, Any]");
+    // Listed properties beside an index signature: the signature admits them.
+    assert_eq!(
+        ts(
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": {"type": "integer"}})
+        ),
+        "{ a: string; [key: string]: number | string }"
+    );
+    assert_eq!(
+        ts(json!({"properties": {"a": {"type": "string"}}, "additionalProperties": true})),
+        "{ a?: string; [key: string]: unknown }"
+    );
+}
+
+#[test]
+fn arrays_and_precedence() {
+    assert_eq!(ts(json!({"type": "array"})), "unknown[]");
+    assert_eq!(py(json!({"type": "array"})), "list[Any]");
+    assert_eq!(
+        ts(json!({"type": "array", "items": {"type": ["string", "null"]}})),
+        "(string | null)[]"
+    );
+    assert_eq!(
+        py(json!({"type": "array", "items": {"type": ["string", "null"]}})),
+        "list[str | None]"
+    );
+    assert_eq!(
+        ts(json!({"items": {"items": {"type": "integer"}}})),
+        "number[][]"
+    );
+    assert_eq!(
+        ts(json!({"type": "array", "items": {"enum": [-1, 2]}})),
+        "(-1 | 2)[]"
+    );
+    assert_eq!(
+        ts(json!({"type": "array", "items": {"const": -1}})),
+        "(-1)[]"
+    );
+    assert_eq!(
+        ts(json!({"items": {"allOf": [{"properties": {"a": {}}}, {"properties": {"b": {}}}]}})),
+        "({ a?: unknown } & { b?: unknown })[]"
+    );
+}
+
+#[test]
+fn tuples() {
+    let fixed = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "minItems": 2, "maxItems": 2});
+    assert_eq!(ts(fixed.clone()), "[string, number]");
+    assert_eq!(py(fixed), "tuple[str, int]");
+    let draft7 = json!({"type": "array", "items": [{"type": "string"}, {"type": "boolean"}], "minItems": 1, "additionalItems": false});
+    assert_eq!(ts(draft7.clone()), "[string, boolean?]");
+    assert_eq!(py(draft7), "tuple[str] | tuple[str, bool]");
+    let open =
+        json!({"prefixItems": [{"type": "string"}], "minItems": 1, "items": {"type": "number"}});
+    assert_eq!(ts(open.clone()), "[string, ...number[]]");
+    assert_eq!(py(open), "tuple[str | float, ...]");
+    assert_eq!(ts(json!({"prefixItems": [], "items": false})), "[]");
+    assert_eq!(py(json!({"prefixItems": [], "items": false})), "tuple[()]");
+    assert_eq!(
+        ts(json!({"prefixItems": [{"type": ["string", "null"]}]})),
+        "[(string | null)?, ...unknown[]]"
+    );
+}
+
+#[test]
+fn boolean_schemas() {
+    assert_eq!(ts(json!(true)), "unknown");
+    assert_eq!(ts(json!(false)), "never");
+    assert_eq!(py(json!(true)), "Any");
+    assert_eq!(py(json!(false)), "Never");
+    assert_eq!(ts(json!({"properties": {"a": false}})), "{ a?: never }");
+}
+
+#[test]
+fn openapi_nullable() {
+    assert_eq!(
+        ts(json!({"type": "string", "nullable": true})),
+        "string | null"
+    );
+}
+
+#[test]
+fn refs_resolve_to_shared_named_types() {
+    let tools = [
+        ToolDef::new(
+            "a",
+            json!({"properties": {"p": {"$ref": "#/$defs/Point"}}, "$defs": {"Point": {"properties": {"x": {"type": "number"}}}}}),
+        ),
+        ToolDef::new(
+            "b",
+            json!({"properties": {"q": {"$ref": "#/definitions/Point"}}, "definitions": {"Point": {"properties": {"x": {"type": "number"}}}}}),
+        ),
+        ToolDef::new(
+            "c",
+            json!({"properties": {"r": {"$ref": "#/$defs/Point"}}, "$defs": {"Point": {"properties": {"x": {"type": "string"}}}}}),
+        ),
+    ];
+    let sdk = render(Language::TypeScript, &tools);
+    // Draft-7 `definitions` resolve like `$defs`. Definitions at different
+    // pointers, or with different contents, are different named types,
+    // numbered in an order that depends only on their contents.
+    assert!(sdk.contains("type Point = { x?: number };"), "{sdk}");
+    assert!(sdk.contains("type Point2 = { x?: string };"), "{sdk}");
+    assert!(sdk.contains("type Point3 = { x?: number };"), "{sdk}");
+    assert!(sdk.contains("\"b\"(args?: { q?: Point3 })"), "{sdk}");
+}
+
+#[test]
+fn definitions_never_shadow_library_or_sdk_names() {
+    let defs = json!({"Node": {"type": "string"}, "Promise": {"type": "integer"}, "ToolCallError": {"type": "boolean"}, "list": {"type": "null"}});
+    let props = json!({"a": {"$ref": "#/$defs/Node"}, "b": {"$ref": "#/$defs/Promise"}, "c": {"$ref": "#/$defs/ToolCallError"}, "d": {"$ref": "#/$defs/list"}});
+    let sdk = ts_sdk(json!({"properties": props, "$defs": defs}));
+    for renamed in [
+        "type NodeType = string;",
+        "type PromiseType = number;",
+        "type ToolCallErrorType = boolean;",
+        "type List = null;",
+    ] {
+        assert!(sdk.contains(renamed), "{renamed}\n{sdk}");
+    }
+    let sdk = py_sdk(json!({"properties": props, "$defs": defs}));
+    for kept in [
+        "Node: TypeAlias = 'str'",
+        "Promise: TypeAlias = 'int'",
+        "ToolCallErrorType: TypeAlias = 'bool'",
+        "ListType: TypeAlias = 'None'",
+    ] {
+        assert!(sdk.contains(kept), "{kept}\n{sdk}");
+    }
+}
+
+#[test]
+fn identical_definitions_are_shared_across_tools() {
+    let def = json!({"Point": {"type": "object", "properties": {"x": {"type": "number"}}}});
+    let tools = [
+        ToolDef::new(
+            "a",
+            json!({"properties": {"p": {"$ref": "#/$defs/Point"}}, "$defs": def}),
+        ),
+        ToolDef::new(
+            "b",
+            json!({"properties": {"q": {"$ref": "#/$defs/Point"}}, "$defs": def}),
+        ),
+    ];
+    let sdk = render(Language::TypeScript, &tools);
+    assert_eq!(sdk.matches("type Point").count(), 1, "{sdk}");
+    assert!(!sdk.contains("Point2"));
+}
+
+#[test]
+fn recursion_is_exact() {
+    let schema = json!({
+        "$defs": {"Link": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Link"}, {"type": "null"}]}, "v": {"type": "integer"}}, "required": ["v"]}},
+        "properties": {"head": {"$ref": "#/$defs/Link"}}
+    });
+    let sdk = ts_sdk(schema.clone());
+    assert!(
+        sdk.contains("type Link = { next?: Link | null; v: number };"),
+        "{sdk}"
+    );
+    let sdk = py_sdk(schema);
+    assert!(
+        sdk.contains("class Link(TypedDict):\n    next: NotRequired[Link | None]\n"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn root_and_escaped_pointers() {
+    let sdk = ts_sdk(json!({"properties": {"child": {"$ref": "#"}}}));
+    assert!(sdk.contains("type TArgs = { child?: TArgs };"), "{sdk}");
+    assert!(sdk.contains("\"t\"(args?: { child?: TArgs })"), "{sdk}");
+    let schema = json!({"properties": {"a": {"$ref": "#/$defs/a~1b~0c"}, "b": {"$ref": "#/$defs/sp%20ace"}}, "$defs": {"a/b~c": {"type": "string"}, "sp ace": {"type": "integer"}}});
+    let sdk = ts_sdk(schema);
+    assert!(
+        sdk.contains("type ABC = string;") && sdk.contains("type SpAce = number;"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn unresolvable_refs_fall_to_the_escape_hatch() {
+    let schema = json!({"properties": {"a": {"$ref": "#/$defs/Missing"}, "b": {"$ref": "https://example.com/s.json"}, "c": {"$ref": 5}, "d": {"type": "string"}}});
+    assert_eq!(
+        ts(schema.clone()),
+        "{ a?: unknown; b?: unknown; c?: unknown; d?: string }"
+    );
+    let got = reasons(schema);
+    let pointers: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/inputSchema/properties/a",
+            "/inputSchema/properties/b",
+            "/inputSchema/properties/c"
+        ]
+    );
+}
+
+#[test]
+fn alias_cycles_are_broken() {
+    let schema = json!({"properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "string"}]}, "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}, "Self": {"$ref": "#/$defs/Self"}}});
+    let sdk = ts_sdk(schema.clone());
+    assert!(
+        sdk.contains("type A = B | string;") && sdk.contains("type B = unknown;"),
+        "{sdk}"
+    );
+    assert_eq!(reasons(schema).len(), 1);
+}
+
+#[test]
+fn malformed_nodes_degrade_alone() {
+    for (bad, pointer) in [
+        (
+            json!({"type": "object", "properties": 5}),
+            "/inputSchema/properties/x",
+        ),
+        (json!({"items": "x"}), "/inputSchema/properties/x/items"),
+        (
+            json!({"type": "object", "required": 5}),
+            "/inputSchema/properties/x",
+        ),
+        (json!({"enum": {}}), "/inputSchema/properties/x"),
+        (json!(7), "/inputSchema/properties/x"),
+        (json!({"type": "quaternion"}), "/inputSchema/properties/x"),
+        (json!({"anyOf": []}), "/inputSchema/properties/x"),
+        (json!({"type": 3}), "/inputSchema/properties/x"),
+        (
+            json!({"additionalProperties": "no"}),
+            "/inputSchema/properties/x",
+        ),
+    ] {
+        let schema = json!({"type": "object", "properties": {"x": bad, "y": {"type": "integer"}}});
+        let sdk = ts_sdk(schema.clone());
+        assert!(
+            sdk.contains("y?: number"),
+            "{bad}: sibling lost its type: {sdk}"
+        );
+        let got = reasons(schema);
+        assert_eq!(got.len(), 1, "{bad}: {got:?}");
+        assert_eq!(got[0].0, pointer, "{bad}");
+    }
+}
+
+#[test]
+fn nesting_past_the_cap_degrades() {
+    let mut schema = json!({"type": "string"});
+    for _ in 0..20 {
+        schema = json!({"type": "object", "properties": {"n": schema}, "required": ["n"]});
+    }
+    let out = render_report(Language::TypeScript, &[ToolDef::new("t", schema)]);
+    assert_eq!(out.text.matches("n: {").count(), 12, "{}", out.text);
+    assert_eq!(out.degradations.len(), 1);
+    assert!(out.degradations[0].reason.contains("deeper than 12"));
+}
+
+#[test]
+fn very_deep_input_is_fine() {
+    // Built by hand: `json!` would copy the value recursively.
+    let object =
+        |key: &str, value: Value| Value::Object([(key.to_owned(), value)].into_iter().collect());
+    let mut schema = json!({"type": "string"});
+    for i in 0..10_000 {
+        schema = if i % 2 == 0 {
+            object("items", schema)
+        } else {
+            object(
+                "anyOf",
+                Value::Array(vec![schema, json!({"$ref": "#/$defs/x"})]),
+            )
+        };
+    }
+    let mut root = object("properties", object("d", schema));
+    root["$defs"] = json!({"x": {"type": "integer"}});
+    let tool = ToolDef::new("deep", root);
+    for lang in Language::ALL {
+        let out = render_report(lang, std::slice::from_ref(&tool));
+        assert!(!out.degradations.is_empty());
+    }
+    // Free the value without deep recursion.
+    let mut cur = tool.input_schema;
+    loop {
+        cur = match cur {
+            Value::Object(mut m) => match ["properties", "d", "items", "anyOf"]
+                .iter()
+                .find_map(|k| m.remove(*k))
+            {
+                Some(next) => next,
+                None => break,
+            },
+            Value::Array(mut a) if !a.is_empty() => a.swap_remove(0),
+            _ => break,
+        };
+    }
+}
+
+#[test]
+fn docs_carry_constraints() {
+    let sdk = ts_sdk(
+        json!({"properties": {"n": {"type": "integer", "description": "Count.", "minimum": 1, "maximum": 9, "default": 3, "deprecated": true}, "e": {"type": "string", "format": "email", "pattern": "^.+@.+$"}}}),
+    );
+    assert!(
+        sdk.contains("/** @format email @pattern ^.+@.+$ */"),
+        "{sdk}"
+    );
+    assert!(
+        sdk.contains("/** Count. @minimum 1 @maximum 9 @default 3 @deprecated */"),
+        "{sdk}"
+    );
+}
+
+#[test]
+fn arguments_may_be_left_out_when_nothing_is_required() {
+    assert!(
+        ts_sdk(json!({"properties": {"a": {"type": "string"}}}))
+            .contains("\"t\"(args?: { a?: string })")
+    );
+    assert!(
+        ts_sdk(json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}))
+            .contains("\"t\"(args: { a: string })")
+    );
+    assert!(
+        py_sdk(json!({"properties": {"a": {"type": "string"}}}))
+            .contains("async def t(self, args: TArgs = ...) -> Any:")
+    );
+}
+
+#[test]
+fn output_schema_types_the_promise() {
+    let tool = ToolDef::new("t", json!({}))
+        .with_output_schema(json!({"type": "array", "items": {"type": "string"}}));
+    assert!(
+        render(Language::TypeScript, std::slice::from_ref(&tool))
+            .contains("\"t\"(args: unknown): Promise<string[]>;")
+    );
+    assert!(
+        render(Language::Python, &[tool]).contains("async def t(self, args: Any) -> list[str]:")
+    );
+    assert!(ts_sdk(json!({})).contains("): Promise<unknown>;"));
+}
+
+#[test]
+fn standalone_expressions_inline_definitions() {
+    let schema = json!({"$defs": {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}, "$ref": "#/$defs/L"});
+    // L is expanded once; its reference to itself is the escape hatch.
+    assert_eq!(ts(schema.clone()), "unknown[]");
+    assert_eq!(py(schema), "list[Any]");
+}
