@@ -74,7 +74,7 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
             ),
             None => Py::Any,
         };
-        let optional = cv.all_optional(&args);
+        let optional = cv.all_optional(&args, &def_kinds);
         methods.push(Method {
             name: &tool.tool.name,
             description: tool.tool.description.as_deref(),
@@ -270,9 +270,15 @@ impl<'a> Convert<'a> {
         self.conv(ty, base, key, origin)
     }
 
-    fn all_optional(&self, py: &Py) -> bool {
+    /// Whether a call may leave out this argument: a TypedDict, inline or
+    /// named, with no required key.
+    fn all_optional(&self, py: &Py, def_kinds: &[DefKind]) -> bool {
         let class = match py {
             Py::Class(i) => Some(&self.classes[*i]),
+            Py::Def(id) => match def_kinds.get(*id) {
+                Some(DefKind::Class(i)) => Some(&self.classes[*i]),
+                _ => None,
+            },
             _ => None,
         };
         class.is_some_and(|c| c.fields.iter().all(|f| !f.required))
@@ -502,7 +508,9 @@ fn merge_objects(parts: &[&Object]) -> Object {
 }
 
 /// The string a union member is tagged with: its first required property
-/// whose type is one string literal (`{"kind": "user", ...}` gives `user`).
+/// whose type is one string literal (`{"kind": "user", ...}` gives `user`),
+/// or the key of an object with one required property (serde's external
+/// tagging: `{"Other": ...}` gives `Other`).
 fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
     let obj = match ty {
         Ty::Object(obj) => obj,
@@ -512,10 +520,14 @@ fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
         },
         _ => return None,
     };
-    obj.props.iter().find_map(|p| match &p.ty {
+    let literal = obj.props.iter().find_map(|p| match &p.ty {
         Ty::Lit(Lit::Str(s)) if p.required => Some(s.as_str()),
         _ => None,
-    })
+    });
+    match obj.props.as_slice() {
+        [only] if literal.is_none() && only.required => Some(only.name.as_str()),
+        _ => literal,
+    }
 }
 
 /// A flat union with its literals gathered into one `Literal[...]`.

@@ -257,13 +257,15 @@ impl<'a> Printer<'a> {
 
     fn object(&mut self, obj: &Object) {
         if obj.props.is_empty() {
-            self.out.push_str("Record<string, ");
+            // An index signature rather than `Record<...>`: a recursive type
+            // alias may refer to itself through the former but not the latter.
+            self.out.push_str("{ [key: string]: ");
             match &obj.extra {
                 Extra::Unspecified => self.out.push_str("unknown"),
                 Extra::Closed => self.out.push_str("never"),
                 Extra::Values(ty) => self.ty(ty, Ctx::Top),
             }
-            self.out.push('>');
+            self.out.push_str(" }");
             return;
         }
         let multiline = obj.props.iter().any(|p| !p.doc.is_empty());

@@ -152,7 +152,15 @@ struct Walk<'v> {
 impl<'v> Walk<'v> {
     fn lower_root(&mut self, site: Site<'v>) -> Ty {
         let mut ptr = String::new();
-        let ty = self.lower(&site, site.root, &mut ptr, 0);
+        let mut ty = self.lower(&site, site.root, &mut ptr, 0);
+        // A root that refers to itself (`"$ref": "#"`) is a named type; use
+        // the name rather than spelling the same type out twice.
+        if let Some(&id) = self
+            .by_target
+            .get(&(site.root as *const Value as usize, String::new()))
+        {
+            ty = Ty::Named(id);
+        }
         // Definitions are lowered from a queue, never by recursion, so a
         // recursive type costs one entry and a name.
         while let Some(pending) = self.queue.pop() {
@@ -680,6 +688,8 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
         .map(str::to_owned)
         .filter(|s| !s.trim().is_empty());
     let mut notes = Vec::new();
+    // A tuple's type already says how many items it has.
+    let tuple = map.contains_key("prefixItems") || map.get("items").is_some_and(Value::is_array);
     const NOTES: [&str; 13] = [
         "format",
         "pattern",
@@ -698,6 +708,9 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
     for key in NOTES {
         match map.get(key) {
             None | Some(Value::Bool(false)) => {}
+            Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
+            // Number encodings say nothing the type does not.
+            Some(Value::String(s)) if key == "format" && (s == "double" || s == "float") => {}
             Some(Value::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
             Some(Value::String(s)) if key == "format" || key == "pattern" => {
                 notes.push((key, s.clone()))

@@ -1,0 +1,23 @@
+"""Typed stubs of the tools a Code Mode program can call.
+
+These declarations are static stubs: nothing here runs. At run time exactly
+two names are bound, `tools` and `ToolCallError`; the TypedDict classes below
+do not exist then, so never call one: pass plain dict/list values, e.g.
+`{"city": "Oslo"}`, not `FooArgs(city="Oslo")`.
+
+Every call is awaited: `await tools.name(args)`. A tool whose name is not
+a Python identifier is listed as a comment; call it as
+`await tools["its-name"](args)`. A failed call raises ToolCallError
+(`.toolName`, `.kind`).
+"""
+from typing import Literal, Protocol
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
+
+class Tools(Protocol):
+    pass
+
+tools: Tools

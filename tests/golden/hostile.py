@@ -1,0 +1,107 @@
+"""Typed stubs of the tools a Code Mode program can call.
+
+These declarations are static stubs: nothing here runs. At run time exactly
+two names are bound, `tools` and `ToolCallError`; the TypedDict classes below
+do not exist then, so never call one: pass plain dict/list values, e.g.
+`{"city": "Oslo"}`, not `FooArgs(city="Oslo")`.
+
+Every call is awaited: `await tools.name(args)`. A tool whose name is not
+a Python identifier is listed as a comment; call it as
+`await tools["its-name"](args)`. A failed call raises ToolCallError
+(`.toolName`, `.kind`).
+"""
+from typing import Any, Awaitable, Callable, Literal, NotRequired, Protocol, TypeAlias, TypedDict, overload
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
+
+ClassArgs = TypedDict("ClassArgs", {
+    "class": 'str',
+    "from": 'NotRequired[int]',
+    "list": 'NotRequired[str]',
+    "ok": 'NotRequired[list[str]]',
+})
+
+EndCommentArgs = TypedDict("EndCommentArgs", {
+    # key */ here
+    "*/": 'NotRequired[str]',
+})
+
+class GetWeatherArgs(TypedDict):
+    # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
+    city: NotRequired[str]
+
+LeArgs = TypedDict("LeArgs", {
+    "ﬁeld": 'NotRequired[bool]',
+})
+
+LineSepParaArgs = TypedDict("LineSepParaArgs", {
+    "\u2028": 'NotRequired[Literal["\\u2029"]]',
+})
+
+QuoteBackSlashArgs = TypedDict("QuoteBackSlashArgs", {
+    "a\"b": 'NotRequired[str]',
+    "c\\d": 'NotRequired[int]',
+})
+
+ToolCallErrorType: TypeAlias = 'str'
+
+class ToolsArgs(TypedDict):
+    ToolCallError: NotRequired[ToolCallErrorType]
+
+class UnicodArgs(TypedDict):
+    naïve: NotRequired[str]
+
+class Tools(Protocol):
+    # tools[""](args: dict[str, Any]) -> Any
+    #   The empty name
+    # tools["*/ end comment"](args: EndCommentArgs) -> Any
+    #   Closes */ a comment and opens /* another
+    # tools["__init__"](args: dict[str, Any]) -> Any
+    #   A dunder name
+    # tools["__private"](args: dict[str, Any]) -> Any
+    # tools["class"](args: ClassArgs) -> Any
+    #   A Python keyword """ with a triple quote
+    # tools["ctrl\u0001\u007f"](args: dict[str, Any]) -> Any
+    #   Control \u{0} \u{7} \u{1b} characters
+    async def get_weather(self, args: GetWeatherArgs = ...) -> Any:
+        """# not a comment
+        \"\"\"
+        '''
+        """
+    # tools["line\u2028sep\u2029para"](args: LineSepParaArgs) -> Any
+    #   Separators
+    #    inside
+    #    text
+    #   and a newline
+    #   and CRLF
+    # tools["quote\"back\\slash"](args: QuoteBackSlashArgs) -> Any
+    #   Ends with a backslash \
+    async def tools(self, args: ToolsArgs = ...) -> Any:
+        """Named like the global"""
+    async def unicodé(self, args: UnicodArgs = ...) -> Any:
+        """Unicode identifiers are fine in Python"""
+    # tools["ﬁle"](args: LeArgs) -> Any
+    #   Not NFKC-stable: the ligature fi
+    @overload
+    def __getitem__(self, name: Literal[""]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["*/ end comment"]) -> Callable[[EndCommentArgs], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["__init__"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["__private"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["class"]) -> Callable[[ClassArgs], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["ctrl\u0001\u007f"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["line\u2028sep\u2029para"]) -> Callable[[LineSepParaArgs], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["quote\"back\\slash"]) -> Callable[[QuoteBackSlashArgs], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["ﬁle"]) -> Callable[[LeArgs], Awaitable[Any]]: ...
+
+tools: Tools

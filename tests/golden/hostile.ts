@@ -1,0 +1,52 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked";
+}
+
+type ToolCallErrorType = string;
+
+declare const tools: {
+  /** The empty name */
+  ""(args?: { [key: string]: unknown }): Promise<unknown>;
+  /** Closes *\/ a comment and opens /* another */
+  "*/ end comment"(args?: {
+    /** key *\/ here */
+    "*/"?: string;
+  }): Promise<unknown>;
+  /** A dunder name */
+  "__init__"(args?: { [key: string]: unknown }): Promise<unknown>;
+  "__private"(args?: { [key: string]: unknown }): Promise<unknown>;
+  /** A Python keyword """ with a triple quote */
+  "class"(args: { class: string; from?: number; list?: string; ok?: string[] }): Promise<unknown>;
+  /** Control \u{0} \u{7} \u{1b} characters */
+  "ctrl\u0001\u007f"(args?: { [key: string]: unknown }): Promise<unknown>;
+  /**
+   * # not a comment
+   * """
+   * '''
+   */
+  "get_weather"(args?: {
+    /** @pattern ^[^*\/]+$ @default "*\/ \"\"\" \\" */
+    city?: string;
+  }): Promise<unknown>;
+  /**
+   * Separators
+   *  inside
+   *  text
+   * and a newline
+   * and CRLF
+   */
+  "line\u2028sep\u2029para"(args?: { "\u2028"?: "\u2029" }): Promise<unknown>;
+  /** Ends with a backslash \ */
+  "quote\"back\\slash"(args?: { "a\"b"?: string; "c\\d"?: number }): Promise<unknown>;
+  /** Named like the global */
+  "tools"(args?: { ToolCallError?: ToolCallErrorType }): Promise<unknown>;
+  /** Unicode identifiers are fine in Python */
+  "unicodé"(args?: { "naïve"?: string }): Promise<unknown>;
+  /** Not NFKC-stable: the ligature fi */
+  "ﬁle"(args?: { "ﬁeld"?: boolean }): Promise<unknown>;
+};

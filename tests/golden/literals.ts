@@ -1,0 +1,13 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked";
+}
+
+declare const tools: {
+  /** Switch the thermostat mode. */
+  "set_mode"(args: { confirm: true; level?: 1 | 2 | 3 | null; mode: "heat" | "cool" | "off"; quote?: "it's \"quoted\" \\ here"; ratio?: 0.5 | 1 }): Promise<unknown>;
+};

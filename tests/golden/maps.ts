@@ -1,0 +1,13 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked";
+}
+
+declare const tools: {
+  /** Replace request headers and metadata. */
+  "set_headers"(args: { counts?: { [key: string]: number }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
+};

@@ -1,0 +1,29 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked";
+}
+
+/** @format uuid */
+type AB = string;
+
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+type LocationType = { lat: number; lon: number };
+
+type NestedFilterArgs = { and?: NestedFilterArgs[]; escaped?: AB; field?: string; location?: LocationType };
+
+type Path = string[];
+
+/** A node and its children. */
+type Tree = { children: Tree[]; value: number };
+
+declare const tools: {
+  /** A filter that refers to itself through the root. */
+  "nested_filter"(args?: NestedFilterArgs): Promise<unknown>;
+  /** Insert a value into a tree. */
+  "tree_insert"(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
+};

@@ -1,0 +1,42 @@
+"""Typed stubs of the tools a Code Mode program can call.
+
+These declarations are static stubs: nothing here runs. At run time exactly
+two names are bound, `tools` and `ToolCallError`; the TypedDict classes below
+do not exist then, so never call one: pass plain dict/list values, e.g.
+`{"city": "Oslo"}`, not `FooArgs(city="Oslo")`.
+
+Every call is awaited: `await tools.name(args)`. A tool whose name is not
+a Python identifier is listed as a comment; call it as
+`await tools["its-name"](args)`. A failed call raises ToolCallError
+(`.toolName`, `.kind`).
+"""
+from typing import Literal, NotRequired, Protocol, TypedDict
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
+
+class NotifyArgs(TypedDict):
+    body: str | list[str]
+    target: NotifyArgsTargetChannel | NotifyArgsTargetUser
+    thread: NotRequired[str | None]
+
+class NotifyArgsTargetChannel(TypedDict):
+    id: str
+    kind: Literal["channel"]
+
+class NotifyArgsTargetUser(TypedDict):
+    # @format email
+    email: str
+    kind: Literal["user"]
+
+class NotifyOutputSentAt(TypedDict):
+    # @format date-time
+    sent_at: str
+
+class Tools(Protocol):
+    async def notify(self, args: NotifyArgs) -> NotifyOutputSentAt | None:
+        """Send a notification to a channel or a user."""
+
+tools: Tools

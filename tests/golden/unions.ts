@@ -1,0 +1,20 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked";
+}
+
+declare const tools: {
+  /** Send a notification to a channel or a user. */
+  "notify"(args: { body: string | string[]; target: { id: string; kind: "channel" } | {
+    /** @format email */
+    email: string;
+    kind: "user";
+  }; thread?: string | null }): Promise<{
+    /** @format date-time */
+    sent_at: string;
+  } | null>;
+};
