@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `codemode`: render the typed SDK a Code Mode program is written against,
 //! from any MCP server's tool list.
 

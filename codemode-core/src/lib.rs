@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The engine of codemode: the tool model, the one schema walk, and the SDK
 //! printers for TypeScript/JavaScript and Python.
 //!

@@ -73,7 +73,7 @@ pub struct LoweredTool<'a> {
 pub struct Lowered<'a> {
     /// The tools, in the order given (normally sorted and deduplicated).
     pub tools: Vec<LoweredTool<'a>>,
-    /// Named types, indexed by [`super::ir::DefId`].
+    /// Named types, indexed by [`DefId`](super::DefId).
     pub defs: Vec<Def>,
     /// Every node that fell to the escape hatch.
     pub degradations: Vec<Degradation>,

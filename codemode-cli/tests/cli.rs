@@ -1,0 +1,141 @@
+//! The `codemode` binary, end to end.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn codemode(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_codemode"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
+    child.wait_with_output().unwrap()
+}
+
+fn example() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples/mcp/workspace-tools.json")
+        .display()
+        .to_string()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn renders_the_same_text_as_the_library() {
+    let file = example();
+    let tools: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let tools: Vec<codemode::ToolDef> = serde_json::from_value(tools["tools"].clone()).unwrap();
+    for lang in ["typescript", "javascript", "python"] {
+        let out = codemode(&["render", "--language", lang, &file], None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            codemode::render(lang.parse().unwrap(), &tools)
+        );
+    }
+}
+
+#[test]
+fn reads_standard_input() {
+    let out = codemode(
+        &["render", "-l", "ts", "-"],
+        Some(r#"[{"name":"a","inputSchema":{}}]"#),
+    );
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("\"a\"(args: unknown)"));
+    let no_file = codemode(&["render", "-l", "ts"], Some(r#"{"tools":[]}"#));
+    assert!(no_file.status.success());
+}
+
+#[test]
+fn an_empty_list_gives_a_valid_sdk() {
+    let out = codemode(&["render", "-l", "py"], Some("[]"));
+    assert!(out.status.success());
+    let sdk = text(&out.stdout);
+    assert!(sdk.contains("class Tools(Protocol):\n    pass\n"), "{sdk}");
+}
+
+#[test]
+fn report_lists_degradations_on_stderr() {
+    let input = r#"[{"name":"odd","inputSchema":{"properties":{"x":{"type":"quaternion"}}}}]"#;
+    let out = codemode(&["render", "-l", "ts", "--report"], Some(input));
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            r#"degraded: tool "odd" at /inputSchema/properties/x: unknown type "quaternion""#
+        ),
+        "{err}"
+    );
+    assert!(err.contains("1 degradation(s)"));
+    assert!(text(&out.stdout).contains("x?: unknown"));
+}
+
+#[test]
+fn bad_input_exits_2_and_points_at_the_place() {
+    for (input, message) in [
+        (
+            "[\n {\"name\": }",
+            "<stdin>:2:11: invalid JSON: expected value",
+        ),
+        (
+            r#"[{"name":"a","inputSchema":{}},{"inputSchema":{}}]"#,
+            "<stdin>: tool #1: `name` is missing",
+        ),
+        (
+            r#"{"tools": 3}"#,
+            "<stdin>: `tools` must be an array of tools, found a number",
+        ),
+        (
+            "\"tools\"",
+            "<stdin>: expected an array of tools or an object with a `tools` array, found a string",
+        ),
+    ] {
+        let out = codemode(&["render", "-l", "ts"], Some(input));
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        assert_eq!(
+            text(&out.stderr).trim_end(),
+            format!("error: {message}"),
+            "{input}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn a_missing_file_is_named() {
+    let out = codemode(&["render", "-l", "ts", "/nonexistent/tools.json"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("error: /nonexistent/tools.json: cannot read:"));
+}
+
+#[test]
+fn an_unknown_language_lists_the_known_ones() {
+    let out = codemode(&["render", "-l", "ruby"], Some("[]"));
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("javascript, typescript, python"), "{err}");
+}
+
+#[test]
+fn very_deep_schemas_render() {
+    let depth = 20_000;
+    let input = format!(
+        r#"[{{"name":"deep","inputSchema":{}{{}}{}}}]"#,
+        r#"{"items":"#.repeat(depth),
+        "}".repeat(depth)
+    );
+    let out = codemode(&["render", "-l", "py", "--report"], Some(&input));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("arrays nested more than"));
+}

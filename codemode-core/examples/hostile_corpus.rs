@@ -1,0 +1,50 @@
+//! Writes reproducible random hostile tool sets, for the interop suite to
+//! render and hand to `tsc --strict` and `mypy --strict`.
+//!
+//! Usage: `cargo run -p codemode-core --example hostile_corpus -- DIR [COUNT]`
+
+#[path = "../tests/strategies/mod.rs"]
+mod strategies;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+
+fn main() -> std::process::ExitCode {
+    let mut args = std::env::args().skip(1);
+    let Some(dir) = args.next() else {
+        eprintln!("usage: hostile_corpus DIR [COUNT]");
+        return std::process::ExitCode::from(2);
+    };
+    let count: usize = match args.next().map(|n| n.parse()) {
+        None => 24,
+        Some(Ok(n)) => n,
+        Some(Err(e)) => {
+            eprintln!("error: COUNT: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("error: {dir}: {e}");
+        return std::process::ExitCode::from(2);
+    }
+    // A fixed seed: the same corpus on every machine and every run.
+    let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &[7; 32]);
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng);
+    let strategy = strategies::tools();
+    for i in 0..count {
+        let tools = match strategy.new_tree(&mut runner) {
+            Ok(tree) => tree.current(),
+            Err(e) => {
+                eprintln!("error: generating set {i}: {e}");
+                return std::process::ExitCode::FAILURE;
+            }
+        };
+        let path = format!("{dir}/hostile-{i:02}.json");
+        let text = serde_json::to_string_pretty(&tools).unwrap_or_default();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: {path}: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    }
+    std::process::ExitCode::SUCCESS
+}

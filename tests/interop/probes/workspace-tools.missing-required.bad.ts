@@ -1,0 +1,4 @@
+// expect: TS2345
+async function main(): Promise<void> {
+  await tools["create_issue"]({ body: "no title" });
+}

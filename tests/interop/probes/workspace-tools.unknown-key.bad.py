@@ -1,0 +1,3 @@
+# expect: typeddict-unknown-key
+async def main() -> None:
+    await tools.read_file({"path": "a.txt", "encoding": "latin1"})

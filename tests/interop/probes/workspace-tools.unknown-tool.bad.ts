@@ -1,0 +1,4 @@
+// expect: TS7053
+async function main(): Promise<void> {
+  await tools["delete_everything"]({});
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The interop suite: every SDK codemode renders goes through the real checkers.
+#
+#  - pinned TypeScript (npm, package-lock.json) and mypy (pip, requirements.txt),
+#    installed once into a cache keyed by the lock files;
+#  - real MCP servers from the npm registry, asked for their tools at test time
+#    (the lists are cached with the install);
+#  - for the golden tool sets, the examples, the servers and a generated hostile
+#    corpus: `tsc --strict --noEmit` on the TypeScript SDK and `mypy --strict`
+#    on the Python SDK;
+#  - usage probes (probes/): correct programs must type-check, wrong ones must be
+#    rejected with the error code they name;
+#  - the reserved-name lists in codemode-core match the pinned checkers.
+#
+# Usage: tests/interop/run.sh   (from anywhere; CODEMODE_CACHE moves the cache)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache_root="${CODEMODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-interop}"
+key="$(cat "$here/package-lock.json" "$here/requirements.txt" "$here/list-tools.mjs" | sha256sum | cut -c1-16)"
+cache="$cache_root/$key"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# --- install (cached) --------------------------------------------------------
+if [ ! -f "$cache/ready" ]; then
+  echo "interop: installing pinned checkers and MCP servers into $cache"
+  rm -rf "$cache" && mkdir -p "$cache"
+  cp "$here/package.json" "$here/package-lock.json" "$cache/"
+  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
+  python3 -m venv "$cache/venv"
+  "$cache/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
+  mkdir -p "$cache/servers"
+  bin="$cache/node_modules/.bin"
+  list() { # name, command...
+    local name="$1"; shift
+    node "$here/list-tools.mjs" "$@" > "$cache/servers/$name.json" 2> "$cache/servers/$name.log"
+  }
+  list everything "$bin/mcp-server-everything"
+  list filesystem "$bin/mcp-server-filesystem" /tmp
+  GITHUB_PERSONAL_ACCESS_TOKEN=unused list github "$bin/mcp-server-github"
+  list memory "$bin/mcp-server-memory"
+  list sequential-thinking "$bin/mcp-server-sequential-thinking"
+  list playwright "$bin/playwright-mcp"
+  touch "$cache/ready"
+fi
+tsc="$cache/node_modules/.bin/tsc"
+mypy="$cache/venv/bin/mypy"
+echo "interop: $("$tsc" --version), $("$mypy" --version)"
+
+# --- reserved names match the pinned checkers --------------------------------
+(cd "$cache" && NODE_PATH="$cache/node_modules" node "$here/ts-globals.js") \
+  | diff -q - "$root/codemode-core/src/names/ts_globals.txt" >/dev/null \
+  || fail "codemode-core/src/names/ts_globals.txt is stale: regenerate it with tests/interop/ts-globals.js"
+"$cache/venv/bin/python" "$here/py-reserved.py" \
+  | diff -q - "$root/codemode-core/src/names/py_reserved.txt" >/dev/null \
+  || fail "codemode-core/src/names/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
+
+# --- render every tool set ----------------------------------------------------
+(cd "$root" && cargo build --quiet -p codemode-cli && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)
+codemode="$root/target/debug/codemode"
+mkdir -p "$work/sdk"
+sets=()
+for json in "$root"/tests/golden/*.json "$root"/examples/mcp/*.json "$cache"/servers/*.json "$work"/hostile/*.json; do
+  stem="$(basename "$json" .json)"
+  case "$json" in "$cache"/servers/*) stem="server-$stem" ;; esac
+  name="${stem//[^A-Za-z0-9]/_}"
+  "$codemode" render --language typescript "$json" > "$work/sdk/$name.ts"
+  "$codemode" render --language python "$json" > "$work/sdk/$name.py"
+  "$codemode" render --language javascript "$json" | cmp -s - "$work/sdk/$name.ts" || fail "$stem: JavaScript differs from TypeScript"
+  sets+=("$name")
+done
+echo "interop: rendered ${#sets[@]} tool sets"
+
+# --- tsc: one program per SDK (each declares the global `tools`) -------------
+printf '%s\n' "${sets[@]}" | xargs -P 2 -I{} sh -c \
+  '"$0" --strict --noEmit --target es2022 "$1/sdk/{}.ts" > "$1/sdk/{}.tsc.log" 2>&1 || echo {}' "$tsc" "$work" \
+  > "$work/tsc-failed"
+while read -r name; do
+  [ -n "$name" ] && { fail "tsc --strict: $name"; sed -n 1,10p "$work/sdk/$name.tsc.log"; }
+done < "$work/tsc-failed"
+
+# --- mypy: all Python SDKs at once (separate modules) -----------------------
+if ! "$mypy" --strict --cache-dir "$cache/mypy-cache" "$work"/sdk/*.py > "$work/mypy.log" 2>&1; then
+  fail "mypy --strict"; sed -n 1,20p "$work/mypy.log"
+fi
+
+# --- usage probes -------------------------------------------------------------
+probes=0
+for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
+  file="$(basename "$probe")"
+  set_name="${file%%.*}"
+  ext="${file##*.}"
+  verdict="$(echo "$file" | awk -F. '{print $(NF-1)}')"
+  source=""
+  for candidate in "$root/tests/golden/$set_name.json" "$root/examples/mcp/$set_name.json"; do
+    [ -f "$candidate" ] && source="$candidate"
+  done
+  [ -n "$source" ] || { fail "$file: no tool set named $set_name"; continue; }
+  lang=typescript; [ "$ext" = py ] && lang=python
+  program="$work/probe_${probes}.$ext"
+  { "$codemode" render --language "$lang" "$source"; echo; cat "$probe"; } > "$program"
+  if [ "$ext" = ts ]; then
+    "$tsc" --strict --noEmit --target es2022 "$program" > "$program.log" 2>&1 && ok=1 || ok=0
+  else
+    "$mypy" --strict --cache-dir "$cache/mypy-cache" "$program" > "$program.log" 2>&1 && ok=1 || ok=0
+  fi
+  if [ "$verdict" = ok ]; then
+    [ "$ok" = 1 ] || { fail "probe $file should type-check"; sed -n 1,10p "$program.log"; }
+  else
+    expect="$(head -1 "$probe" | sed -E 's/^(\/\/|#) expect: //')"
+    if [ "$ok" = 1 ]; then
+      fail "probe $file should be rejected ($expect) but type-checks"
+    elif ! grep -q -- "$expect" "$program.log"; then
+      fail "probe $file was rejected, but not with $expect"; sed -n 1,10p "$program.log"
+    fi
+  fi
+  probes=$((probes + 1))
+done
+echo "interop: ran $probes usage probes"
+
+total=$(( ${#sets[@]} * 2 + probes + 2 ))
+echo "interop: $((total - failures)) passed, $failures failed"
+[ "$failures" -eq 0 ]
