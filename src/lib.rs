@@ -35,6 +35,129 @@
 
 pub use codemode_core::*;
 
+/// Makes a free function a tool: its doc comment becomes the description,
+/// its parameters the argument object, its return type the output.
+///
+/// ```
+/// /// Add two integers.
+/// #[codemode::tool]
+/// fn add(
+///     /// The first number.
+///     a: i64,
+///     /// The second number; 0 when left out.
+///     b: Option<i64>,
+/// ) -> i64 {
+///     a + b.unwrap_or(0)
+/// }
+///
+/// use codemode::Tool;
+/// assert_eq!(<add as Tool>::NAME, "add");
+/// assert_eq!(add(2, None), 2); // still an ordinary function
+/// ```
+///
+/// - `#[tool(name = "...")]` sets the name (the function's by default).
+/// - Parameters may be documented with `///`; `Option<T>` parameters may be
+///   left out. One parameter marked `#[args]` can instead be the whole
+///   argument object.
+/// - The return type is `T`, `Result<T, E>` or `()`. An `E` that converts into
+///   [`ToolCallError`] keeps its kind; any other `E: Display` fails the call
+///   with its message.
+/// - Gather tools into a [`Toolset`] with [`tools!`].
+pub use codemode_macros::tool;
+
+/// Implements [`Toolset`] for a type from the methods of an `impl` block that
+/// are marked `#[tool]` (they take `&self`, or no receiver).
+///
+/// ```
+/// use codemode::Toolset;
+///
+/// struct Notes {
+///     notes: std::sync::Mutex<Vec<String>>,
+/// }
+///
+/// #[codemode::toolset]
+/// impl Notes {
+///     /// Store a note and return how many there are.
+///     #[tool]
+///     fn add_note(&self, text: String) -> usize {
+///         let mut notes = self.notes.lock().unwrap();
+///         notes.push(text);
+///         notes.len()
+///     }
+///
+///     /// Every note, oldest first.
+///     #[tool(name = "list-notes")]
+///     async fn list(&self) -> Vec<String> {
+///         self.notes.lock().unwrap().clone()
+///     }
+/// }
+///
+/// let names: Vec<_> = Notes::tool_defs().into_iter().map(|t| t.name).collect();
+/// assert_eq!(names, ["add_note", "list-notes"]);
+/// ```
+pub use codemode_macros::toolset;
+
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
+
+/// Gathers `#[codemode::tool]` functions into a [`Toolset`] type.
+///
+/// ```
+/// /// Say hello.
+/// #[codemode::tool]
+/// fn greet(name: String) -> String {
+///     format!("Hello, {name}!")
+/// }
+///
+/// /// Say goodbye.
+/// #[codemode::tool(name = "farewell")]
+/// async fn bye(name: String) -> String {
+///     format!("Goodbye, {name}.")
+/// }
+///
+/// codemode::tools! {
+///     /// The greeting tools.
+///     pub struct Greetings { greet, bye }
+/// }
+///
+/// use codemode::Toolset;
+/// let names: Vec<_> = Greetings::tool_defs().into_iter().map(|t| t.name).collect();
+/// assert_eq!(names, ["farewell", "greet"]);
+/// ```
+///
+/// Two tools with the same name are a compile-time error.
+#[macro_export]
+macro_rules! tools {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($tool:path),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default)]
+        $vis struct $name;
+
+        const _: () = $crate::__private::assert_unique_names(&[$(<$tool as $crate::Tool>::NAME),*]);
+
+        impl $crate::Toolset for $name {
+            fn tool_defs() -> ::std::vec::Vec<$crate::ToolDef> {
+                $crate::__private::sorted(::std::vec![$(<$tool as $crate::Tool>::def()),*])
+            }
+
+            async fn call(
+                &self,
+                name: &str,
+                args: $crate::__private::serde_json::Value,
+            ) -> ::core::result::Result<$crate::__private::serde_json::Value, $crate::ToolCallError> {
+                $(
+                    if name == <$tool as $crate::Tool>::NAME {
+                        return <$tool as $crate::Tool>::call(args).await;
+                    }
+                )*
+                let _ = args;
+                ::core::result::Result::Err($crate::unknown_tool(name, &[$(<$tool as $crate::Tool>::NAME),*]))
+            }
+        }
+    };
+}
+
 /// The README's examples, compiled and run as doctests.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

@@ -26,9 +26,11 @@ mod print;
 mod render;
 pub mod schema;
 mod tool;
+mod toolset;
 
 pub use error::{ErrorKind, ToolCallError};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
 pub use render::{Rendered, json_schema_to_type, render, render_report};
 pub use schema::Degradation;
 pub use tool::{ToolDef, normalize};
+pub use toolset::{Tool, Toolset, unknown_tool};

@@ -1,0 +1,75 @@
+//! Tools the host can run: the traits the program's calls are dispatched through.
+
+use crate::error::{ErrorKind, ToolCallError};
+use crate::tool::ToolDef;
+use serde_json::Value;
+use std::future::Future;
+
+/// A set of tools a program can call: their declarations and their dispatch.
+///
+/// `#[codemode::toolset]` implements it for an `impl` block whose methods are
+/// marked `#[tool]`, and `codemode::tools!` for a group of `#[codemode::tool]`
+/// functions. [`Toolset::tool_defs`] takes no `self`, so a build script can
+/// render the SDK without constructing the toolset.
+///
+/// The future [`Toolset::call`] returns is `Send`, so calls can run on any
+/// executor thread; for a toolset with `&self` methods that means the type
+/// must be `Sync`.
+pub trait Toolset {
+    /// The declarations of every tool, sorted by name.
+    fn tool_defs() -> Vec<ToolDef>
+    where
+        Self: Sized;
+
+    /// Runs the tool called `name` with `args` (a JSON object; `null` counts
+    /// as `{}`) and returns its JSON result.
+    ///
+    /// Every failure is a [`ToolCallError`] naming the tool: an unknown name
+    /// (listing the known ones), arguments that do not fit (with the JSON path
+    /// of the bad field), an error from the tool, a panic in the tool, or a
+    /// result that cannot be serialised.
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send;
+}
+
+/// One tool made from a free function by `#[codemode::tool]`.
+///
+/// The macro implements it on a marker type that has the function's name (in
+/// the type namespace), so `codemode::tools!` can gather functions by name.
+pub trait Tool {
+    /// The name the program calls the tool by.
+    const NAME: &'static str;
+
+    /// The tool's declaration.
+    fn def() -> ToolDef;
+
+    /// Runs the tool; failures as in [`Toolset::call`].
+    fn call(args: Value) -> impl Future<Output = Result<Value, ToolCallError>> + Send;
+}
+
+/// The error for a call to a name no tool has, listing the known names.
+///
+/// ```
+/// use codemode_core::{ErrorKind, unknown_tool};
+///
+/// let err = unknown_tool("serch", &["search", "fetch"]);
+/// assert_eq!(err.kind, ErrorKind::UnknownTool);
+/// assert_eq!(err.message, r#"no tool is named "serch"; the tools are: "fetch", "search""#);
+/// ```
+pub fn unknown_tool(name: &str, known: &[&str]) -> ToolCallError {
+    let mut known: Vec<&str> = known.to_vec();
+    known.sort_unstable();
+    let list: Vec<String> = known.iter().map(|n| format!("{n:?}")).collect();
+    let message = if list.is_empty() {
+        format!("no tool is named {name:?}; there are no tools")
+    } else {
+        format!(
+            "no tool is named {name:?}; the tools are: {}",
+            list.join(", ")
+        )
+    };
+    ToolCallError::new(name, ErrorKind::UnknownTool, message)
+}

@@ -1,0 +1,321 @@
+//! The typed model of a tool, read off a function's syntax, with every
+//! semantic check (each one an error spanned on the offending tokens).
+
+use crate::ctxt::Ctxt;
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned;
+use syn::{
+    Attribute, Expr, FnArg, Ident, Lit, LitStr, Pat, ReceiverKind, ReturnType, Safety, Signature,
+    Type,
+};
+
+/// One tool: a function or a method marked `#[tool]`.
+pub struct ToolFn {
+    /// The name the program calls.
+    pub name: String,
+    /// Where the name came from (the `name = "..."` literal or the function name).
+    pub name_span: Span,
+    /// The doc comment, as the model will read it.
+    pub description: String,
+    /// The Rust function's name.
+    pub ident: Ident,
+    /// `async fn`.
+    pub is_async: bool,
+    /// Takes `&self` (methods only).
+    pub has_self: bool,
+    /// What the arguments are.
+    pub params: Params,
+    /// The declared return type (`None` for `()`).
+    pub output: Option<Type>,
+}
+
+/// How the JSON argument object maps onto the parameters.
+pub enum Params {
+    /// Each parameter is one property of a synthesised argument struct.
+    Fields(Vec<Param>),
+    /// The one `#[args]` parameter is the whole argument object.
+    Whole(Box<Param>),
+}
+
+/// One parameter.
+pub struct Param {
+    /// Its name (the JSON property name, for `Params::Fields`).
+    pub ident: Ident,
+    /// Its type.
+    pub ty: Type,
+    /// Its doc attributes, which become the property's description.
+    pub docs: Vec<Attribute>,
+}
+
+/// The options written in `#[tool(...)]`.
+#[derive(Default)]
+pub struct ToolAttr {
+    /// `name = "..."`.
+    pub name: Option<LitStr>,
+}
+
+/// Parses the tokens inside `#[tool(...)]`, recording unknown keys.
+pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
+    let mut attr = ToolAttr::default();
+    if tokens.is_empty() {
+        return attr;
+    }
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("name") {
+            let lit: LitStr = meta.value()?.parse()?;
+            if attr.name.is_some() {
+                return Err(meta.error("`name` is given twice"));
+            }
+            attr.name = Some(lit);
+            Ok(())
+        } else {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_else(|| "this".to_owned());
+            Err(meta.error(format!(
+                "unknown key `{key}` in #[tool(...)]; the only key is `name = \"...\"`"
+            )))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, tokens) {
+        cx.push(e);
+    }
+    attr
+}
+
+/// Reads `#[tool(...)]` written as an attribute (inside a `#[toolset]` impl).
+pub fn parse_tool_attribute(cx: &mut Ctxt, attr: &Attribute) -> ToolAttr {
+    match &attr.meta {
+        syn::Meta::Path(_) => ToolAttr::default(),
+        syn::Meta::List(list) => parse_tool_attr(cx, list.tokens.clone()),
+        syn::Meta::NameValue(nv) => {
+            cx.error(nv, "write `#[tool]` or `#[tool(name = \"...\")]`");
+            ToolAttr::default()
+        }
+    }
+}
+
+/// Builds the model of a tool from its signature and attributes, recording
+/// every problem. `in_impl` says whether it is a method of a `#[toolset]`.
+pub fn tool_fn(
+    cx: &mut Ctxt,
+    attr: ToolAttr,
+    attrs: &[Attribute],
+    sig: &Signature,
+    in_impl: bool,
+) -> ToolFn {
+    check_signature(cx, sig);
+    let (name, name_span) = match &attr.name {
+        Some(lit) => {
+            let name = lit.value();
+            if name.is_empty() {
+                cx.error(lit, "a tool name cannot be empty");
+            } else if let Some(c) = name.chars().find(|c| c.is_control()) {
+                cx.error(
+                    lit,
+                    format!("a tool name cannot contain control characters (found {c:?})"),
+                );
+            }
+            (name, lit.span())
+        }
+        None => (unraw(&sig.ident), sig.ident.span()),
+    };
+    let description = doc_text(attrs);
+    if description.is_empty() {
+        cx.error(
+            &sig.ident,
+            "a tool needs a doc comment: it is the description the model reads (add `/// What this tool does.`)",
+        );
+    }
+    let mut has_self = false;
+    let mut fields = Vec::new();
+    let mut whole: Vec<(Param, Span)> = Vec::new();
+    for input in &sig.inputs {
+        match input {
+            FnArg::Receiver(receiver) => {
+                if !in_impl {
+                    cx.error(
+                        receiver,
+                        "`self` is only allowed in a method of a #[toolset] impl",
+                    );
+                    continue;
+                }
+                match &receiver.kind {
+                    ReceiverKind::Reference(_, _, None) => has_self = true,
+                    ReceiverKind::Reference(_, _, Some(_)) => cx.error(
+                        receiver,
+                        "a tool method takes `&self`, not `&mut self`: calls may run concurrently (use interior mutability)",
+                    ),
+                    ReceiverKind::Value => {
+                        cx.error(receiver, "a tool method takes `&self`, not `self`: the toolset serves many calls")
+                    }
+                    _ => cx.error(receiver, "a tool method takes `&self`"),
+                }
+            }
+            FnArg::Typed(pat_type) => {
+                let is_whole = pat_type.attrs.iter().any(|a| a.path().is_ident("args"));
+                let ident = match &*pat_type.pat {
+                    Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+                        Some(pi.ident.clone())
+                    }
+                    other => {
+                        cx.error(
+                            other,
+                            "use a plain name for each tool parameter: the name is the argument's JSON property",
+                        );
+                        None
+                    }
+                };
+                check_param_type(cx, &pat_type.ty);
+                if let Some(ident) = ident {
+                    let param = Param {
+                        ident,
+                        ty: (*pat_type.ty).clone(),
+                        docs: pat_type
+                            .attrs
+                            .iter()
+                            .filter(|a| a.path().is_ident("doc"))
+                            .cloned()
+                            .collect(),
+                    };
+                    if is_whole {
+                        whole.push((param, pat_type.span()));
+                    } else {
+                        fields.push(param);
+                    }
+                }
+                for attr in &pat_type.attrs {
+                    if !attr.path().is_ident("doc") && !attr.path().is_ident("args") {
+                        cx.error(
+                            attr,
+                            "only doc comments and `#[args]` are allowed on a tool parameter",
+                        );
+                    } else if attr.path().is_ident("args")
+                        && !matches!(attr.meta, syn::Meta::Path(_))
+                    {
+                        cx.error(attr, "write `#[args]` alone");
+                    }
+                }
+            }
+        }
+    }
+    let params = match (whole.len(), fields.is_empty()) {
+        (0, _) => Params::Fields(fields),
+        (1, true) => Params::Whole(Box::new(whole.remove(0).0)),
+        _ => {
+            for (_, span) in &whole {
+                cx.push(syn::Error::new(
+                    *span,
+                    "an `#[args]` parameter is the whole argument object, so the tool can take no other parameters",
+                ));
+            }
+            Params::Fields(fields)
+        }
+    };
+    let output = match &sig.output {
+        ReturnType::Default => None,
+        ReturnType::Type(_, ty) => {
+            if contains_impl_trait(ty) {
+                cx.error(
+                    ty,
+                    "a tool must return a concrete type: its output schema is rendered from it",
+                );
+            }
+            Some((**ty).clone())
+        }
+    };
+    ToolFn {
+        name,
+        name_span,
+        description,
+        ident: sig.ident.clone(),
+        is_async: sig.asyncness.is_some(),
+        has_self,
+        params,
+        output,
+    }
+}
+
+fn check_signature(cx: &mut Ctxt, sig: &Signature) {
+    if let Some(c) = &sig.constness {
+        cx.error(c, "a tool cannot be a `const fn`");
+    }
+    if let Safety::Unsafe(u) = &sig.safety {
+        cx.error(
+            u,
+            "a tool cannot be `unsafe`: a program calls it with arguments nobody checked by hand",
+        );
+    }
+    if let Some(abi) = &sig.abi {
+        cx.error(abi, "a tool cannot be an `extern` function");
+    }
+    if let Some(v) = &sig.variadic {
+        cx.error(v, "a tool cannot be variadic");
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        cx.error(
+            &sig.generics,
+            "a tool cannot be generic: its schema must be known when the SDK is rendered",
+        );
+    }
+}
+
+fn check_param_type(cx: &mut Ctxt, ty: &Type) {
+    match ty {
+        Type::Reference(r) => {
+            let is_str = matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str"));
+            if is_str {
+                cx.error(ty, "tool arguments are read from JSON into owned values: use `String` instead of `&str`");
+            } else {
+                cx.error(ty, "tool arguments are read from JSON into owned values: use an owned type, not a reference");
+            }
+        }
+        _ if contains_impl_trait(ty) => {
+            cx.error(
+                ty,
+                "an `impl Trait` parameter cannot be read from JSON: use a concrete type",
+            );
+        }
+        _ => {}
+    }
+}
+
+fn contains_impl_trait(ty: &Type) -> bool {
+    struct Finder(bool);
+    impl<'ast> syn::visit::Visit<'ast> for Finder {
+        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
+            self.0 = true;
+        }
+    }
+    let mut finder = Finder(false);
+    syn::visit::Visit::visit_type(&mut finder, ty);
+    finder.0
+}
+
+/// The text of the `///` comments: one leading space per line removed,
+/// blank edges trimmed.
+pub fn doc_text(attrs: &[Attribute]) -> String {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta
+            && let Expr::Lit(expr) = &nv.value
+            && let Lit::Str(s) = &expr.lit
+        {
+            for line in s.value().lines() {
+                lines.push(line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned());
+            }
+        }
+    }
+    lines.join("\n").trim().to_owned()
+}
+
+/// An identifier's text without a raw prefix (`r#type` → `type`).
+pub fn unraw(ident: &Ident) -> String {
+    let text = ident.to_string();
+    text.strip_prefix("r#").map(str::to_owned).unwrap_or(text)
+}

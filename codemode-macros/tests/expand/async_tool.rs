@@ -1,0 +1,69 @@
+/// Fetch a page.
+async fn fetch(url: String) -> Result<String, FetchError> {
+    todo!()
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+struct fetch {}
+const _: () = {
+    use ::codemode::__private::{
+        ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _,
+    };
+    const _: () = ::codemode::__private::assert_args::<String>();
+    #[derive(
+        ::codemode::__private::serde::Deserialize,
+        ::codemode::__private::schemars::JsonSchema
+    )]
+    #[serde(crate = "::codemode::__private::serde", deny_unknown_fields)]
+    #[schemars(crate = "::codemode::__private::schemars")]
+    #[allow(non_camel_case_types)]
+    struct __CodemodeArgs {
+        url: String,
+    }
+    impl ::codemode::Tool for fetch {
+        const NAME: &'static str = "fetch-page";
+        fn def() -> ::codemode::ToolDef {
+            ::codemode::__private::tool_def(
+                "fetch-page",
+                "Fetch a page.",
+                ::codemode::__private::schema_for::<__CodemodeArgs>(),
+                ::codemode::__private::output_schema(
+                    &(&::codemode::__private::Probe::<Result<String, FetchError>>::new())
+                        .kind(),
+                ),
+            )
+        }
+        async fn call(
+            args: ::codemode::__private::serde_json::Value,
+        ) -> ::core::result::Result<
+            ::codemode::__private::serde_json::Value,
+            ::codemode::ToolCallError,
+        > {
+            let __CodemodeArgs { url: __codemode_arg0 } = ::codemode::__private::parse_args(
+                "fetch-page",
+                args,
+            )?;
+            let __returned = ::codemode::__private::catch_async(
+                    "fetch-page",
+                    fetch(__codemode_arg0),
+                )
+                .await?;
+            match ::codemode::__private::Split::split(
+                &(&::codemode::__private::Probe::<Result<String, FetchError>>::new())
+                    .kind(),
+                __returned,
+            ) {
+                ::core::result::Result::Ok(value) => {
+                    ::codemode::__private::serialize_output("fetch-page", value)
+                }
+                ::core::result::Result::Err(error) => {
+                    ::core::result::Result::Err(
+                        (&::codemode::__private::ErrProbe::of(&error))
+                            .err_kind()
+                            .convert("fetch-page", error),
+                    )
+                }
+            }
+        }
+    }
+};

@@ -1,0 +1,69 @@
+/// Add two numbers.
+pub fn add(a: i64, b: Option<i64>) -> i64 {
+    a + b.unwrap_or(0)
+}
+#[doc(hidden)]
+#[allow(non_camel_case_types)]
+pub struct add {}
+const _: () = {
+    use ::codemode::__private::{
+        ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _,
+    };
+    const _: () = ::codemode::__private::assert_args::<i64>();
+    const _: () = ::codemode::__private::assert_args::<Option<i64>>();
+    #[derive(
+        ::codemode::__private::serde::Deserialize,
+        ::codemode::__private::schemars::JsonSchema
+    )]
+    #[serde(crate = "::codemode::__private::serde", deny_unknown_fields)]
+    #[schemars(crate = "::codemode::__private::schemars")]
+    #[allow(non_camel_case_types)]
+    struct __CodemodeArgs {
+        /// The first.
+        a: i64,
+        b: Option<i64>,
+    }
+    impl ::codemode::Tool for add {
+        const NAME: &'static str = "add";
+        fn def() -> ::codemode::ToolDef {
+            ::codemode::__private::tool_def(
+                "add",
+                "Add two numbers.",
+                ::codemode::__private::schema_for::<__CodemodeArgs>(),
+                ::codemode::__private::output_schema(
+                    &(&::codemode::__private::Probe::<i64>::new()).kind(),
+                ),
+            )
+        }
+        async fn call(
+            args: ::codemode::__private::serde_json::Value,
+        ) -> ::core::result::Result<
+            ::codemode::__private::serde_json::Value,
+            ::codemode::ToolCallError,
+        > {
+            let __CodemodeArgs { a: __codemode_arg0, b: __codemode_arg1 } = ::codemode::__private::parse_args(
+                "add",
+                args,
+            )?;
+            let __returned = ::codemode::__private::catch_sync(
+                "add",
+                || add(__codemode_arg0, __codemode_arg1),
+            )?;
+            match ::codemode::__private::Split::split(
+                &(&::codemode::__private::Probe::<i64>::new()).kind(),
+                __returned,
+            ) {
+                ::core::result::Result::Ok(value) => {
+                    ::codemode::__private::serialize_output("add", value)
+                }
+                ::core::result::Result::Err(error) => {
+                    ::core::result::Result::Err(
+                        (&::codemode::__private::ErrProbe::of(&error))
+                            .err_kind()
+                            .convert("add", error),
+                    )
+                }
+            }
+        }
+    }
+};

@@ -1,0 +1,331 @@
+//! What the code `#[codemode::tool]` and `#[codemode::toolset]` generate calls.
+//! Not a public API: names here may change in any release.
+
+pub use ::schemars;
+pub use ::serde;
+pub use ::serde_json;
+
+use crate::{ErrorKind, ToolCallError, ToolDef};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::any::Any;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+/// Types a tool can take as its arguments.
+#[diagnostic::on_unimplemented(
+    message = "the arguments of a tool must implement `Deserialize` and `JsonSchema`: `{Self}` does not",
+    label = "this type cannot be read from the program's JSON arguments",
+    note = "derive them: `#[derive(serde::Deserialize, schemars::JsonSchema)]`"
+)]
+pub trait ToolArgs: DeserializeOwned + JsonSchema {}
+impl<T: DeserializeOwned + JsonSchema> ToolArgs for T {}
+
+/// Types a tool can return (inside `Result` or not).
+#[diagnostic::on_unimplemented(
+    message = "the output of a tool must implement `Serialize` and `JsonSchema`: `{Self}` does not",
+    label = "this type cannot be sent back to the program as JSON",
+    note = "derive them: `#[derive(serde::Serialize, schemars::JsonSchema)]`"
+)]
+pub trait ToolOutput: Serialize + JsonSchema {}
+impl<T: Serialize + JsonSchema> ToolOutput for T {}
+
+/// Compile-time check that a parameter type can be an argument.
+pub const fn assert_args<T: ToolArgs>() {}
+
+/// The JSON Schema of `T`, without the root `$schema` and `title` (the tool
+/// carries its own name), and with its `$defs`.
+pub fn schema_for<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut value = generator.into_root_schema_for::<T>().to_value();
+    if let Some(map) = value.as_object_mut() {
+        map.remove("$schema");
+        map.remove("title");
+    }
+    value
+}
+
+/// A tool's declaration.
+pub fn tool_def(name: &str, description: &str, input: Value, output: Value) -> ToolDef {
+    ToolDef::new(name, input)
+        .with_description(description)
+        .with_output_schema(output)
+}
+
+/// Reads the arguments; `null` (a call with no argument) counts as `{}`.
+/// The error names the JSON path of the bad field.
+pub fn parse_args<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolCallError> {
+    let args = if args.is_null() {
+        Value::Object(Default::default())
+    } else {
+        args
+    };
+    serde_path_to_error::deserialize(args).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = if path == "." {
+            format!("invalid arguments: {inner}")
+        } else {
+            format!("invalid arguments at `{path}`: {inner}")
+        };
+        ToolCallError::new(tool, ErrorKind::InvalidArguments, message)
+    })
+}
+
+/// Turns a tool's result value into JSON.
+pub fn serialize_output<T: ToolOutput>(tool: &str, value: T) -> Result<Value, ToolCallError> {
+    serde_json::to_value(value).map_err(|e| {
+        ToolCallError::new(
+            tool,
+            ErrorKind::ToolFailed,
+            format!("the tool's output could not be serialised: {e}"),
+        )
+    })
+}
+
+/// Runs a synchronous tool body, turning a panic into a `ToolCallError`.
+pub fn catch_sync<R>(tool: &str, body: impl FnOnce() -> R) -> Result<R, ToolCallError> {
+    catch_unwind(AssertUnwindSafe(body)).map_err(|payload| panicked(tool, payload))
+}
+
+/// Runs an asynchronous tool body, turning a panic while it is polled into a
+/// `ToolCallError`.
+pub fn catch_async<F: Future>(tool: &'static str, future: F) -> CatchUnwind<F> {
+    CatchUnwind {
+        tool,
+        future: Box::pin(future),
+    }
+}
+
+/// The future of [`catch_async`].
+pub struct CatchUnwind<F> {
+    tool: &'static str,
+    future: Pin<Box<F>>,
+}
+
+impl<F: Future> Future for CatchUnwind<F> {
+    type Output = Result<F::Output, ToolCallError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let tool = self.tool;
+        match catch_unwind(AssertUnwindSafe(|| self.future.as_mut().poll(cx))) {
+            Ok(Poll::Ready(value)) => Poll::Ready(Ok(value)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(payload) => Poll::Ready(Err(panicked(tool, payload))),
+        }
+    }
+}
+
+fn panicked(tool: &str, payload: Box<dyn Any + Send>) -> ToolCallError {
+    let message = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with a non-string payload".to_owned());
+    ToolCallError::new(
+        tool,
+        ErrorKind::ToolPanicked,
+        format!("the tool panicked: {message}"),
+    )
+}
+
+// ---- Telling `Result<T, E>` from a plain `T`, by trait impls ----
+//
+// Generated code calls `(&Probe::<R>::new()).kind()`. Method lookup first
+// tries methods whose `&self` is `&Probe<R>`, which only the `Result` impl
+// has, then (auto-referencing) `&&Probe<R>`, which every `R` has. No type is
+// recognised by its name.
+
+/// A stand-in for a return type, to pick how it is handled.
+pub struct Probe<R>(PhantomData<R>);
+
+impl<R> Probe<R> {
+    /// A probe for `R`.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Probe(PhantomData)
+    }
+}
+
+/// Chosen for `Result<T, E>`.
+pub trait ViaResult {
+    /// `T` and `E`.
+    type Kind;
+    /// How to handle the value.
+    fn kind(&self) -> Self::Kind;
+}
+
+/// Chosen for any other return type.
+pub trait ViaPlain {
+    /// The return type.
+    type Kind;
+    /// How to handle the value.
+    fn kind(&self) -> Self::Kind;
+}
+
+impl<T, E> ViaResult for Probe<Result<T, E>> {
+    type Kind = ResultKind<T, E>;
+    fn kind(&self) -> Self::Kind {
+        ResultKind(PhantomData)
+    }
+}
+
+impl<R> ViaPlain for &Probe<R> {
+    type Kind = PlainKind<R>;
+    fn kind(&self) -> Self::Kind {
+        PlainKind(PhantomData)
+    }
+}
+
+/// A tool that returns `Result<T, E>`.
+pub struct ResultKind<T, E>(PhantomData<(T, E)>);
+/// A tool that returns a plain `R`.
+pub struct PlainKind<R>(PhantomData<R>);
+
+/// How a return value splits into output and error. No bounds here: they
+/// sit on [`output_schema`] and [`serialize_output`], whose errors carry
+/// [`ToolOutput`]'s message.
+pub trait Split {
+    /// The value the tool returned.
+    type Returned;
+    /// What the program receives.
+    type Ok;
+    /// What fails the call.
+    type Err;
+    /// The value as a `Result`.
+    fn split(&self, value: Self::Returned) -> Result<Self::Ok, Self::Err>;
+}
+
+impl<T, E> Split for ResultKind<T, E> {
+    type Returned = Result<T, E>;
+    type Ok = T;
+    type Err = E;
+    fn split(&self, value: Result<T, E>) -> Result<T, E> {
+        value
+    }
+}
+
+impl<R> Split for PlainKind<R> {
+    type Returned = R;
+    type Ok = R;
+    type Err = std::convert::Infallible;
+    fn split(&self, value: R) -> Result<R, std::convert::Infallible> {
+        Ok(value)
+    }
+}
+
+/// The output schema of a tool whose return type `kind` stands for.
+pub fn output_schema<K: Split>(_: &K) -> Value
+where
+    K::Ok: ToolOutput,
+{
+    schema_for::<K::Ok>()
+}
+
+// ---- Keeping the kind of an error that converts into ToolCallError ----
+
+/// A stand-in for an error type, to pick how it becomes a `ToolCallError`.
+pub struct ErrProbe<E>(PhantomData<E>);
+
+impl<E> ErrProbe<E> {
+    /// A probe for the type of `error`.
+    pub fn of(_: &E) -> Self {
+        ErrProbe(PhantomData)
+    }
+}
+
+/// Chosen for errors that convert into `ToolCallError`: their kind is kept.
+pub trait ViaInto {
+    /// How to convert.
+    fn err_kind(&self) -> IntoKind;
+}
+
+/// Chosen for any other error: it must be `Display`, and the call fails with
+/// its message.
+pub trait ViaDisplay {
+    /// How to convert.
+    fn err_kind(&self) -> DisplayKind;
+}
+
+impl<E: Into<ToolCallError>> ViaInto for ErrProbe<E> {
+    fn err_kind(&self) -> IntoKind {
+        IntoKind
+    }
+}
+
+impl<E> ViaDisplay for &ErrProbe<E> {
+    fn err_kind(&self) -> DisplayKind {
+        DisplayKind
+    }
+}
+
+/// Converts with `Into<ToolCallError>`.
+pub struct IntoKind;
+/// Converts with `Display`.
+pub struct DisplayKind;
+
+impl IntoKind {
+    /// The error, named after the tool that was called.
+    pub fn convert<E: Into<ToolCallError>>(self, tool: &str, error: E) -> ToolCallError {
+        let mut error = error.into();
+        error.tool_name = tool.to_owned();
+        error
+    }
+}
+
+impl DisplayKind {
+    /// A failed call with the error's message (`{:#}`, so error chains that
+    /// support it are shown whole).
+    pub fn convert<E: ToolError>(self, tool: &str, error: E) -> ToolCallError {
+        ToolCallError::new(tool, ErrorKind::ToolFailed, format!("{error:#}"))
+    }
+}
+
+/// Error types a tool can return.
+#[diagnostic::on_unimplemented(
+    message = "the error type of a tool must implement `Display` or convert into `codemode::ToolCallError`: `{Self}` does neither",
+    label = "the program could not be told what went wrong"
+)]
+pub trait ToolError: std::fmt::Display {}
+impl<E: std::fmt::Display> ToolError for E {}
+
+/// Fails at compile time if two tools in one toolset share a name.
+pub const fn assert_unique_names(names: &[&str]) {
+    let mut i = 0;
+    while i < names.len() {
+        let mut j = i + 1;
+        while j < names.len() {
+            if str_eq(names[i], names[j]) {
+                panic!("two tools in this toolset have the same name");
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Sorts declarations by name (a toolset's `tool_defs()` order).
+pub fn sorted(mut defs: Vec<ToolDef>) -> Vec<ToolDef> {
+    defs.sort_by(|a, b| a.name.cmp(&b.name));
+    defs
+}

@@ -1,0 +1,7 @@
+/// Shout.
+#[codemode::tool]
+fn shout(text: &str) -> String {
+    text.to_uppercase()
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+/// A struct.
+#[codemode::tool]
+struct NotATool {
+    x: u8,
+}
+
+fn main() {}

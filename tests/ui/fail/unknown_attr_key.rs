@@ -1,0 +1,7 @@
+/// Ping.
+#[codemode::tool(nmae = "ping")]
+fn ping() -> bool {
+    true
+}
+
+fn main() {}
