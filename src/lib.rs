@@ -3,8 +3,72 @@
 //!
 //! A model writes a short program against a typed SDK instead of calling tools
 //! one at a time; this crate renders that SDK from tool schemas, for
-//! TypeScript/JavaScript and Python. The SDK is byte-stable for a tool set,
-//! always parses, and keeps optional and nullable apart.
+//! TypeScript/JavaScript and Python, and dispatches the program's calls to
+//! Rust functions. The SDK is byte-stable for a tool set, always parses, and
+//! keeps optional and nullable apart.
+//!
+//! # Tools from Rust
+//!
+//! ```
+//! use codemode::{ErrorKind, Language, Toolset, render};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//! use serde_json::json;
+//!
+//! /// What to convert to.
+//! #[derive(Deserialize, JsonSchema)]
+//! #[serde(rename_all = "snake_case")]
+//! enum Unit {
+//!     Celsius,
+//!     Fahrenheit,
+//! }
+//!
+//! #[derive(Serialize, JsonSchema)]
+//! struct Reading {
+//!     value: f64,
+//!     unit: String,
+//! }
+//!
+//! struct Thermometer;
+//!
+//! #[codemode::toolset]
+//! impl Thermometer {
+//!     /// Read the temperature.
+//!     #[tool]
+//!     fn read(
+//!         &self,
+//!         /// Celsius when left out.
+//!         unit: Option<Unit>,
+//!     ) -> Reading {
+//!         match unit {
+//!             Some(Unit::Fahrenheit) => Reading { value: 69.8, unit: "F".into() },
+//!             _ => Reading { value: 21.0, unit: "C".into() },
+//!         }
+//!     }
+//!
+//!     /// Set the target temperature, in Celsius.
+//!     #[tool(name = "set-target")]
+//!     async fn set_target(&self, celsius: f64) -> Result<f64, String> {
+//!         if (5.0..=30.0).contains(&celsius) { Ok(celsius) } else { Err(format!("{celsius} is out of range")) }
+//!     }
+//! }
+//!
+//! // The SDK the model reads:
+//! let sdk = render(Language::TypeScript, &Thermometer::tool_defs());
+//! assert!(sdk.contains(r#""set-target"(args: { celsius: number }): Promise<number>;"#));
+//!
+//! // The calls its program makes:
+//! # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! let reading = Thermometer.call("read", json!({"unit": "fahrenheit"})).await.unwrap();
+//! assert_eq!(reading, json!({"value": 69.8, "unit": "F"}));
+//! let err = Thermometer.call("set-target", json!({"celsius": 99})).await.unwrap_err();
+//! assert_eq!((err.kind, err.message.as_str()), (ErrorKind::ToolFailed, "99 is out of range"));
+//! let err = Thermometer.call("set-target", json!({"celsius": "warm"})).await.unwrap_err();
+//! assert_eq!(err.kind, ErrorKind::InvalidArguments);
+//! # });
+//! ```
+//!
+//! # Tools from schemas
 //!
 //! ```
 //! use codemode::{render, render_report, Language, ToolDef};
@@ -100,6 +164,22 @@ pub use codemode_macros::toolset;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+
+/// Includes the SDK constants that `codemode_build::Sdk::emit` wrote into
+/// `OUT_DIR` (in the style of tonic's `include_proto!`).
+///
+/// ```text
+/// mod sdk {
+///     codemode::include_sdk!();
+/// }
+/// // sdk::TYPESCRIPT, sdk::JAVASCRIPT, sdk::PYTHON, sdk::TOOL_NAMES, sdk::FINGERPRINT
+/// ```
+#[macro_export]
+macro_rules! include_sdk {
+    () => {
+        include!(concat!(env!("OUT_DIR"), "/codemode/sdk.rs"));
+    };
+}
 
 /// Gathers `#[codemode::tool]` functions into a [`Toolset`] type.
 ///

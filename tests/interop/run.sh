@@ -59,7 +59,7 @@ echo "interop: $("$tsc" --version), $("$mypy" --version)"
   || fail "codemode-core/src/names/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
 
 # --- render every tool set ----------------------------------------------------
-(cd "$root" && cargo build --quiet -p codemode-cli && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)
+(cd "$root" && cargo build --quiet -p codemode-cli -p agent && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)
 codemode="$root/target/debug/codemode"
 mkdir -p "$work/sdk"
 sets=()
@@ -72,6 +72,10 @@ for json in "$root"/tests/golden/*.json "$root"/examples/mcp/*.json "$cache"/ser
   "$codemode" render --language javascript "$json" | cmp -s - "$work/sdk/$name.ts" || fail "$stem: JavaScript differs from TypeScript"
   sets+=("$name")
 done
+# The example agent's SDK, as its build script fixed it at compile time.
+"$root/target/debug/agent" --language typescript > "$work/sdk/agent.ts" 2>/dev/null
+"$root/target/debug/agent" --language python > "$work/sdk/agent.py" 2>/dev/null
+sets+=("agent")
 echo "interop: rendered ${#sets[@]} tool sets"
 
 # --- tsc: one program per SDK (each declares the global `tools`) -------------
@@ -92,16 +96,13 @@ probes=0
 for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
   file="$(basename "$probe")"
   set_name="${file%%.*}"
+  set_name="${set_name//[^A-Za-z0-9]/_}"
   ext="${file##*.}"
   verdict="$(echo "$file" | awk -F. '{print $(NF-1)}')"
-  source=""
-  for candidate in "$root/tests/golden/$set_name.json" "$root/examples/mcp/$set_name.json"; do
-    [ -f "$candidate" ] && source="$candidate"
-  done
-  [ -n "$source" ] || { fail "$file: no tool set named $set_name"; continue; }
-  lang=typescript; [ "$ext" = py ] && lang=python
+  sdk="$work/sdk/$set_name.$ext"
+  [ -f "$sdk" ] || { fail "$file: no rendered tool set named $set_name"; continue; }
   program="$work/probe_${probes}.$ext"
-  { "$codemode" render --language "$lang" "$source"; echo; cat "$probe"; } > "$program"
+  { cat "$sdk"; echo; cat "$probe"; } > "$program"
   if [ "$ext" = ts ]; then
     "$tsc" --strict --noEmit --target es2022 "$program" > "$program.log" 2>&1 && ok=1 || ok=0
   else

@@ -1,0 +1,484 @@
+//! Renders the Code Mode SDK from a build script into `OUT_DIR`, so the
+//! prompt prefix is fixed at compile time.
+//!
+//! A build script cannot see the crate it builds, so put the tools in their
+//! own crate and make it both a dependency and a build-dependency of the app.
+//! The build script then calls the same `tool_defs()` the app dispatches to:
+//!
+//! ```no_run
+//! // build.rs
+//! # mod my_tools { pub struct Tools; impl codemode_core::Toolset for Tools {
+//! #   fn tool_defs() -> Vec<codemode_core::ToolDef> { vec![] }
+//! #   async fn call(&self, _: &str, _: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> { unreachable!() } } }
+//! fn main() {
+//!     // On bad input this prints `cargo::error=` lines, which fail the build
+//!     // with a clear message; there is nothing more to do with the error.
+//!     let _ = codemode_build::Sdk::new().toolset::<my_tools::Tools>().emit();
+//! }
+//! ```
+//!
+//! ```text
+//! // src/main.rs
+//! mod sdk {
+//!     codemode::include_sdk!();
+//! }
+//! println!("{}", sdk::TYPESCRIPT);
+//! ```
+//!
+//! `OUT_DIR/codemode/` then holds `sdk.ts`, `sdk.py` and `sdk.rs`, which
+//! defines `TYPESCRIPT`, `JAVASCRIPT`, `PYTHON` (for the languages chosen),
+//! `TOOL_NAMES` and `FINGERPRINT`.
+//!
+//! # Without a build-dependency
+//!
+//! Teams that want every prompt change in code review, or cannot add a
+//! build-dependency, can check the rendered text in and keep it current with
+//! [`assert_fresh`] in a test.
+//!
+//! A third way is to compile the tools module into the build script too,
+//! with `#[path = "src/tools.rs"] mod tools;` in `build.rs`. It works for a
+//! self-contained module, but: the module is compiled twice; everything it
+//! uses must also be a build-dependency; `crate::` paths inside it point at
+//! the build script, not the app; and it cannot use the rest of the app's
+//! code. A separate tools crate has none of these problems.
+
+#![warn(missing_docs)]
+
+use codemode_core::{Degradation, Language, ToolDef, Toolset, normalize, render_report};
+use sha2::{Digest, Sha256};
+use std::fmt::{self, Write as _};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Why the SDK could not be emitted. Its `Display` is one line per problem.
+#[derive(Debug)]
+pub enum Error {
+    /// `OUT_DIR` is not set: `emit` is meant to run inside a build script.
+    NoOutDir,
+    /// A tool's declaration is unusable (an empty name, say).
+    BadTool(String),
+    /// Degradations were found and [`Sdk::deny_degradations`] was set.
+    Degraded(Vec<Degradation>),
+    /// Writing a file failed.
+    Io(PathBuf, std::io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::NoOutDir => {
+                f.write_str("OUT_DIR is not set: call emit() from a build script, or use emit_to()")
+            }
+            Error::BadTool(message) => f.write_str(message),
+            Error::Degraded(list) => {
+                write!(
+                    f,
+                    "{} schema node(s) could not be typed and degradations are denied",
+                    list.len()
+                )
+            }
+            Error::Io(path, e) => write!(f, "{}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The rendered texts, before anything is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Artifacts {
+    /// The TypeScript SDK (also the JavaScript one), if TypeScript or JavaScript was chosen.
+    pub typescript: Option<String>,
+    /// The Python SDK, if Python was chosen.
+    pub python: Option<String>,
+    /// Every tool's name, sorted.
+    pub tool_names: Vec<String>,
+    /// SHA-256 of the rendered texts, in hex: equal for equal tool sets on
+    /// every machine and platform.
+    pub fingerprint: String,
+    /// Every schema node that fell to the escape hatch, in any language.
+    pub degradations: Vec<Degradation>,
+}
+
+/// Builds the SDK constants of a tool set, in the style of `prost-build`.
+///
+/// ```
+/// use codemode_build::Sdk;
+/// use codemode_core::{Language, ToolDef};
+/// use serde_json::json;
+///
+/// let sdk = Sdk::new()
+///     .tools(vec![ToolDef::new("ping", json!({"type": "object"})).with_description("Ping.")])
+///     .languages([Language::Python]);
+/// let artifacts = sdk.render().unwrap();
+/// assert!(artifacts.typescript.is_none());
+/// assert!(artifacts.python.unwrap().contains("async def ping(self"));
+/// assert_eq!(artifacts.fingerprint.len(), 64);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Sdk {
+    tools: Vec<ToolDef>,
+    languages: Vec<Language>,
+    deny_degradations: bool,
+    rerun_if_changed: Vec<PathBuf>,
+}
+
+impl Default for Sdk {
+    fn default() -> Self {
+        Sdk::new()
+    }
+}
+
+impl Sdk {
+    /// An empty builder for every language.
+    pub fn new() -> Self {
+        Sdk {
+            tools: Vec::new(),
+            languages: Language::ALL.to_vec(),
+            deny_degradations: false,
+            rerun_if_changed: vec![PathBuf::from("build.rs")],
+        }
+    }
+
+    /// Adds every tool of a [`Toolset`].
+    pub fn toolset<T: Toolset>(mut self) -> Self {
+        self.tools.extend(T::tool_defs());
+        self
+    }
+
+    /// Adds tools given as declarations (from an MCP server, say).
+    pub fn tools(mut self, tools: Vec<ToolDef>) -> Self {
+        self.tools.extend(tools);
+        self
+    }
+
+    /// The languages to render (all by default).
+    pub fn languages(mut self, languages: impl IntoIterator<Item = Language>) -> Self {
+        self.languages = languages.into_iter().collect();
+        self
+    }
+
+    /// Makes any degradation an error (`cargo::error=`) instead of a warning.
+    pub fn deny_degradations(mut self, deny: bool) -> Self {
+        self.deny_degradations = deny;
+        self
+    }
+
+    /// The files whose change must rerun the build script (`build.rs` by
+    /// default). A change in a dependency, such as the tools crate, reruns it
+    /// anyway, because cargo rebuilds the script.
+    pub fn rerun_if_changed(mut self, paths: impl IntoIterator<Item = impl Into<PathBuf>>) -> Self {
+        self.rerun_if_changed = paths.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Renders everything without writing anything.
+    pub fn render(&self) -> Result<Artifacts, Error> {
+        for (index, tool) in self.tools.iter().enumerate() {
+            if tool.name.is_empty() {
+                return Err(Error::BadTool(format!("tool #{index} has an empty name")));
+            }
+            if let Some(c) = tool.name.chars().find(|c| c.is_control()) {
+                return Err(Error::BadTool(format!(
+                    "tool {:?} has a control character ({c:?}) in its name",
+                    tool.name
+                )));
+            }
+        }
+        let wants = |langs: &[Language]| self.languages.iter().any(|l| langs.contains(l));
+        let mut degradations = Vec::new();
+        let mut render = |lang| {
+            let out = render_report(lang, &self.tools);
+            degradations.extend(out.degradations);
+            out.text
+        };
+        let typescript = wants(&[Language::TypeScript, Language::JavaScript])
+            .then(|| render(Language::TypeScript));
+        let python = wants(&[Language::Python]).then(|| render(Language::Python));
+        degradations.sort();
+        degradations.dedup();
+        let tool_names: Vec<String> = normalize(&self.tools)
+            .iter()
+            .map(|t| t.name.clone())
+            .collect();
+        let mut hasher = Sha256::new();
+        for (tag, text) in [("typescript", &typescript), ("python", &python)] {
+            if let Some(text) = text {
+                hasher.update(tag.as_bytes());
+                hasher.update([0]);
+                hasher.update(text.as_bytes());
+                hasher.update([0]);
+            }
+        }
+        let fingerprint = hasher.finalize().iter().fold(String::new(), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        });
+        Ok(Artifacts {
+            typescript,
+            python,
+            tool_names,
+            fingerprint,
+            degradations,
+        })
+    }
+
+    /// Writes `OUT_DIR/codemode/{sdk.ts, sdk.py, sdk.rs}` and prints cargo
+    /// directives: `rerun-if-changed`, a warning per degradation, and an
+    /// error per problem. Call it from a build script.
+    pub fn emit(&self) -> Result<(), Error> {
+        let mut out = std::io::stdout().lock();
+        let result = match std::env::var_os("OUT_DIR") {
+            Some(dir) => self.emit_to(Path::new(&dir), &mut out),
+            None => Err(Error::NoOutDir),
+        };
+        if let Err(e) = &result
+            && !matches!(e, Error::Degraded(_))
+        {
+            let _ = writeln!(
+                out,
+                "cargo::error=codemode-build: {}",
+                one_line(&e.to_string())
+            );
+        }
+        result
+    }
+
+    /// Like [`Sdk::emit`], into `out_dir/codemode/`, with the directives
+    /// written to `directives`.
+    pub fn emit_to(&self, out_dir: &Path, directives: &mut impl Write) -> Result<(), Error> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |e| Error::Io(path, e)
+        };
+        for path in &self.rerun_if_changed {
+            let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
+        }
+        let artifacts = self.render()?;
+        let level = if self.deny_degradations {
+            "error"
+        } else {
+            "warning"
+        };
+        for d in &artifacts.degradations {
+            let _ = writeln!(
+                directives,
+                "cargo::{level}=codemode: tool {:?} at {}: {} (rendered as the escape hatch)",
+                d.tool,
+                d.pointer,
+                one_line(&d.reason)
+            );
+        }
+        if self.deny_degradations && !artifacts.degradations.is_empty() {
+            return Err(Error::Degraded(artifacts.degradations));
+        }
+        let dir = out_dir.join("codemode");
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let mut rs = String::from("// Generated by codemode-build. Do not edit.\n\n");
+        if let Some(ts) = &artifacts.typescript {
+            write_if_changed(&dir.join("sdk.ts"), ts).map_err(io(&dir.join("sdk.ts")))?;
+            rs.push_str("/// The TypeScript SDK, for the `run_code` description.\npub const TYPESCRIPT: &str = include_str!(\"sdk.ts\");\n");
+            rs.push_str("/// The JavaScript SDK: the same text as [`TYPESCRIPT`].\npub const JAVASCRIPT: &str = TYPESCRIPT;\n");
+        }
+        if let Some(py) = &artifacts.python {
+            write_if_changed(&dir.join("sdk.py"), py).map_err(io(&dir.join("sdk.py")))?;
+            rs.push_str("/// The Python SDK (a stub module), for the `run_code` description.\npub const PYTHON: &str = include_str!(\"sdk.py\");\n");
+        }
+        let names: Vec<String> = artifacts
+            .tool_names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect();
+        let _ = write!(
+            rs,
+            "/// Every tool's name, sorted.\npub const TOOL_NAMES: &[&str] = &[{}];\n\
+             /// SHA-256 of the SDK texts: equal for equal tool sets on every machine.\npub const FINGERPRINT: &str = {:?};\n",
+            names.join(", "),
+            artifacts.fingerprint
+        );
+        write_if_changed(&dir.join("sdk.rs"), &rs).map_err(io(&dir.join("sdk.rs")))?;
+        Ok(())
+    }
+}
+
+/// Writes only when the content differs, so an unchanged SDK keeps its
+/// modification time and nothing downstream rebuilds.
+fn write_if_changed(path: &Path, text: &str) -> std::io::Result<()> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    std::fs::write(path, text)
+}
+
+/// A cargo directive must be one line.
+fn one_line(text: &str) -> String {
+    text.replace(['\n', '\r'], " ")
+}
+
+/// Keeps a checked-in copy of a prompt current, from a test: when the file
+/// at `path` does not hold exactly `text`, it is rewritten and the test
+/// fails, so the change shows up in review.
+///
+/// ```no_run
+/// # let rendered = String::new();
+/// codemode_build::assert_fresh("prompts/sdk.ts", &rendered);
+/// ```
+///
+/// # Panics
+///
+/// When the file was missing or stale (after rewriting it), or cannot be written.
+#[track_caller]
+pub fn assert_fresh(path: impl AsRef<Path>, text: &str) {
+    if let Err(message) = check_fresh(path.as_ref(), text) {
+        panic!("{message}");
+    }
+}
+
+/// The non-panicking form of [`assert_fresh`]: `Err` (with the message)
+/// when the file was missing or stale and has been rewritten.
+pub fn check_fresh(path: &Path, text: &str) -> Result<(), String> {
+    match std::fs::read(path) {
+        Ok(old) if old == text.as_bytes() => Ok(()),
+        old => {
+            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+                std::fs::create_dir_all(parent)
+                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+            }
+            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let what = if old.is_ok() {
+                "was stale"
+            } else {
+                "did not exist"
+            };
+            Err(format!(
+                "{} {what} and has been rewritten: review the change and commit it",
+                path.display()
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use codemode_core::ToolDef;
+    use serde_json::json;
+
+    fn tools() -> Vec<ToolDef> {
+        vec![
+            ToolDef::new("b", json!({"properties": {"x": {"type": "string"}}}))
+                .with_description("B."),
+            ToolDef::new("a", json!({"properties": {"y": {"type": "integer"}}}))
+                .with_description("A."),
+            ToolDef::new("c", json!({"properties": {"z": {"type": "quaternion"}}})),
+        ]
+    }
+
+    #[test]
+    fn fingerprint_ignores_declaration_order() {
+        let one = Sdk::new().tools(tools()).render().unwrap();
+        let mut reversed = tools();
+        reversed.reverse();
+        let two = Sdk::new().tools(reversed).render().unwrap();
+        assert_eq!(one.fingerprint, two.fingerprint);
+        assert_eq!(one.tool_names, ["a", "b", "c"]);
+        let other = Sdk::new().tools(tools()[..2].to_vec()).render().unwrap();
+        assert_ne!(one.fingerprint, other.fingerprint);
+    }
+
+    #[test]
+    fn fingerprint_is_a_known_value() {
+        // Pinned: equal on every platform and run. It changes only when the
+        // rendered text does (then update it along with the goldens).
+        let sdk = Sdk::new()
+            .tools(vec![])
+            .languages([Language::TypeScript])
+            .render()
+            .unwrap();
+        let mut hasher = Sha256::new();
+        hasher.update(b"typescript\0");
+        hasher.update(codemode_core::render(Language::TypeScript, &[]).as_bytes());
+        hasher.update([0]);
+        let expected: String = hasher
+            .finalize()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(sdk.fingerprint, expected);
+    }
+
+    #[test]
+    fn emits_files_constants_and_warnings() {
+        let dir = std::env::temp_dir().join(format!("codemode-build-test-{}", std::process::id()));
+        let mut directives = Vec::new();
+        Sdk::new()
+            .tools(tools())
+            .emit_to(&dir, &mut directives)
+            .unwrap();
+        let directives = String::from_utf8(directives).unwrap();
+        assert!(
+            directives.starts_with("cargo::rerun-if-changed=build.rs\n"),
+            "{directives}"
+        );
+        assert!(
+            directives.contains(r#"cargo::warning=codemode: tool "c" at /inputSchema/properties/z: unknown type "quaternion""#),
+            "{directives}"
+        );
+        let rs = std::fs::read_to_string(dir.join("codemode/sdk.rs")).unwrap();
+        assert!(
+            rs.contains(r#"pub const TOOL_NAMES: &[&str] = &["a", "b", "c"];"#),
+            "{rs}"
+        );
+        assert!(rs.contains("pub const PYTHON: &str = include_str!(\"sdk.py\");"));
+        let ts = std::fs::read_to_string(dir.join("codemode/sdk.ts")).unwrap();
+        assert_eq!(ts, codemode_core::render(Language::TypeScript, &tools()));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn denied_degradations_are_errors() {
+        let dir = std::env::temp_dir().join(format!("codemode-build-deny-{}", std::process::id()));
+        let mut directives = Vec::new();
+        let err = Sdk::new()
+            .tools(tools())
+            .deny_degradations(true)
+            .emit_to(&dir, &mut directives)
+            .unwrap_err();
+        assert!(matches!(err, Error::Degraded(ref list) if list.len() == 1));
+        assert!(
+            String::from_utf8(directives)
+                .unwrap()
+                .contains("cargo::error=codemode: tool \"c\"")
+        );
+        assert!(!dir.join("codemode/sdk.rs").exists());
+    }
+
+    #[test]
+    fn bad_tools_are_errors_not_panics() {
+        let err = Sdk::new()
+            .tools(vec![ToolDef::new("", json!({}))])
+            .render()
+            .unwrap_err();
+        assert_eq!(err.to_string(), "tool #0 has an empty name");
+        let err = Sdk::new()
+            .tools(vec![ToolDef::new("a\nb", json!({}))])
+            .render()
+            .unwrap_err();
+        assert!(err.to_string().contains("control character"));
+    }
+
+    #[test]
+    fn fresh_files_pass_and_stale_ones_are_rewritten() {
+        let path =
+            std::env::temp_dir().join(format!("codemode-fresh-{}/p.txt", std::process::id()));
+        assert!(
+            check_fresh(&path, "v1")
+                .unwrap_err()
+                .contains("did not exist")
+        );
+        assert_eq!(check_fresh(&path, "v1"), Ok(()));
+        assert!(check_fresh(&path, "v2").unwrap_err().contains("was stale"));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "v2");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+}

@@ -1,0 +1,3 @@
+# expect: typeddict-item
+async def main() -> None:
+    await tools.create_ticket({"priority": "urgent"})
