@@ -27,7 +27,8 @@
 //!
 //! `OUT_DIR/codemode/` then holds `sdk.ts`, `sdk.py` and `sdk.rs`, which
 //! defines `TYPESCRIPT`, `JAVASCRIPT`, `PYTHON` (for the languages chosen),
-//! `TOOL_NAMES` and `FINGERPRINT`.
+//! `TOOL_NAMES`, `FINGERPRINT`, and the `run_code` tool per language in every
+//! provider format (`run_code::python::ANTHROPIC`, `run_code::typescript::MCP`, ...).
 //!
 //! # Without a build-dependency
 //!
@@ -44,7 +45,9 @@
 
 #![warn(missing_docs)]
 
-use codemode_core::{Degradation, Language, ToolDef, Toolset, normalize, render_report};
+use codemode_core::{
+    Degradation, Language, ToolDef, ToolFormat, Toolset, normalize, render_report, run_code_tool,
+};
 use sha2::{Digest, Sha256};
 use std::fmt::{self, Write as _};
 use std::io::Write;
@@ -284,6 +287,42 @@ impl Sdk {
             write_if_changed(&dir.join("sdk.py"), py).map_err(io(&dir.join("sdk.py")))?;
             rs.push_str("/// The Python SDK (a stub module), for the `run_code` description.\npub const PYTHON: &str = include_str!(\"sdk.py\");\n");
         }
+        // The run_code tool per chosen language, in every provider format.
+        let mut languages = self.languages.clone();
+        languages.sort();
+        languages.dedup();
+        rs.push_str(
+            "\n/// The `run_code` tool definitions, one module per language.\npub mod run_code {\n",
+        );
+        for lang in languages {
+            let tool = run_code_tool(lang, &self.tools);
+            let _ = writeln!(
+                rs,
+                "    /// `run_code` for {lang} programs.\n    pub mod {} {{",
+                lang.as_str()
+            );
+            let file = format!("run_code.{}.txt", lang.as_str());
+            write_if_changed(&dir.join(&file), &tool.description).map_err(io(&dir.join(&file)))?;
+            let _ = writeln!(
+                rs,
+                "        /// The tool description: instructions, then the SDK.\n        pub const DESCRIPTION: &str = include_str!({file:?});"
+            );
+            for format in ToolFormat::ALL {
+                let file = format!("run_code.{}.{}.json", lang.as_str(), format.as_str());
+                let json = serde_json::to_string_pretty(&tool.to_format(format))
+                    .unwrap_or_default()
+                    + "\n";
+                write_if_changed(&dir.join(&file), &json).map_err(io(&dir.join(&file)))?;
+                let constant = format.as_str().to_uppercase().replace('-', "_");
+                let _ = writeln!(
+                    rs,
+                    "        /// The tool as {} JSON.\n        pub const {constant}: &str = include_str!({file:?});",
+                    format.as_str()
+                );
+            }
+            rs.push_str("    }\n");
+        }
+        rs.push_str("}\n\n");
         let names: Vec<String> = artifacts
             .tool_names
             .iter()

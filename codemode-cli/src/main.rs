@@ -5,7 +5,7 @@
 mod input;
 
 use clap::{Parser, Subcommand};
-use codemode::Language;
+use codemode::{Language, ToolFormat};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,6 +40,25 @@ enum Command {
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
+    /// Print the `run_code` tool definition, with the SDK in its description,
+    /// in the shape a provider's API takes.
+    ///
+    /// The instructions open the description and are the same for every tool
+    /// set, so they stay in a provider's prompt cache when the tools change.
+    RunCodeTool {
+        /// The program's language: javascript, typescript or python (js, ts, py).
+        #[arg(short, long, value_parser = parse_language)]
+        language: Language,
+        /// mcp, openai-chat, openai-responses or anthropic.
+        #[arg(short, long, value_parser = parse_format)]
+        format: ToolFormat,
+        /// The tool list to read; `-` or nothing reads standard input.
+        file: Option<PathBuf>,
+    },
+}
+
+fn parse_format(s: &str) -> Result<ToolFormat, String> {
+    s.parse()
 }
 
 fn parse_language(s: &str) -> Result<Language, String> {
@@ -89,6 +108,18 @@ fn run(cli: Cli) -> Result<(), String> {
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
             }
             write_stdout(&rendered.text)
+        }
+        Command::RunCodeTool {
+            language,
+            format,
+            file,
+        } => {
+            let (source, text) = read_input(file.as_deref())?;
+            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let tool = codemode::run_code_tool(language, &tools).to_format(format);
+            let json = serde_json::to_string_pretty(&tool)
+                .map_err(|e| format!("cannot print the tool: {e}"))?;
+            write_stdout(&(json + "\n"))
         }
     }
 }

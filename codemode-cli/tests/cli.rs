@@ -139,3 +139,32 @@ fn very_deep_schemas_render() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("arrays nested more than"));
 }
+
+#[test]
+fn run_code_tool_in_every_format() {
+    let file = example();
+    for (format, name_at) in [
+        ("mcp", "/name"),
+        ("openai-chat", "/function/name"),
+        ("openai-responses", "/name"),
+        ("anthropic", "/name"),
+    ] {
+        let out = codemode(
+            &["run-code-tool", "-l", "py", "--format", format, &file],
+            None,
+        );
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            value.pointer(name_at).and_then(|v| v.as_str()),
+            Some("run_code"),
+            "{format}"
+        );
+    }
+    let out = codemode(
+        &["run-code-tool", "-l", "ts", "--format", "gemini"],
+        Some("[]"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("openai-responses"));
+}

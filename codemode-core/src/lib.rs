@@ -24,6 +24,7 @@ mod language;
 mod names;
 mod print;
 mod render;
+mod run_code;
 pub mod schema;
 mod tool;
 mod toolset;
@@ -31,6 +32,9 @@ mod toolset;
 pub use error::{ErrorKind, ToolCallError};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
 pub use render::{Rendered, json_schema_to_type, render, render_report};
+pub use run_code::{
+    DESCRIPTION_PARAMETER, Flavor, RUN_CODE, RunCodeTool, ToolFormat, flavor, run_code_tool,
+};
 pub use schema::Degradation;
 pub use tool::{ToolDef, normalize};
 pub use toolset::{Tool, Toolset, unknown_tool};

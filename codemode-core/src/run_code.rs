@@ -1,0 +1,361 @@
+//! The `run_code` tool: the one native tool a Code Mode model calls, whose
+//! description carries the SDK.
+//!
+//! Each [`Language`] has one [`Flavor`], chosen by an exhaustive `match`: a
+//! new language without its flavour does not compile, so the SDK section and
+//! the instructions around it can never be in different languages. The fixed
+//! instructions come first and are the same for every tool set, so a change
+//! in the tools leaves that prefix cacheable; the SDK follows.
+
+use crate::language::Language;
+use crate::render::render;
+use crate::tool::ToolDef;
+use crate::{ERROR_CLASS, GLOBAL};
+use serde_json::{Value, json};
+
+/// The name of the tool.
+pub const RUN_CODE: &str = "run_code";
+
+/// The language-specific texts of the `run_code` tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Flavor {
+    /// The instructions that open the tool's description (the SDK follows).
+    pub instructions: &'static str,
+    /// The description of the `code` parameter.
+    pub code: &'static str,
+    /// The info string of the fence around the SDK (`ts`, `python`).
+    pub fence: &'static str,
+}
+
+/// The description of the `description` parameter, which models otherwise
+/// leave out.
+pub const DESCRIPTION_PARAMETER: &str =
+    "One line saying what the program does, shown to people who audit or approve it.";
+
+const JAVASCRIPT: Flavor = Flavor {
+    instructions: concat!(
+        "Run a JavaScript program that calls the tools declared below, and get back what it returns.\n",
+        "\n",
+        "- Write plain JavaScript, not TypeScript: no type annotations. The declarations below are TypeScript only to document the tools.\n",
+        "- The program is the body of an async function: use `await` at the top level, and `return` a JSON value to send it back. `console.log` output is returned as well.\n",
+        "- Exactly two globals are bound: `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
+        "- A failed call rejects with a `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
+        "- Calls that do not depend on each other can run at the same time: `await Promise.all([...])`.\n",
+        "- Always pass `description`: one line saying what the program does.\n",
+    ),
+    code: "The JavaScript program: the body of an async function. Plain JavaScript, no type annotations.",
+    fence: "ts",
+};
+
+const TYPESCRIPT: Flavor = Flavor {
+    instructions: concat!(
+        "Run a TypeScript program that calls the tools declared below, and get back what it returns.\n",
+        "\n",
+        "- Types are stripped before the program runs: they help you write it, but nothing checks them at run time.\n",
+        "- The program is the body of an async function: use `await` at the top level, and `return` a JSON value to send it back. `console.log` output is returned as well.\n",
+        "- Exactly two globals are bound: `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
+        "- A failed call rejects with a `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
+        "- Calls that do not depend on each other can run at the same time: `await Promise.all([...])`.\n",
+        "- Always pass `description`: one line saying what the program does.\n",
+    ),
+    code: "The TypeScript program: the body of an async function. Its types are stripped before it runs.",
+    fence: "ts",
+};
+
+const PYTHON: Flavor = Flavor {
+    instructions: concat!(
+        "Run a Python program that calls the tools declared below, and get back what it returns.\n",
+        "\n",
+        "- The program is the body of an async function: use `await` at the top level, and `return` a JSON-serialisable value to send it back. `print` output is returned as well.\n",
+        "- Exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs; their TypedDict classes do not exist at run time.\n",
+        "- Call a tool as `await tools.name(args)`, or `await tools[\"name\"](args)` for a name that is not an identifier; `args` is a plain dict.\n",
+        "- A failed call raises `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
+        "- Calls that do not depend on each other can run at the same time: `await asyncio.gather(...)`.\n",
+        "- Always pass `description`: one line saying what the program does.\n",
+    ),
+    code: "The Python program: the body of an async function.",
+    fence: "python",
+};
+
+/// The flavour of `language`.
+pub const fn flavor(language: Language) -> Flavor {
+    match language {
+        Language::JavaScript => JAVASCRIPT,
+        Language::TypeScript => TYPESCRIPT,
+        Language::Python => PYTHON,
+    }
+}
+
+/// A `run_code` tool definition for one language and tool set, ready to be
+/// exported in the shape a provider accepts.
+///
+/// ```
+/// use codemode_core::{run_code_tool, Language, ToolDef};
+/// use serde_json::json;
+///
+/// let tools = [ToolDef::new("ping", json!({"type": "object"})).with_description("Ping.")];
+/// let tool = run_code_tool(Language::Python, &tools);
+/// assert!(tool.description.starts_with("Run a Python program"));
+/// assert!(tool.description.contains("async def ping(self"));
+/// let anthropic = tool.to_anthropic();
+/// assert_eq!(anthropic["name"], "run_code");
+/// assert_eq!(anthropic["input_schema"]["required"], json!(["code", "description"]));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunCodeTool {
+    /// The language the program is written in.
+    pub language: Language,
+    /// The tool's name, [`RUN_CODE`].
+    pub name: &'static str,
+    /// The instructions, then the SDK in a fenced block.
+    pub description: String,
+    /// The JSON Schema of the arguments: `code` and `description`, both required.
+    pub input_schema: Value,
+}
+
+/// The `run_code` tool for a program in `language` against `tools`.
+pub fn run_code_tool(language: Language, tools: &[ToolDef]) -> RunCodeTool {
+    let flavor = flavor(language);
+    let sdk = render(language, tools);
+    let description = format!("{}\n```{}\n{}```\n", flavor.instructions, flavor.fence, sdk);
+    RunCodeTool {
+        language,
+        name: RUN_CODE,
+        description,
+        input_schema: input_schema(flavor),
+    }
+}
+
+fn input_schema(flavor: Flavor) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "description": flavor.code},
+            "description": {"type": "string", "description": DESCRIPTION_PARAMETER},
+        },
+        "required": ["code", "description"],
+        "additionalProperties": false,
+    })
+}
+
+/// The formats [`RunCodeTool`] exports to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolFormat {
+    /// An MCP `Tool` (`name`, `description`, `inputSchema`).
+    Mcp,
+    /// An OpenAI Chat Completions tool (`{"type": "function", "function": {...}}`).
+    OpenAiChat,
+    /// An OpenAI Responses tool (`{"type": "function", "name", ...}`).
+    OpenAiResponses,
+    /// An Anthropic tool (`name`, `description`, `input_schema`).
+    Anthropic,
+}
+
+impl ToolFormat {
+    /// Every format.
+    pub const ALL: [ToolFormat; 4] = [
+        ToolFormat::Mcp,
+        ToolFormat::OpenAiChat,
+        ToolFormat::OpenAiResponses,
+        ToolFormat::Anthropic,
+    ];
+
+    /// The name used on the command line and in file names.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ToolFormat::Mcp => "mcp",
+            ToolFormat::OpenAiChat => "openai-chat",
+            ToolFormat::OpenAiResponses => "openai-responses",
+            ToolFormat::Anthropic => "anthropic",
+        }
+    }
+}
+
+impl std::str::FromStr for ToolFormat {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ToolFormat::ALL
+            .into_iter()
+            .find(|f| f.as_str() == s)
+            .ok_or_else(|| format!("unknown format {s:?}: expected one of mcp, openai-chat, openai-responses, anthropic"))
+    }
+}
+
+impl RunCodeTool {
+    /// The tool in `format`.
+    pub fn to_format(&self, format: ToolFormat) -> Value {
+        match format {
+            ToolFormat::Mcp => self.to_mcp(),
+            ToolFormat::OpenAiChat => self.to_openai_chat(),
+            ToolFormat::OpenAiResponses => self.to_openai_responses(),
+            ToolFormat::Anthropic => self.to_anthropic(),
+        }
+    }
+
+    /// As an MCP `Tool`.
+    pub fn to_mcp(&self) -> Value {
+        json!({"name": self.name, "description": self.description, "inputSchema": self.input_schema})
+    }
+
+    /// As an OpenAI Chat Completions function tool (strict: every parameter
+    /// is required and no other is allowed, which the schema already says).
+    pub fn to_openai_chat(&self) -> Value {
+        json!({
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.input_schema,
+                "strict": true,
+            }
+        })
+    }
+
+    /// As an OpenAI Responses function tool.
+    pub fn to_openai_responses(&self) -> Value {
+        json!({
+            "type": "function",
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.input_schema,
+            "strict": true,
+        })
+    }
+
+    /// As an Anthropic tool.
+    pub fn to_anthropic(&self) -> Value {
+        json!({"name": self.name, "description": self.description, "input_schema": self.input_schema})
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool_set(n: usize) -> Vec<ToolDef> {
+        (0..n)
+            .map(|i| {
+                ToolDef::new(
+                    format!("tool_{i}"),
+                    json!({"properties": {"x": {"type": "integer"}}}),
+                )
+                .with_description("A tool.")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_language_has_a_flavor_that_names_it() {
+        for lang in Language::ALL {
+            let f = flavor(lang);
+            let name = match lang {
+                Language::JavaScript => "JavaScript",
+                Language::TypeScript => "TypeScript",
+                Language::Python => "Python",
+            };
+            assert!(
+                f.instructions.starts_with(&format!("Run a {name} program")),
+                "{lang}"
+            );
+            for needle in [GLOBAL, ERROR_CLASS, "return", "description", "await"] {
+                assert!(f.instructions.contains(needle), "{lang} lacks {needle}");
+            }
+        }
+        assert!(
+            flavor(Language::JavaScript)
+                .instructions
+                .contains("plain JavaScript, not TypeScript")
+        );
+        assert!(
+            flavor(Language::TypeScript)
+                .instructions
+                .contains("Types are stripped")
+        );
+        assert!(
+            flavor(Language::Python)
+                .instructions
+                .contains("asyncio.gather")
+        );
+        assert!(
+            flavor(Language::JavaScript)
+                .instructions
+                .contains("Promise.all")
+        );
+        assert_ne!(
+            flavor(Language::JavaScript).code,
+            flavor(Language::TypeScript).code
+        );
+    }
+
+    #[test]
+    fn the_sdk_is_contained_verbatim_after_a_fixed_prefix() {
+        for lang in Language::ALL {
+            let small = run_code_tool(lang, &tool_set(1));
+            let large = run_code_tool(lang, &tool_set(5));
+            let sdk = render(lang, &tool_set(5));
+            assert!(large.description.contains(&sdk));
+            let prefix = flavor(lang).instructions;
+            assert!(small.description.starts_with(prefix) && large.description.starts_with(prefix));
+            let common = small
+                .description
+                .bytes()
+                .zip(large.description.bytes())
+                .take_while(|(a, b)| a == b)
+                .count();
+            assert!(
+                common >= prefix.len(),
+                "{lang}: the instructions must not depend on the tools"
+            );
+        }
+    }
+
+    #[test]
+    fn the_schema_requires_code_and_description() {
+        let tool = run_code_tool(Language::TypeScript, &[]);
+        assert_eq!(
+            tool.input_schema["required"],
+            json!(["code", "description"])
+        );
+        assert_eq!(tool.input_schema["additionalProperties"], json!(false));
+        assert_eq!(
+            tool.input_schema["properties"]["code"]["description"],
+            flavor(Language::TypeScript).code
+        );
+    }
+
+    #[test]
+    fn formats_have_the_providers_shapes() {
+        let tool = run_code_tool(Language::JavaScript, &tool_set(2));
+        let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+        let mut mcp = keys(&tool.to_mcp());
+        mcp.sort();
+        assert_eq!(mcp, ["description", "inputSchema", "name"]);
+        let chat = tool.to_openai_chat();
+        assert_eq!(chat["type"], "function");
+        assert_eq!(chat["function"]["name"], "run_code");
+        assert_eq!(chat["function"]["parameters"], tool.input_schema);
+        let responses = tool.to_openai_responses();
+        assert_eq!(
+            (responses["type"].as_str(), responses["name"].as_str()),
+            (Some("function"), Some("run_code"))
+        );
+        assert_eq!(responses["parameters"], tool.input_schema);
+        let mut anthropic = keys(&tool.to_anthropic());
+        anthropic.sort();
+        assert_eq!(anthropic, ["description", "input_schema", "name"]);
+        for format in ToolFormat::ALL {
+            assert_eq!(format.as_str().parse::<ToolFormat>(), Ok(format));
+            assert_eq!(
+                tool.to_format(format).to_string(),
+                tool.to_format(format).to_string()
+            );
+        }
+        assert!(
+            "gemini"
+                .parse::<ToolFormat>()
+                .unwrap_err()
+                .contains("openai-chat")
+        );
+    }
+}
