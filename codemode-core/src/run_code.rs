@@ -5,12 +5,13 @@
 //! new language without its flavour does not compile, so the SDK section and
 //! the instructions around it can never be in different languages. The fixed
 //! instructions come first and are the same for every tool set, so a change
-//! in the tools leaves that prefix cacheable; the SDK follows.
+//! in the tools leaves that prefix cacheable; the SDK follows. The texts are
+//! literals (so they can be `const`); a test checks that they name
+//! [`crate::GLOBAL`] and [`crate::ERROR_CLASS`].
 
 use crate::language::Language;
 use crate::render::render;
 use crate::tool::ToolDef;
-use crate::{ERROR_CLASS, GLOBAL};
 use serde_json::{Value, json};
 
 /// The name of the tool.
@@ -232,6 +233,7 @@ impl RunCodeTool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{ERROR_CLASS, GLOBAL};
 
     fn tool_set(n: usize) -> Vec<ToolDef> {
         (0..n)
