@@ -161,6 +161,13 @@ pub use codemode_macros::tool;
 /// ```
 pub use codemode_macros::toolset;
 
+/// Runs a model's program against a [`Toolset`] in an embedded, bounded
+/// QuickJS sandbox (default feature `runtime`).
+#[cfg(feature = "runtime")]
+pub mod runtime {
+    pub use codemode_runtime::*;
+}
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

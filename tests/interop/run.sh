@@ -73,8 +73,8 @@ for json in "$root"/tests/golden/*.json "$root"/examples/mcp/*.json "$cache"/ser
   sets+=("$name")
 done
 # The example agent's SDK, as its build script fixed it at compile time.
-"$root/target/debug/agent" --language typescript > "$work/sdk/agent.ts" 2>/dev/null
-"$root/target/debug/agent" --language python > "$work/sdk/agent.py" 2>/dev/null
+"$root/target/debug/agent" --sdk --language typescript > "$work/sdk/agent.ts" 2>/dev/null
+"$root/target/debug/agent" --sdk --language python > "$work/sdk/agent.py" 2>/dev/null
 sets+=("agent")
 echo "interop: rendered ${#sets[@]} tool sets"
 
@@ -120,6 +120,10 @@ for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
   fi
   probes=$((probes + 1))
 done
+# The example agent's own TypeScript program type-checks against its SDK.
+{ cat "$work/sdk/agent.ts"; echo "async function main() {"; cat "$root/examples/agent/programs/triage.ts"; echo "}"; } > "$work/triage.ts"
+if "$tsc" --strict --noEmit --target es2022 "$work/triage.ts" > "$work/triage.log" 2>&1; then probes=$((probes + 1)); else
+  fail "examples/agent/programs/triage.ts does not type-check against the agent's SDK"; sed -n 1,10p "$work/triage.log"; fi
 echo "interop: ran $probes usage probes"
 
 total=$(( ${#sets[@]} * 2 + probes + 2 ))

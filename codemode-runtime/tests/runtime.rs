@@ -1,0 +1,427 @@
+//! The sandbox through its public API: results, bindings, errors, limits.
+
+use codemode::Language;
+use codemode_runtime::{JsRuntime, Limits, RunErrorKind, RunOutcome};
+use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+#[derive(Default)]
+struct Lab {
+    arrived: AtomicUsize,
+}
+
+#[codemode::toolset]
+impl Lab {
+    /// Add two numbers.
+    #[tool]
+    fn add(&self, a: f64, b: f64) -> f64 {
+        a + b
+    }
+
+    /// Fail on purpose.
+    #[tool]
+    fn fail(&self, why: String) -> Result<(), String> {
+        Err(why)
+    }
+
+    /// Panic on purpose.
+    #[tool]
+    fn explode(&self) -> u8 {
+        panic!("kaboom")
+    }
+
+    /// Wait until `count` calls have arrived: only finishes when calls run
+    /// at the same time.
+    #[tool]
+    async fn meet(&self, count: usize) -> usize {
+        let n = self.arrived.fetch_add(1, Ordering::SeqCst) + 1;
+        while self.arrived.load(Ordering::SeqCst) < count {
+            futures_timer::Delay::new(Duration::from_millis(2)).await;
+        }
+        n
+    }
+
+    /// Never returns.
+    #[tool]
+    async fn hang(&self) {
+        futures_timer::Delay::new(Duration::from_secs(3600)).await;
+    }
+
+    /// Count the keys of an object.
+    #[tool]
+    fn keys(&self, object: Option<serde_json::Map<String, Value>>) -> usize {
+        object.map_or(0, |o| o.len())
+    }
+}
+
+fn run_with(limits: Limits, language: Language, code: &str) -> RunOutcome {
+    let runtime = JsRuntime::new(Lab::default(), limits);
+    futures_executor::block_on(runtime.run(language, code))
+}
+
+fn run(code: &str) -> RunOutcome {
+    run_with(Limits::default(), Language::JavaScript, code)
+}
+
+fn kind(outcome: &RunOutcome) -> Option<RunErrorKind> {
+    outcome.error.as_ref().map(|e| e.kind)
+}
+
+fn short(timeout_ms: u64) -> Limits {
+    Limits {
+        timeout: Duration::from_millis(timeout_ms),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn returns_logs_and_records_calls() {
+    let out = run(r#"
+        const x = await tools.add({a: 1, b: 2});
+        console.log("x is", x, {ok: true});
+        console.warn("careful");
+        return {x, list: [1, "two", null]};
+    "#);
+    assert_eq!(out.error, None);
+    assert_eq!(out.value, json!({"x": 3, "list": [1, "two", null]}));
+    assert_eq!(out.logs[0].text, r#"x is 3 {"ok":true}"#);
+    assert_eq!(
+        (out.logs[1].level.as_str(), out.logs[1].text.as_str()),
+        ("warn", "careful")
+    );
+    assert_eq!(out.calls.len(), 1);
+    assert_eq!(
+        (
+            out.calls[0].name.as_str(),
+            &out.calls[0].args,
+            out.calls[0].ok
+        ),
+        ("add", &json!({"a": 1, "b": 2}), true)
+    );
+    assert!(out.calls[0].duration_ms.is_some());
+    let serialised = serde_json::to_value(&out).unwrap();
+    assert!(serialised["calls"][0]["duration_ms"].is_number());
+}
+
+#[test]
+fn nothing_returned_is_null() {
+    let out = run("await tools.add({a: 1, b: 1});");
+    assert_eq!((out.value, out.error), (Value::Null, None));
+}
+
+#[test]
+fn promise_all_runs_calls_concurrently() {
+    // Each call waits for the other to arrive: run one after the other, they
+    // would wait forever.
+    let out = run_with(
+        short(10_000),
+        Language::JavaScript,
+        "return await Promise.all([tools.meet({count: 2}), tools.meet({count: 2})]);",
+    );
+    assert_eq!(out.error, None);
+    let mut got: Vec<u64> = out
+        .value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    got.sort();
+    assert_eq!(got, [1, 2]);
+}
+
+#[test]
+fn exact_names_and_no_leaks() {
+    let out = run(r#"
+        return {
+            names: Object.getOwnPropertyNames(globalThis).filter(n => /codemode|host/i.test(n)),
+            tools: typeof tools, error: typeof ToolCallError,
+            date: typeof Date, perf: typeof performance, require: typeof require,
+            dashed: typeof tools["add"], keys: Object.keys(tools).sort(),
+            thenable: typeof tools.then,
+        };
+    "#);
+    assert_eq!(out.error, None, "{:?}", out.error);
+    assert_eq!(out.value["names"], json!([]));
+    assert_eq!(out.value["tools"], "object");
+    assert_eq!(out.value["error"], "function");
+    assert_eq!(
+        (
+            out.value["date"].as_str(),
+            out.value["perf"].as_str(),
+            out.value["require"].as_str()
+        ),
+        (Some("undefined"), Some("undefined"), Some("undefined"))
+    );
+    assert_eq!(
+        out.value["keys"],
+        json!(["add", "explode", "fail", "hang", "keys", "meet"])
+    );
+    assert_eq!(out.value["thenable"], "undefined");
+}
+
+#[test]
+fn each_run_gets_a_fresh_context() {
+    let runtime = JsRuntime::new(Lab::default(), Limits::default());
+    let first = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "globalThis.leak = 42; Array.prototype.evil = 1; return 1;",
+    ));
+    assert_eq!(first.value, json!(1));
+    let second = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "return [typeof leak, [].evil === undefined];",
+    ));
+    assert_eq!(second.value, json!(["undefined", true]));
+}
+
+#[test]
+fn unknown_tools_reject_with_tool_call_error() {
+    let out = run(r#"
+        try { await tools["no-such-tool"]({}); }
+        catch (e) { return [e instanceof ToolCallError, e instanceof Error, e.toolName, e.kind, e.message]; }
+    "#);
+    assert_eq!(out.error, None);
+    assert_eq!(
+        out.value.as_array().unwrap()[0..4],
+        [
+            json!(true),
+            json!(true),
+            json!("no-such-tool"),
+            json!("unknown_tool")
+        ]
+    );
+    assert!(
+        out.value[4]
+            .as_str()
+            .unwrap()
+            .contains(r#""add", "explode""#),
+        "{}",
+        out.value[4]
+    );
+}
+
+#[test]
+fn tool_errors_map_to_their_kinds() {
+    let out = run(r#"
+        const kinds = [];
+        for (const p of [tools.add({a: "x", b: 1}), tools.fail({why: "nope"}), tools.explode(), tools.add({a: 1})]) {
+            try { await p; kinds.push("ok"); } catch (e) { kinds.push(e.kind + ": " + e.message); }
+        }
+        return kinds;
+    "#);
+    assert_eq!(out.error, None);
+    let kinds: Vec<&str> = out
+        .value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        kinds[0].starts_with("invalid_arguments: invalid arguments at `a`"),
+        "{}",
+        kinds[0]
+    );
+    assert_eq!(kinds[1], "tool_failed: nope");
+    assert_eq!(kinds[2], "tool_panicked: the tool panicked: kaboom");
+    assert_eq!(
+        kinds[3],
+        "invalid_arguments: invalid arguments: missing field `b`"
+    );
+    assert_eq!(out.calls.iter().filter(|c| !c.ok).count(), 4);
+    assert_eq!(out.calls[1].error.as_ref().unwrap().message, "nope");
+}
+
+#[test]
+fn missing_arguments_are_an_empty_object() {
+    assert_eq!(run("return await tools.keys();").value, json!(0));
+    assert_eq!(
+        run("return await tools.keys({object: {a: 1, b: 2}});").value,
+        json!(2)
+    );
+}
+
+#[test]
+fn an_uncaught_error_is_thrown() {
+    let out = run("throw new Error('plain failure');");
+    assert_eq!(kind(&out), Some(RunErrorKind::Thrown));
+    assert_eq!(out.error.unwrap().message, "Error: plain failure");
+    let out = run("await tools.fail({why: 'bad'});");
+    assert_eq!(kind(&out), Some(RunErrorKind::Thrown));
+    assert!(
+        out.error
+            .unwrap()
+            .message
+            .contains(r#"ToolCallError: bad (tool "fail", tool_failed)"#)
+    );
+    assert_eq!(kind(&run("throw 'a string';")), Some(RunErrorKind::Thrown));
+}
+
+#[test]
+fn syntax_errors() {
+    let out = run("return {;");
+    assert_eq!(
+        kind(&out),
+        Some(RunErrorKind::SyntaxError),
+        "{:?}",
+        out.error
+    );
+    let out = run_with(Limits::default(), Language::TypeScript, "const x: = 1;");
+    assert_eq!(kind(&out), Some(RunErrorKind::SyntaxError));
+}
+
+#[test]
+fn typescript_is_stripped_and_run() {
+    let out = run_with(
+        Limits::default(),
+        Language::TypeScript,
+        r#"
+        interface Sum { total: number }
+        const add = async (a: number, b: number): Promise<number> => (await tools.add({ a, b })) as number;
+        const s: Sum = { total: await add(2, 3) };
+        return s.total satisfies number;
+    "#,
+    );
+    assert_eq!((out.value, out.error), (json!(5), None));
+}
+
+#[test]
+fn python_is_not_run_here() {
+    let out = run_with(Limits::default(), Language::Python, "return 1");
+    assert_eq!(kind(&out), Some(RunErrorKind::UnsupportedLanguage));
+}
+
+#[test]
+fn non_json_results_are_reported() {
+    let out = run("const a = {}; a.self = a; return a;");
+    assert_eq!(kind(&out), Some(RunErrorKind::InvalidResult));
+}
+
+#[test]
+fn an_infinite_loop_ends_near_the_deadline() {
+    let started = Instant::now();
+    let out = run_with(short(300), Language::JavaScript, "while (true) {}");
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout), "{:?}", out.error);
+    // Generous: the point is that it ends, not how fast the machine is.
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn a_loop_that_catches_everything_still_ends() {
+    let out = run_with(
+        short(300),
+        Language::JavaScript,
+        "while (true) { try { for(;;){} } catch (e) {} }",
+    );
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout));
+}
+
+#[test]
+fn a_promise_that_never_settles_ends_by_the_deadline() {
+    let started = Instant::now();
+    let out = run_with(
+        short(300),
+        Language::JavaScript,
+        "await new Promise(() => {}); return 1;",
+    );
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let out = run_with(short(300), Language::JavaScript, "await tools.hang();");
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout));
+    assert!(
+        out.error
+            .unwrap()
+            .message
+            .contains("1 tool call(s) were still running")
+    );
+}
+
+#[test]
+fn an_allocation_bomb_runs_out_of_memory() {
+    let limits = Limits {
+        memory_bytes: 16 << 20,
+        ..Limits::default()
+    };
+    let out = run_with(
+        limits,
+        Language::JavaScript,
+        "const a = []; while (true) a.push(new Array(100000).fill(7));",
+    );
+    assert_eq!(
+        kind(&out),
+        Some(RunErrorKind::OutOfMemory),
+        "{:?}",
+        out.error
+    );
+    // The host is fine, and so is the next run.
+    assert_eq!(run("return 2;").value, json!(2));
+}
+
+#[test]
+fn deep_recursion_overflows_the_stack() {
+    let out = run("function f(n) { return f(n + 1) + 1; } return f(0);");
+    assert_eq!(
+        kind(&out),
+        Some(RunErrorKind::StackOverflow),
+        "{:?}",
+        out.error
+    );
+}
+
+#[test]
+fn ten_thousand_calls_hit_the_call_limit() {
+    let out = run("for (let i = 0; i < 10000; i++) await tools.add({a: i, b: 1}); return 'done';");
+    assert_eq!(kind(&out), Some(RunErrorKind::CallLimit), "{:?}", out.error);
+    assert_eq!(out.value, Value::Null);
+    assert_eq!(out.calls.len(), Limits::default().max_tool_calls);
+    let out =
+        run("await Promise.all(Array.from({length: 10000}, (_, i) => tools.add({a: i, b: 1})));");
+    assert_eq!(kind(&out), Some(RunErrorKind::CallLimit));
+}
+
+#[test]
+fn output_limits() {
+    let limits = Limits {
+        max_output_bytes: 1000,
+        ..Limits::default()
+    };
+    let out = run_with(
+        limits.clone(),
+        Language::JavaScript,
+        "for (;;) console.log('spam spam spam');",
+    );
+    assert_eq!(
+        kind(&out),
+        Some(RunErrorKind::OutputLimit),
+        "{:?}",
+        out.error
+    );
+    assert!(out.logs.iter().map(|l| l.text.len() + 1).sum::<usize>() <= 1000);
+    let out = run_with(limits, Language::JavaScript, "return 'x'.repeat(5000);");
+    assert_eq!(kind(&out), Some(RunErrorKind::OutputLimit));
+}
+
+#[test]
+fn unserialisable_arguments_reject() {
+    let out = run(
+        "try { await tools.add({a: 1n, b: 2}); } catch (e) { return [e.kind, e instanceof ToolCallError]; }",
+    );
+    assert_eq!(out.value, json!(["invalid_arguments", true]));
+}
+
+#[test]
+fn runs_are_send_so_any_executor_can_poll_them() {
+    fn assert_send<F: Send>(_: &F) {}
+    let runtime = std::sync::Arc::new(JsRuntime::new(Lab::default(), Limits::default()));
+    assert_send(&runtime.run(Language::JavaScript, "return 1;"));
+    // And one polled on another thread.
+    let shared = std::sync::Arc::clone(&runtime);
+    let out = std::thread::spawn(move || {
+        futures_executor::block_on(shared.run(Language::JavaScript, "return 1;"))
+    })
+    .join()
+    .unwrap();
+    assert_eq!(out.value, json!(1));
+}
