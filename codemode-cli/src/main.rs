@@ -3,6 +3,7 @@
 //! from any MCP server's tool list.
 
 mod input;
+mod tokens;
 
 use clap::{Parser, Subcommand};
 use codemode::{Language, ToolFormat};
@@ -45,6 +46,9 @@ enum Command {
     ///
     /// The instructions open the description and are the same for every tool
     /// set, so they stay in a provider's prompt cache when the tools change.
+    /// Report on a tool list: `--tokens` compares the SDKs' prompt cost with
+    /// native tool definitions.
+    Report(ReportArgs),
     RunCodeTool {
         /// The program's language: javascript, typescript or python (js, ts, py).
         #[arg(short, long, value_parser = parse_language)]
@@ -55,6 +59,20 @@ enum Command {
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
+}
+
+#[derive(clap::Args)]
+struct ReportArgs {
+    /// Count prompt tokens (o200k_base) per tool and in total, for the
+    /// TypeScript SDK, the Python SDK and the same tools as native JSON tool
+    /// definitions.
+    #[arg(long, required = true)]
+    tokens: bool,
+    /// Print only the totals, as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// The tool list to read; `-` or nothing reads standard input.
+    file: Option<PathBuf>,
 }
 
 fn parse_format(s: &str) -> Result<ToolFormat, String> {
@@ -108,6 +126,16 @@ fn run(cli: Cli) -> Result<(), String> {
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
             }
             write_stdout(&rendered.text)
+        }
+        Command::Report(args) => {
+            let (source, text) = read_input(args.file.as_deref())?;
+            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let report = tokens::count(&tools)?;
+            write_stdout(&if args.json {
+                report.json()
+            } else {
+                report.table()
+            })
         }
         Command::RunCodeTool {
             language,

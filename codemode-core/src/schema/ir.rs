@@ -172,11 +172,23 @@ pub fn intersection(members: Vec<Ty>, origin: Origin) -> Ty {
 }
 
 fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
-    let mut seen = HashSet::with_capacity(members.len());
-    let mut unique: Vec<Ty> = members
-        .into_iter()
-        .filter(|ty| seen.insert(ty.clone()))
-        .collect();
+    // Short lists (nearly all of them) are deduplicated by comparison; long
+    // ones through a set of hashes, so a 10,000-member union stays linear.
+    let mut unique: Vec<Ty> = Vec::with_capacity(members.len());
+    if members.len() <= 16 {
+        for ty in members {
+            if !unique.contains(&ty) {
+                unique.push(ty);
+            }
+        }
+    } else {
+        let mut seen = HashSet::with_capacity(members.len());
+        for ty in members {
+            if seen.insert(hash_of(&ty)) || !unique.contains(&ty) {
+                unique.push(ty);
+            }
+        }
+    }
     match unique.len() {
         0 => empty,
         1 => unique.pop().unwrap_or(empty),
@@ -184,9 +196,26 @@ fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
     }
 }
 
+fn hash_of(ty: &Ty) -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(ty)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lists_dedup_too() {
+        let mut members: Vec<Ty> = (0..40)
+            .map(|i| Ty::Lit(Lit::Str(format!("m{}", i % 20))))
+            .collect();
+        members.push(Ty::Str);
+        match union(members) {
+            Ty::Union(unique) => assert_eq!(unique.len(), 21),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn union_flattens_dedups_and_absorbs() {

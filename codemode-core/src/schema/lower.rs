@@ -271,11 +271,18 @@ impl<'v> Walk<'v> {
                 }
             }
         }
-        let origin = Origin {
-            tool: site.tool.to_owned(),
-            pointer: report_pointer(site, ptr),
+        let mut ty = match parts.len() {
+            0 => Ty::Unknown,
+            1 => parts.pop().unwrap_or(Ty::Unknown),
+            // Only a real intersection needs to know where it came from.
+            _ => {
+                let origin = Origin {
+                    tool: site.tool.to_owned(),
+                    pointer: report_pointer(site, ptr),
+                };
+                intersection(parts, origin)
+            }
         };
-        let mut ty = intersection(parts, origin);
         if map.get("nullable") == Some(&Value::Bool(true)) {
             ty = union(vec![ty, Ty::Null]);
         }

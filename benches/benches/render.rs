@@ -1,0 +1,49 @@
+//! Render time over tool sets of 10 to 10,000 tools, in both languages, and
+//! over extreme schemas. Throughput is per tool, so criterion reports the
+//! per-tool cost directly.
+
+use codemode::{Language, render};
+use codemode_benches::{corpus, deep, long_union, wide};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn sizes(c: &mut Criterion) {
+    for lang in [Language::TypeScript, Language::Python] {
+        let mut group = c.benchmark_group(format!("render/{lang}"));
+        for n in [10, 100, 1_000, 10_000] {
+            let tools = corpus(n);
+            group.throughput(Throughput::Elements(n as u64));
+            if n >= 1_000 {
+                group.sample_size(10);
+            }
+            group.bench_with_input(BenchmarkId::from_parameter(n), &tools, |b, tools| {
+                b.iter(|| render(lang, black_box(tools)))
+            });
+        }
+        group.finish();
+    }
+}
+
+fn extremes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("render/extreme");
+    for (name, tools) in [
+        ("deep-12", deep(12)),
+        ("deep-10000", deep(10_000)),
+        ("wide-2000", wide(2_000)),
+        ("union-5000", long_union(5_000)),
+    ] {
+        for lang in [Language::TypeScript, Language::Python] {
+            group.bench_function(format!("{name}/{lang}"), |b| {
+                b.iter(|| render(lang, black_box(&tools)))
+            });
+        }
+        // Free a very deep value without deep recursion on the test stack.
+        if name == "deep-10000" {
+            std::mem::forget(tools);
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sizes, extremes);
+criterion_main!(benches);

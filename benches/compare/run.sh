@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Side by side, in one run on one machine: codemode's render against
+# json-schema-to-typescript and @cloudflare/codemode on the same tool lists.
+# Installs its pinned npm packages itself (cached). Prints a table of ratios.
+# Usage: benches/compare/run.sh [SIZES...]   (default: 100 1000)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="${CODEMODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-compare}/$(sha256sum "$here/package-lock.json" | cut -c1-16)"
+if [ ! -f "$cache/ready" ]; then
+  rm -rf "$cache" && mkdir -p "$cache"
+  cp "$here/package.json" "$here/package-lock.json" "$cache/"
+  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
+  touch "$cache/ready"
+fi
+cp "$here/compare.mjs" "$cache/compare.mjs"
+(cd "$root" && cargo build --quiet --release -p codemode-benches --bin gen-corpus --bin time-render)
+work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
+sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(100 1000)
+printf '%-7s %-24s %12s %12s\n' tools generator "best ms" "ratio"
+for n in "${sizes[@]}"; do
+  "$root/target/release/gen-corpus" "$n" > "$work/corpus.json"
+  rounds=$(( n >= 1000 ? 5 : 20 ))
+  ours="$("$root/target/release/time-render" "$work/corpus.json" "$rounds")"
+  theirs="$(cd "$cache" && node compare.mjs "$work/corpus.json" "$rounds")"
+  python3 - "$n" "$ours" "$theirs" <<'PY'
+import json, sys
+n, ours, theirs = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+base = ours["typescript"]["best_ms"]
+print(f"{n:<7} {'codemode (typescript)':<24} {base:12.3f} {1:12.1f}")
+print(f"{n:<7} {'codemode (python)':<24} {ours['python']['best_ms']:12.3f} {ours['python']['best_ms'] / base:12.1f}")
+for name in ("json-schema-to-typescript", "@cloudflare/codemode"):
+    r = theirs.get(name, {})
+    if "best_ms" in r:
+        print(f"{n:<7} {name:<24} {r['best_ms']:12.3f} {r['best_ms'] / base:12.1f}")
+    else:
+        print(f"{n:<7} {name:<24} {'failed: ' + r.get('error', '?')[:40]}")
+PY
+done

@@ -1,0 +1,218 @@
+//! Shared inputs for the benchmarks: a deterministic corpus of realistic
+//! MCP-style tools, and schemas at the extremes (deep, wide, long unions).
+
+use codemode::ToolDef;
+use serde_json::{Value, json};
+
+const SERVICES: &[&str] = &[
+    "github", "jira", "slack", "drive", "calendar", "crm", "billing", "search", "files", "db",
+];
+const VERBS: &[&str] = &[
+    "list", "get", "create", "update", "delete", "search", "archive", "assign", "export", "sync",
+];
+const NOUNS: &[&str] = &[
+    "issue", "comment", "user", "file", "event", "invoice", "record", "channel", "label", "report",
+];
+
+/// A small deterministic generator (an LCG), so every run and machine gets
+/// the same corpus without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
+        items[self.next() as usize % items.len()]
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+fn property(rng: &mut Rng, noun: &str) -> Value {
+    match rng.next() % 9 {
+        0 => json!({"type": "string", "description": format!("Identifier of the {noun}.")}),
+        1 => {
+            json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 20, "description": "Page size."})
+        }
+        2 => {
+            json!({"type": "string", "enum": ["open", "closed", "all"], "description": "Filter by state."})
+        }
+        3 => {
+            json!({"type": "array", "items": {"type": "string"}, "description": "Labels to match."})
+        }
+        4 => {
+            json!({"type": ["string", "null"], "format": "date-time", "description": "Only items changed after this time."})
+        }
+        5 => json!({"type": "boolean", "description": "Include archived items."}),
+        6 => {
+            json!({"type": "object", "description": "Sort order.", "properties": {"field": {"type": "string", "enum": ["created", "updated", "name"]}, "direction": {"type": "string", "enum": ["asc", "desc"]}}, "required": ["field"], "additionalProperties": false})
+        }
+        7 => {
+            json!({"type": "string", "format": "uri", "description": format!("Link to the {noun}.")})
+        }
+        _ => {
+            json!({"type": "object", "additionalProperties": {"type": "string"}, "description": "Extra key-value metadata."})
+        }
+    }
+}
+
+/// `n` tools as an MCP server would list them: three to eight properties of
+/// varied types each, some nested objects and shared `$defs`, and an output
+/// schema on about half.
+pub fn corpus(n: usize) -> Vec<ToolDef> {
+    let mut rng = Rng(0x5eed);
+    (0..n)
+        .map(|i| {
+            let (service, verb, noun) = (rng.pick(SERVICES), rng.pick(VERBS), rng.pick(NOUNS));
+            let name = format!("{service}_{verb}_{noun}_{i}");
+            let mut properties = serde_json::Map::new();
+            let mut required = Vec::new();
+            let count = 3 + rng.next() % 6;
+            for p in 0..count {
+                let key = format!("{}_{p}", rng.pick(&["id", "query", "state", "labels", "since", "archived", "sort", "url", "meta"]));
+                if rng.chance(40) {
+                    required.push(Value::from(key.clone()));
+                }
+                properties.insert(key, property(&mut rng, noun));
+            }
+            let mut input = json!({"type": "object", "properties": properties, "required": required});
+            if rng.chance(25) {
+                input["properties"]["owner"] = json!({"$ref": "#/$defs/Person"});
+                input["$defs"] = json!({"Person": {"type": "object", "properties": {"login": {"type": "string"}, "email": {"type": ["string", "null"], "format": "email"}}, "required": ["login"]}});
+            }
+            let mut tool = ToolDef::new(name, input).with_description(format!("{} a {noun} in {service}. Returns the matching {noun} records.", capitalise(verb)));
+            if rng.chance(50) {
+                tool = tool.with_output_schema(json!({
+                    "type": "object",
+                    "properties": {"items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}, "title": {"type": "string"}, "updated": {"type": "string", "format": "date-time"}}, "required": ["id", "title"]}}, "next_cursor": {"type": ["string", "null"]}},
+                    "required": ["items"]
+                }));
+            }
+            tool
+        })
+        .collect()
+}
+
+fn capitalise(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
+        .unwrap_or_default()
+}
+
+/// One tool whose argument nests objects `depth` levels deep.
+pub fn deep(depth: usize) -> Vec<ToolDef> {
+    let mut schema = json!({"type": "string"});
+    for i in 0..depth {
+        let mut props = serde_json::Map::new();
+        props.insert(format!("level_{i}"), schema);
+        schema = json!({"type": "object", "properties": props});
+    }
+    vec![ToolDef::new("deep", schema).with_description("Deeply nested.")]
+}
+
+/// One tool with `width` properties.
+pub fn wide(width: usize) -> Vec<ToolDef> {
+    let properties: serde_json::Map<String, Value> = (0..width)
+        .map(|i| {
+            (
+                format!("field_{i:05}"),
+                json!({"type": ["integer", "null"], "description": format!("Field number {i}.")}),
+            )
+        })
+        .collect();
+    vec![
+        ToolDef::new("wide", json!({"type": "object", "properties": properties}))
+            .with_description("Very wide."),
+    ]
+}
+
+/// One tool whose argument is a union of `members` literal-tagged objects.
+pub fn long_union(members: usize) -> Vec<ToolDef> {
+    let any_of: Vec<Value> = (0..members)
+        .map(|i| json!({"type": "object", "properties": {"kind": {"const": format!("k{i}")}, "value": {"type": "number"}}, "required": ["kind"]}))
+        .collect();
+    vec![
+        ToolDef::new(
+            "union",
+            json!({"type": "object", "properties": {"event": {"anyOf": any_of}}}),
+        )
+        .with_description("A long union."),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use codemode::{Language, render_report};
+
+    #[test]
+    fn the_corpus_is_deterministic_and_renders_cleanly() {
+        assert_eq!(corpus(50), corpus(50));
+        let names: std::collections::BTreeSet<_> =
+            corpus(1000).into_iter().map(|t| t.name).collect();
+        assert_eq!(names.len(), 1000);
+        for lang in Language::ALL {
+            assert!(render_report(lang, &corpus(200)).degradations.is_empty());
+        }
+    }
+}
+
+/// The tools the dispatch and runtime benchmarks call.
+pub mod lookup {
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+
+    /// What `lookup` returns.
+    #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+    pub struct Record {
+        /// The id asked for.
+        pub id: String,
+        /// Matching titles.
+        pub titles: Vec<String>,
+        /// How many there were.
+        pub total: u32,
+    }
+
+    /// The same function the macro wraps, for the direct baseline.
+    pub fn lookup_direct(id: String, limit: Option<u32>) -> Record {
+        let total = limit.unwrap_or(3);
+        Record {
+            titles: (0..total).map(|i| format!("{id}-{i}")).collect(),
+            id,
+            total,
+        }
+    }
+
+    /// The arguments, as the baseline reads them by hand.
+    #[derive(Debug, Deserialize)]
+    pub struct LookupArgs {
+        /// Which record.
+        pub id: String,
+        /// How many titles.
+        pub limit: Option<u32>,
+    }
+
+    /// Tools for the benchmarks.
+    pub struct BenchTools;
+
+    #[codemode::toolset]
+    impl BenchTools {
+        /// Look a record up.
+        #[tool]
+        fn lookup(&self, id: String, limit: Option<u32>) -> Record {
+            lookup_direct(id, limit)
+        }
+
+        /// Do nothing, for round-trip timing.
+        #[tool]
+        fn noop(&self) {}
+    }
+}
