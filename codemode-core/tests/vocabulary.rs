@@ -124,7 +124,13 @@ fn all_of_of_non_objects_degrades_in_python_only() {
     assert!(t.text.contains("x?: string & number"), "{}", t.text);
     assert!(t.degradations.is_empty());
     let p = render_report(Language::Python, &[tool]);
-    assert!(p.text.contains("x: NotRequired[Any]"), "{}", p.text);
+    // Every field optional: the class is total=False, with no wrapper.
+    assert!(
+        p.text
+            .contains("class TArgs(TypedDict, total=False):\n    x: Any\n"),
+        "{}",
+        p.text
+    );
     assert_eq!(p.degradations.len(), 1);
     assert_eq!(p.degradations[0].pointer, "/inputSchema/properties/x");
 }
@@ -484,11 +490,11 @@ fn docs_carry_constraints() {
         json!({"properties": {"n": {"type": "integer", "description": "Count.", "minimum": 1, "maximum": 9, "default": 3, "deprecated": true}, "e": {"type": "string", "format": "email", "pattern": "^.+@.+$"}}}),
     );
     assert!(
-        sdk.contains("/** @format email @pattern ^.+@.+$ */"),
+        sdk.contains("e?: string; // @format email @pattern ^.+@.+$"),
         "{sdk}"
     );
     assert!(
-        sdk.contains("/** Count. @minimum 1 @maximum 9 @default 3 @deprecated */"),
+        sdk.contains("n?: number; // Count. @minimum 1 @maximum 9 @default 3 @deprecated"),
         "{sdk}"
     );
 }
@@ -529,4 +535,44 @@ fn standalone_expressions_inline_definitions() {
     // L is expanded once; its reference to itself is the escape hatch.
     assert_eq!(ts(schema.clone()), "unknown[]");
     assert_eq!(py(schema), "list[Any]");
+}
+
+#[test]
+fn python_marks_the_rarer_of_required_and_optional() {
+    let mostly_optional = py_sdk(
+        json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}}, "required": ["a"]}),
+    );
+    assert!(
+        mostly_optional.contains(
+            "class TArgs(TypedDict, total=False):\n    a: Required[str]\n    b: str\n    c: str\n"
+        ),
+        "{mostly_optional}"
+    );
+    let mostly_required = py_sdk(
+        json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}}, "required": ["a", "b"]}),
+    );
+    assert!(
+        mostly_required
+            .contains("class TArgs(TypedDict):\n    a: str\n    b: str\n    c: NotRequired[str]\n"),
+        "{mostly_required}"
+    );
+    let functional =
+        py_sdk(json!({"properties": {"class": {"type": "string"}, "b": {"type": "string"}}}));
+    assert!(functional.contains("}, total=False)\n"), "{functional}");
+}
+
+#[test]
+fn one_line_docs_trail_and_longer_ones_lead() {
+    let schema = json!({"properties": {"a": {"type": "string", "description": "One line."}, "b": {"type": "string", "description": "Two\nlines."}}});
+    let ts = ts_sdk(schema.clone());
+    assert!(ts.contains("a?: string; // One line.\n"), "{ts}");
+    assert!(
+        ts.contains("    /**\n     * Two\n     * lines.\n     */\n    b?: string;\n"),
+        "{ts}"
+    );
+    let py = py_sdk(schema);
+    assert!(
+        py.contains("    a: str  # One line.\n    # Two\n    # lines.\n    b: str\n"),
+        "{py}"
+    );
 }

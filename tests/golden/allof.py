@@ -17,14 +17,13 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class ConstrainedArgs(TypedDict):
-    code: NotRequired[Any]
+class ConstrainedArgs(TypedDict, total=False):
+    code: Any
 
 class CreateUserArgs(TypedDict):
     age: NotRequired[int]
     name: str
-    # @minLength 12
-    password: str
+    password: str  # @minLength 12
 
 class Profile(TypedDict):
     age: NotRequired[int]

@@ -14,7 +14,6 @@ declare const tools: {
   "constrained"(args?: { code?: string & number }): Promise<unknown>;
   /** Create a user from a base profile plus credentials. */
   "create_user"(args: Profile & {
-    /** @minLength 12 */
-    password: string;
+    password: string; // @minLength 12
   }): Promise<unknown>;
 };

@@ -10,19 +10,19 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Literal, NotRequired, Protocol, TypedDict
+from typing import Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class PlotArgs(TypedDict):
-    empty: NotRequired[tuple[()]]
-    points: list[tuple[float, float]]
-    range: NotRequired[tuple[float] | tuple[float, float]]
-    series: NotRequired[list[list[float | None]]]
-    tags: NotRequired[tuple[str | int, ...]]
+class PlotArgs(TypedDict, total=False):
+    empty: tuple[()]
+    points: Required[list[tuple[float, float]]]
+    range: tuple[float] | tuple[float, float]
+    series: list[list[float | None]]
+    tags: tuple[str | int, ...]
 
 class Tools(Protocol):
     async def plot(self, args: PlotArgs) -> list[str]:

@@ -10,19 +10,17 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class GreetArgs(TypedDict):
-    loud: NotRequired[bool]
-    # Who to greet.
-    name: str
-    # @minimum 1 @default 1
-    times: NotRequired[int]
+class GreetArgs(TypedDict, total=False):
+    loud: bool
+    name: Required[str]  # Who to greet.
+    times: int  # @minimum 1 @default 1
 
 class GreetOutput(TypedDict):
     message: str

@@ -11,10 +11,8 @@ declare const tools: {
   /** Say hello to someone. */
   "greet"(args: {
     loud?: boolean;
-    /** Who to greet. */
-    name: string;
-    /** @minimum 1 @default 1 */
-    times?: number;
+    name: string; // Who to greet.
+    times?: number; // @minimum 1 @default 1
   }): Promise<{ message: string }>;
   "ping"(args?: { [key: string]: unknown }): Promise<unknown>;
 };

@@ -10,24 +10,24 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class BrokenArgs(TypedDict):
-    bad_enum: NotRequired[Any]
-    bad_items: NotRequired[list[Any]]
-    bad_props: NotRequired[Any]
-    bad_required: NotRequired[Any]
-    fine: str
-    missing: NotRequired[Any]
-    number_schema: NotRequired[Any]
-    object_enum: NotRequired[Any]
-    remote: NotRequired[Any]
-    unknown_type: NotRequired[Any]
+class BrokenArgs(TypedDict, total=False):
+    bad_enum: Any
+    bad_items: list[Any]
+    bad_props: Any
+    bad_required: Any
+    fine: Required[str]
+    missing: Any
+    number_schema: Any
+    object_enum: Any
+    remote: Any
+    unknown_type: Any
 
 class Tools(Protocol):
     async def broken(self, args: BrokenArgs) -> Any:

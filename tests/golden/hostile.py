@@ -10,7 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Any, Awaitable, Callable, Literal, NotRequired, Protocol, TypeAlias, TypedDict, overload
+from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict, overload
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
@@ -18,41 +18,39 @@ class ToolCallError(Exception):
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
 ClassArgs = TypedDict("ClassArgs", {
-    "class": 'str',
-    "from": 'NotRequired[int]',
-    "list": 'NotRequired[str]',
-    "ok": 'NotRequired[list[str]]',
-})
+    "class": 'Required[str]',
+    "from": 'int',
+    "list": 'str',
+    "ok": 'list[str]',
+}, total=False)
 
 EndCommentArgs = TypedDict("EndCommentArgs", {
-    # key */ here
-    "*/": 'NotRequired[str]',
-})
+    "*/": 'str',  # key */ here
+}, total=False)
 
-class GetWeatherArgs(TypedDict):
-    # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
-    city: NotRequired[str]
+class GetWeatherArgs(TypedDict, total=False):
+    city: str  # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
 
 LeArgs = TypedDict("LeArgs", {
-    "ﬁeld": 'NotRequired[bool]',
-})
+    "ﬁeld": 'bool',
+}, total=False)
 
 LineSepParaArgs = TypedDict("LineSepParaArgs", {
-    "\u2028": 'NotRequired[Literal["\\u2029"]]',
-})
+    "\u2028": 'Literal["\\u2029"]',
+}, total=False)
 
 QuoteBackSlashArgs = TypedDict("QuoteBackSlashArgs", {
-    "a\"b": 'NotRequired[str]',
-    "c\\d": 'NotRequired[int]',
-})
+    "a\"b": 'str',
+    "c\\d": 'int',
+}, total=False)
 
 ToolCallErrorType: TypeAlias = 'str'
 
-class ToolsArgs(TypedDict):
-    ToolCallError: NotRequired[ToolCallErrorType]
+class ToolsArgs(TypedDict, total=False):
+    ToolCallError: ToolCallErrorType
 
-class UnicodArgs(TypedDict):
-    naïve: NotRequired[str]
+class UnicodArgs(TypedDict, total=False):
+    naïve: str
 
 class Tools(Protocol):
     # tools[""](args: dict[str, Any]) -> Any

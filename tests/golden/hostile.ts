@@ -14,8 +14,7 @@ declare const tools: {
   ""(args?: { [key: string]: unknown }): Promise<unknown>;
   /** Closes *\/ a comment and opens /* another */
   "*/ end comment"(args?: {
-    /** key *\/ here */
-    "*/"?: string;
+    "*/"?: string; // key */ here
   }): Promise<unknown>;
   /** A dunder name */
   "__init__"(args?: { [key: string]: unknown }): Promise<unknown>;
@@ -30,8 +29,7 @@ declare const tools: {
    * '''
    */
   "get_weather"(args?: {
-    /** @pattern ^[^*\/]+$ @default "*\/ \"\"\" \\" */
-    city?: string;
+    city?: string; // @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
   }): Promise<unknown>;
   /**
    * Separators

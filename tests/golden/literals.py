@@ -10,19 +10,19 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Any, Literal, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class SetModeArgs(TypedDict):
-    confirm: Literal[True]
-    level: NotRequired[Literal[1, 2, 3] | None]
-    mode: Literal["heat", "cool", "off"]
-    quote: NotRequired[Literal["it's \"quoted\" \\ here"]]
-    ratio: NotRequired[float | Literal[1]]
+class SetModeArgs(TypedDict, total=False):
+    confirm: Required[Literal[True]]
+    level: Literal[1, 2, 3] | None
+    mode: Required[Literal["heat", "cool", "off"]]
+    quote: Literal["it's \"quoted\" \\ here"]
+    ratio: float | Literal[1]
 
 class Tools(Protocol):
     async def set_mode(self, args: SetModeArgs) -> Any:

@@ -10,19 +10,19 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
-from typing import Any, Literal, Never, NotRequired, Protocol, TypedDict
+from typing import Any, Literal, Never, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked"]
 
-class SetHeadersArgs(TypedDict):
-    counts: NotRequired[dict[str, int]]
-    headers: dict[str, str]
-    labelled: NotRequired[SetHeadersArgsLabelled]
-    meta: NotRequired[dict[str, Any]]
-    sealed: NotRequired[dict[str, Never]]
+class SetHeadersArgs(TypedDict, total=False):
+    counts: dict[str, int]
+    headers: Required[dict[str, str]]
+    labelled: SetHeadersArgsLabelled
+    meta: dict[str, Any]
+    sealed: dict[str, Never]
 
 class SetHeadersArgsLabelled(TypedDict):
     primary: str

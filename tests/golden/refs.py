@@ -27,11 +27,11 @@ class Location(TypedDict):
     lon: float
 
 NestedFilterArgs = TypedDict("NestedFilterArgs", {
-    "and": 'NotRequired[list[NestedFilterArgs]]',
-    "escaped": 'NotRequired[AB]',
-    "field": 'NotRequired[str]',
-    "location": 'NotRequired[Location]',
-})
+    "and": 'list[NestedFilterArgs]',
+    "escaped": 'AB',
+    "field": 'str',
+    "location": 'Location',
+}, total=False)
 
 Path: TypeAlias = 'list[str]'
 

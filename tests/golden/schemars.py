@@ -20,8 +20,7 @@ class ToolCallError(Exception):
 class Address(TypedDict):
     """Where a parcel goes."""
     country: Country
-    # Postal code, if the country uses them.
-    postcode: NotRequired[str | None]
+    postcode: NotRequired[str | None]  # Postal code, if the country uses them.
     street: str
 
 class Category(TypedDict):
@@ -47,8 +46,7 @@ class PaymentInvoice(TypedDict):
     t: Literal["Invoice"]
 
 class PaymentInvoiceC(TypedDict):
-    # @format uint16 @minimum 0 @maximum 65535
-    due_days: int
+    due_days: int  # @format uint16 @minimum 0 @maximum 65535
 
 # Untagged.
 Quantity: TypeAlias = 'int | QuantityGrams'
@@ -59,8 +57,7 @@ class QuantityGrams(TypedDict):
 class ShipArgs(TypedDict):
     category: NotRequired[Category | None]
     dimensions: tuple[float, float, float]
-    # Extra label lines.
-    labels: dict[str, str]
+    labels: dict[str, str]  # Extra label lines.
     payment: Payment
     quantity: Quantity
     shipping: Shipping
@@ -75,8 +72,7 @@ class ShipOutput(TypedDict):
 Shipping: TypeAlias = 'ShippingStandard | ShippingExpress'
 
 class ShippingExpress(TypedDict):
-    # @format uint8 @minimum 0 @maximum 255
-    days: int
+    days: int  # @format uint8 @minimum 0 @maximum 255
     kind: Literal["express"]
 
 class ShippingStandard(TypedDict):

@@ -10,8 +10,7 @@ declare class ToolCallError extends Error {
 /** Where a parcel goes. */
 type Address = {
   country: Country;
-  /** Postal code, if the country uses them. */
-  postcode?: string | null;
+  postcode?: string | null; // Postal code, if the country uses them.
   street: string;
 };
 
@@ -23,8 +22,7 @@ type Country = "Norway" | "Chile" | { Other: string };
 
 /** Adjacently tagged. */
 type Payment = { c: string; t: "Card" } | { c: {
-  /** @format uint16 @minimum 0 @maximum 65535 */
-  due_days: number;
+  due_days: number; // @format uint16 @minimum 0 @maximum 65535
 }; t: "Invoice" };
 
 /** Untagged. */
@@ -32,8 +30,7 @@ type Quantity = number | { grams: number };
 
 /** Internally tagged. */
 type Shipping = { kind: "standard" } | {
-  /** @format uint8 @minimum 0 @maximum 255 */
-  days: number;
+  days: number; // @format uint8 @minimum 0 @maximum 255
   kind: "express";
 };
 
@@ -42,8 +39,7 @@ declare const tools: {
   "ship"(args: {
     category?: Category | null;
     dimensions: [number, number, number];
-    /** Extra label lines. */
-    labels: { [key: string]: string };
+    labels: { [key: string]: string }; // Extra label lines.
     payment: Payment;
     quantity: Quantity;
     shipping: Shipping;

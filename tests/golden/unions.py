@@ -27,13 +27,11 @@ class NotifyArgsTargetChannel(TypedDict):
     kind: Literal["channel"]
 
 class NotifyArgsTargetUser(TypedDict):
-    # @format email
-    email: str
+    email: str  # @format email
     kind: Literal["user"]
 
 class NotifyOutputSentAt(TypedDict):
-    # @format date-time
-    sent_at: str
+    sent_at: str  # @format date-time
 
 class Tools(Protocol):
     async def notify(self, args: NotifyArgs) -> NotifyOutputSentAt | None:

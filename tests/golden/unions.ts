@@ -10,11 +10,9 @@ declare class ToolCallError extends Error {
 declare const tools: {
   /** Send a notification to a channel or a user. */
   "notify"(args: { body: string | string[]; target: { id: string; kind: "channel" } | {
-    /** @format email */
-    email: string;
+    email: string; // @format email
     kind: "user";
   }; thread?: string | null }): Promise<{
-    /** @format date-time */
-    sent_at: string;
+    sent_at: string; // @format date-time
   } | null>;
 };

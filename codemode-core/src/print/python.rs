@@ -599,6 +599,7 @@ const ANNOTATION_NAMES: &[&str] = &[
     "None",
     "NotRequired",
     "Protocol",
+    "Required",
     "TypeAlias",
     "TypedDict",
     "bool",
@@ -686,13 +687,28 @@ impl Printer<'_> {
         std::mem::replace(&mut self.out, saved)
     }
 
-    fn field_type(&mut self, field: &Field) -> String {
+    /// A field's annotation. In a `total=False` class the required fields are
+    /// marked; otherwise the optional ones are.
+    fn field_type(&mut self, field: &Field, total: bool) -> String {
         let inner = self.text(&field.ty);
-        if field.required {
-            inner
-        } else {
-            self.imports.insert("NotRequired");
-            format!("NotRequired[{inner}]")
+        match (field.required, total) {
+            (true, true) | (false, false) => inner,
+            (false, true) => {
+                self.imports.insert("NotRequired");
+                format!("NotRequired[{inner}]")
+            }
+            (true, false) => {
+                self.imports.insert("Required");
+                format!("Required[{inner}]")
+            }
+        }
+    }
+
+    /// A one-line doc, as a trailing comment.
+    fn trailing(doc: &Doc) -> Option<String> {
+        match doc_lines(doc).as_slice() {
+            [one] => Some(format!("  # {one}")),
+            _ => None,
         }
     }
 
@@ -719,30 +735,47 @@ impl Printer<'_> {
                 && !ANNOTATION_NAMES.contains(&f.name.as_str())
                 && !module_names.contains(f.name.as_str())
         });
+        // Mark whichever of required or optional fields is rarer.
+        let optional = class.fields.iter().filter(|f| !f.required).count();
+        let total = optional * 2 <= class.fields.len();
         if class_syntax {
-            let _ = writeln!(self.out, "class {name}(TypedDict):");
+            let total_arg = if total { "" } else { ", total=False" };
+            let _ = writeln!(self.out, "class {name}(TypedDict{total_arg}):");
             if let Some(doc) = docstring(&class.doc, "    ") {
                 self.out.push_str(&doc);
             }
             for field in &class.fields {
-                self.comments("    ", &field.doc);
-                let ty = self.field_type(field);
-                let _ = writeln!(self.out, "    {}: {ty}", field.name);
+                let trailing = Self::trailing(&field.doc);
+                if trailing.is_none() {
+                    self.comments("    ", &field.doc);
+                }
+                let ty = self.field_type(field, total);
+                let _ = writeln!(
+                    self.out,
+                    "    {}: {ty}{}",
+                    field.name,
+                    trailing.unwrap_or_default()
+                );
             }
         } else {
             self.comments("", &class.doc);
             let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
             for field in &class.fields {
-                self.comments("    ", &field.doc);
-                let ty = self.field_type(field);
+                let trailing = Self::trailing(&field.doc);
+                if trailing.is_none() {
+                    self.comments("    ", &field.doc);
+                }
+                let ty = self.field_type(field, total);
                 let _ = writeln!(
                     self.out,
-                    "    {}: {},",
+                    "    {}: {},{}",
                     json_string(&field.name),
-                    quote(&ty)
+                    quote(&ty),
+                    trailing.unwrap_or_default()
                 );
             }
-            self.out.push_str("})\n");
+            self.out
+                .push_str(if total { "})\n" } else { "}, total=False)\n" });
         }
         self.out.push('\n');
     }

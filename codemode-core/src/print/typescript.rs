@@ -275,8 +275,13 @@ impl<'a> Printer<'a> {
             self.indent += 1;
         }
         for (i, prop) in obj.props.iter().enumerate() {
+            // A one-line doc trails its property as a `//` comment (fewer
+            // tokens than a JSDoc block); a longer one goes above it.
+            let lines = doc_lines(&prop.doc);
             if multiline {
-                self.doc(&prop.doc);
+                if lines.len() > 1 {
+                    self.doc(&prop.doc);
+                }
                 self.pad();
             } else {
                 self.out.push_str(if i == 0 { " " } else { "; " });
@@ -285,7 +290,12 @@ impl<'a> Printer<'a> {
             self.out.push_str(if prop.required { ": " } else { "?: " });
             self.ty(&prop.ty, Ctx::Top);
             if multiline {
-                self.out.push_str(";\n");
+                self.out.push(';');
+                if let [one] = lines.as_slice() {
+                    self.out.push_str(" // ");
+                    self.out.push_str(one);
+                }
+                self.out.push('\n');
             }
         }
         if let Extra::Values(values) = &obj.extra {
