@@ -187,7 +187,7 @@ fn header() -> String {
 }
 
 /// A Python type expression.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Py {
     Any,
     Never,
@@ -531,8 +531,12 @@ fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
 }
 
 /// A flat union with its literals gathered into one `Literal[...]`.
+/// Duplicates are dropped through hash sets, so a long union stays linear.
 fn py_union(members: Vec<Py>) -> Py {
     let mut out: Vec<Py> = Vec::with_capacity(members.len());
+    let mut seen: HashSet<Py> = HashSet::new();
+    let mut literals: Vec<String> = Vec::new();
+    let mut seen_literals: HashSet<String> = HashSet::new();
     let mut literal_at: Option<usize> = None;
     let mut stack: Vec<Py> = members.into_iter().rev().collect();
     while let Some(member) = stack.pop() {
@@ -540,27 +544,27 @@ fn py_union(members: Vec<Py>) -> Py {
             Py::Union(inner) => stack.extend(inner.into_iter().rev()),
             Py::Never => {}
             Py::Any => return Py::Any,
-            Py::Literal(atoms) => match literal_at {
-                Some(i) => {
-                    if let Py::Literal(existing) = &mut out[i] {
-                        for atom in atoms {
-                            if !existing.contains(&atom) {
-                                existing.push(atom);
-                            }
-                        }
+            Py::Literal(atoms) => {
+                if literal_at.is_none() {
+                    literal_at = Some(out.len());
+                    // A placeholder, filled in with every literal at the end.
+                    out.push(Py::Literal(Vec::new()));
+                }
+                for atom in atoms {
+                    if seen_literals.insert(atom.clone()) {
+                        literals.push(atom);
                     }
                 }
-                None => {
-                    literal_at = Some(out.len());
-                    out.push(Py::Literal(atoms));
-                }
-            },
+            }
             other => {
-                if !out.contains(&other) {
+                if seen.insert(other.clone()) {
                     out.push(other);
                 }
             }
         }
+    }
+    if let Some(i) = literal_at {
+        out[i] = Py::Literal(literals);
     }
     match out.len() {
         0 => Py::Never,
