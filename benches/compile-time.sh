@@ -21,7 +21,7 @@ tool_body() { # i attr
   cat <<EOT
     /// Look up records of kind $1 by query; returns matching titles.
     $2
-    fn tool_$1(&self, query: String, limit: Option<u32>, tags: Vec<String>, exact: Option<bool>) -> Vec<String> {
+    pub fn tool_$1(&self, query: String, limit: Option<u32>, tags: Vec<String>, exact: Option<bool>) -> Vec<String> {
         let n = limit.unwrap_or(10) as usize + tags.len() + usize::from(exact.unwrap_or(false));
         (0..n).map(|i| format!("{query}-$1-{i}")).collect()
     }
