@@ -111,8 +111,7 @@ fn run(cli: Cli) -> Result<(), String> {
             report,
             file,
         } => {
-            let (source, text) = read_input(file.as_deref())?;
-            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let tools = read_tools(file.as_deref())?;
             let rendered = codemode::render_report(language, &tools);
             if report {
                 let mut err = std::io::stderr().lock();
@@ -128,8 +127,7 @@ fn run(cli: Cli) -> Result<(), String> {
             write_stdout(&rendered.text)
         }
         Command::Report(args) => {
-            let (source, text) = read_input(args.file.as_deref())?;
-            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let tools = read_tools(args.file.as_deref())?;
             let report = tokens::count(&tools)?;
             write_stdout(&if args.json {
                 report.json()
@@ -142,14 +140,19 @@ fn run(cli: Cli) -> Result<(), String> {
             format,
             file,
         } => {
-            let (source, text) = read_input(file.as_deref())?;
-            let tools = input::parse_tools(&source, &text).map_err(|e| e.to_string())?;
+            let tools = read_tools(file.as_deref())?;
             let tool = codemode::run_code_tool(language, &tools).to_format(format);
             let json = serde_json::to_string_pretty(&tool)
                 .map_err(|e| format!("cannot print the tool: {e}"))?;
             write_stdout(&(json + "\n"))
         }
     }
+}
+
+/// Reads and parses the tool list named on the command line.
+fn read_tools(file: Option<&std::path::Path>) -> Result<Vec<codemode::ToolDef>, String> {
+    let (source, text) = read_input(file)?;
+    input::parse_tools(&source, &text).map_err(|e| e.to_string())
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), String> {

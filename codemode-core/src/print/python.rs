@@ -708,12 +708,17 @@ impl Printer<'_> {
         }
     }
 
-    /// A one-line doc, as a trailing comment.
-    fn trailing(doc: &Doc) -> Option<String> {
-        match doc_lines(doc).as_slice() {
-            [one] => Some(format!("  # {one}")),
-            _ => None,
-        }
+    /// A field's annotation and its trailing comment. A one-line doc trails
+    /// the field; a longer one is written above it here.
+    fn field(&mut self, field: &Field, total: bool) -> (String, String) {
+        let trailing = match doc_lines(&field.doc).as_slice() {
+            [one] => format!("  # {one}"),
+            _ => {
+                self.comments("    ", &field.doc);
+                String::new()
+            }
+        };
+        (self.field_type(field, total), trailing)
     }
 
     fn comments(&mut self, indent: &str, doc: &Doc) {
@@ -749,33 +754,19 @@ impl Printer<'_> {
                 self.out.push_str(&doc);
             }
             for field in &class.fields {
-                let trailing = Self::trailing(&field.doc);
-                if trailing.is_none() {
-                    self.comments("    ", &field.doc);
-                }
-                let ty = self.field_type(field, total);
-                let _ = writeln!(
-                    self.out,
-                    "    {}: {ty}{}",
-                    field.name,
-                    trailing.unwrap_or_default()
-                );
+                let (ty, trailing) = self.field(field, total);
+                let _ = writeln!(self.out, "    {}: {ty}{trailing}", field.name);
             }
         } else {
             self.comments("", &class.doc);
             let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
             for field in &class.fields {
-                let trailing = Self::trailing(&field.doc);
-                if trailing.is_none() {
-                    self.comments("    ", &field.doc);
-                }
-                let ty = self.field_type(field, total);
+                let (ty, trailing) = self.field(field, total);
                 let _ = writeln!(
                     self.out,
-                    "    {}: {},{}",
+                    "    {}: {},{trailing}",
                     json_string(&field.name),
-                    quote(&ty),
-                    trailing.unwrap_or_default()
+                    quote(&ty)
                 );
             }
             self.out
