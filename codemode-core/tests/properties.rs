@@ -229,3 +229,39 @@ fn the_method_readers_read() {
     assert_eq!(py_methods(&sdk).unwrap(), ["a-b", "c"]);
     assert!(py_methods("class Tools(Protocol):\n").is_err());
 }
+
+/// Every golden SDK in the repository parses, and declares one method (or
+/// `tools[...]` comment) per distinct tool of its input.
+#[test]
+fn every_golden_parses() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+    let mut checked = 0;
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for json in entries
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+    {
+        let tools: Vec<ToolDef> =
+            serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+        let names = distinct_names(&tools);
+        let ts = std::fs::read_to_string(json.with_extension("ts")).unwrap();
+        let ts_names: BTreeSet<String> = ts_methods(&ts)
+            .unwrap_or_else(|e| panic!("{}: {e}", json.display()))
+            .into_iter()
+            .collect();
+        assert_eq!(ts_names, names, "{}", json.display());
+        let py = std::fs::read_to_string(json.with_extension("py")).unwrap();
+        let py_names: BTreeSet<String> = py_methods(&py)
+            .unwrap_or_else(|e| panic!("{}: {e}", json.display()))
+            .into_iter()
+            .collect();
+        assert_eq!(py_names, names, "{}", json.display());
+        assert!(max_open_brackets(&py) < 200);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} golden sets found");
+}
