@@ -317,7 +317,7 @@ impl<'v> Walk<'v> {
                         let ty = self.degrade(
                             site,
                             ptr,
-                            format!("{} literals have no type syntax", json_kind(value)),
+                            format!("{} cannot be a literal type", json_kind(value)),
                         );
                         ptr.truncate(len);
                         ty
@@ -332,7 +332,7 @@ impl<'v> Walk<'v> {
                 Some(ty) => ty,
                 None => {
                     let kind = json_kind(value);
-                    self.degrade(site, ptr, format!("{kind} literals have no type syntax"))
+                    self.degrade(site, ptr, format!("{kind} cannot be a literal type"))
                 }
             });
         }
