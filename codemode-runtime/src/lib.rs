@@ -174,14 +174,19 @@ impl RunError {
 pub struct JsRuntime<T> {
     toolset: Arc<T>,
     limits: Limits,
+    /// The tool names as a JSON array, for the prelude; computed once, since
+    /// `tool_defs()` renders every schema.
+    names_json: String,
 }
 
 impl<T: Toolset + Send + Sync + 'static> JsRuntime<T> {
     /// A runtime for `toolset` with `limits`.
     pub fn new(toolset: T, limits: Limits) -> Self {
+        let names: Vec<String> = T::tool_defs().into_iter().map(|t| t.name).collect();
         JsRuntime {
             toolset: Arc::new(toolset),
             limits,
+            names_json: serde_json::to_string(&names).unwrap_or_else(|_| "[]".to_owned()),
         }
     }
 
@@ -257,10 +262,20 @@ impl<T: Toolset + Send + Sync + 'static> JsRuntime<T> {
         let toolset = Arc::clone(&self.toolset);
         let state_in = Arc::clone(state);
         let limits_in = limits.clone();
+        let names_json = self.names_json.clone();
         let source = source.to_owned();
         let result = context
             .async_with(async move |ctx| {
-                run_in_context(ctx, &source, toolset, state_in, limits_in, deadline).await
+                run_in_context(
+                    ctx,
+                    &source,
+                    &names_json,
+                    toolset,
+                    state_in,
+                    limits_in,
+                    deadline,
+                )
+                .await
             })
             .await;
         // Let the engine finish any work it still holds before it is dropped.
@@ -311,12 +326,13 @@ fn take<V>(slot: &Mutex<Vec<V>>) -> Vec<V> {
 async fn run_in_context<'js, T: Toolset + Send + Sync + 'static>(
     ctx: Ctx<'js>,
     source: &str,
+    names_json: &str,
     toolset: Arc<T>,
     state: Arc<RunState>,
     limits: Limits,
     deadline: Instant,
 ) -> Result<(), RunError> {
-    install(&ctx, toolset, Arc::clone(&state), &limits)
+    install(&ctx, names_json, toolset, Arc::clone(&state), &limits)
         .map_err(|e| RunError::new(RunErrorKind::Internal, e.to_string()))?;
     let promise: Promise = match ctx.eval::<Promise, _>(source).catch(&ctx) {
         Ok(promise) => promise,
@@ -491,16 +507,13 @@ fn describe(caught: &CaughtError<'_>) -> String {
 /// `tools`, `ToolCallError` and `console` and hides the host functions.
 fn install<'js, T: Toolset + Send + Sync + 'static>(
     ctx: &Ctx<'js>,
+    names_json: &str,
     toolset: Arc<T>,
     state: Arc<RunState>,
     limits: &Limits,
 ) -> rquickjs::Result<()> {
-    let names: Vec<String> = T::tool_defs().into_iter().map(|t| t.name).collect();
     let host = Object::new(ctx.clone())?;
-    host.set(
-        "names",
-        serde_json::to_string(&names).unwrap_or_else(|_| "[]".to_owned()),
-    )?;
+    host.set("names", names_json)?;
     let max_calls = limits.max_tool_calls;
     let call_state = Arc::clone(&state);
     host.set(
