@@ -56,8 +56,8 @@ pub fn render(language: Language, tools: &[ToolDef]) -> String {
 /// ```
 pub fn render_report(language: Language, tools: &[ToolDef]) -> Rendered {
     let set = normalize(tools);
-    let lowered = schema::lower_tools(&set);
-    let mut degradations = lowered.degradations.clone();
+    let mut lowered = schema::lower_tools(&set);
+    let mut degradations = std::mem::take(&mut lowered.degradations);
     let text = match language {
         Language::JavaScript | Language::TypeScript => typescript::render(&lowered),
         Language::Python => {

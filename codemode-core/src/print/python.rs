@@ -59,14 +59,14 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
             pointer: format!("/{field}"),
         };
         let key = format!("t:{}", tool.tool.name);
-        let args = cv.root(
+        let args = cv.conv(
             &tool.input,
             &format!("{base}Args"),
             &format!("{key}:args"),
             &origin("inputSchema"),
         );
         let output = match &tool.output {
-            Some(out) => cv.root(
+            Some(out) => cv.conv(
                 out,
                 &format!("{base}Output"),
                 &format!("{key}:output"),
@@ -263,11 +263,6 @@ impl<'a> Convert<'a> {
             classes: Vec::new(),
             degradations: Vec::new(),
         }
-    }
-
-    /// The top of a tool's argument or result.
-    fn root(&mut self, ty: &Ty, base: &str, key: &str, origin: &Origin) -> Py {
-        self.conv(ty, base, key, origin)
     }
 
     /// Whether a call may leave out this argument: a TypedDict, inline or

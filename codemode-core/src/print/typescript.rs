@@ -122,10 +122,12 @@ impl<'a> Printer<'a> {
 
     /// Writes `doc` as a JSDoc comment on its own lines, at the current indent.
     fn doc(&mut self, doc: &Doc) {
-        let lines: Vec<String> = doc_lines(doc)
-            .into_iter()
-            .map(|l| l.replace("*/", "*\\/"))
-            .collect();
+        self.doc_block(doc_lines(doc));
+    }
+
+    /// Writes already-split doc lines as a JSDoc comment.
+    fn doc_block(&mut self, lines: Vec<String>) {
+        let lines: Vec<String> = lines.into_iter().map(|l| l.replace("*/", "*\\/")).collect();
         match lines.as_slice() {
             [] => {}
             [one] => {
@@ -277,10 +279,10 @@ impl<'a> Printer<'a> {
         for (i, prop) in obj.props.iter().enumerate() {
             // A one-line doc trails its property as a `//` comment (fewer
             // tokens than a JSDoc block); a longer one goes above it.
-            let lines = doc_lines(&prop.doc);
+            let mut lines = doc_lines(&prop.doc);
             if multiline {
                 if lines.len() > 1 {
-                    self.doc(&prop.doc);
+                    self.doc_block(std::mem::take(&mut lines));
                 }
                 self.pad();
             } else {
