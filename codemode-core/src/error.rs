@@ -17,15 +17,22 @@ pub enum ErrorKind {
     ToolFailed,
     /// The tool panicked; the host caught it and carried on.
     ToolPanicked,
+    /// The tool did not answer within the run's per-call time limit.
+    Timeout,
+    /// The tool's result cannot be handed to the program (for example, it
+    /// nests too deeply).
+    InvalidResult,
 }
 
 impl ErrorKind {
     /// Every kind, in the order the SDK lists them.
-    pub const ALL: [ErrorKind; 4] = [
+    pub const ALL: [ErrorKind; 6] = [
         ErrorKind::UnknownTool,
         ErrorKind::InvalidArguments,
         ErrorKind::ToolFailed,
         ErrorKind::ToolPanicked,
+        ErrorKind::Timeout,
+        ErrorKind::InvalidResult,
     ];
 
     /// The wire name, as the SDK text spells it.
@@ -35,6 +42,8 @@ impl ErrorKind {
             ErrorKind::InvalidArguments => "invalid_arguments",
             ErrorKind::ToolFailed => "tool_failed",
             ErrorKind::ToolPanicked => "tool_panicked",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::InvalidResult => "invalid_result",
         }
     }
 }

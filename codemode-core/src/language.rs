@@ -28,7 +28,10 @@ pub const ERROR_CLASS: &str = "ToolCallError";
 /// let err = "ruby".parse::<Language>().unwrap_err();
 /// assert!(err.to_string().contains("javascript, typescript, python"));
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Language {
     /// JavaScript; the SDK text is the TypeScript declaration.
     JavaScript,

@@ -1,13 +1,42 @@
 // Installed into every fresh context before the program runs. It binds
-// exactly GLOBAL and ERROR_CLASS (plus `console`), and hides the host
-// functions it is handed.
+// exactly GLOBAL and ERROR_CLASS (plus `console`), hides the host functions
+// it is handed, and returns the two functions the engine drives the run
+// with. It keeps its own copies of every builtin it uses, so a program that
+// replaces a builtin only changes its own view.
 (function (host) {
   "use strict";
   const callHost = host.call;
   const logHost = host.log;
+  const tick = host.tick;
   const known = new Set(JSON.parse(host.names));
+  const MAX_DEPTH = host.maxDepth;
+  const MAX_LENGTH = host.maxLength;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const apply = Reflect.apply;
+  const ownKeys = Reflect.ownKeys;
+  const getDescriptor = Object.getOwnPropertyDescriptor;
+  const defineProperty = Object.defineProperty;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const isArray = Array.isArray;
+  const PromiseCtor = Promise;
+  const promiseReject = Promise.reject.bind(Promise);
+  const ErrorCtor = Error;
+  const RangeErrorCtor = RangeError;
+  const WeakSetCtor = WeakSet;
+  const weakAdd = WeakSet.prototype.add;
+  const weakHas = WeakSet.prototype.has;
+  const setHas = Set.prototype.has;
+  const toWellFormed = String.prototype.toWellFormed;
+  const join = Array.prototype.join;
+  const arrayPush = Array.prototype.push;
+  const arrayPop = Array.prototype.pop;
+  const arrayMap = Array.prototype.map;
+  const objectToString = Object.prototype.toString;
+  const StringCtor = String;
+  const hasKnown = (name) => typeof name === "string" && apply(setHas, known, [name]);
 
-  class ERROR_CLASS extends Error {
+  class ERROR_CLASS extends ErrorCtor {
     constructor(toolName, kind, message) {
       super(message);
       this.name = "ERROR_CLASS";
@@ -16,61 +45,248 @@
     }
   }
 
+  // While the prelude serialises a value, `GLOBAL` reads as an empty object,
+  // so turning it into JSON never reaches a tool (not even one named toJSON).
+  let serializing = 0;
+  function toJson(value) {
+    serializing++;
+    try {
+      return stringify(value);
+    } finally {
+      serializing--;
+    }
+  }
+
+  // The first place where `value` cannot become JSON the host accepts, as
+  // a sentence with a JSON path; null when there is none.
+  function explain(value) {
+    const stack = [[value, "$", 0]];
+    const seen = new WeakSetCtor();
+    while (stack.length) {
+      const [v, path, depth] = apply(arrayPop, stack, []);
+      if (typeof v === "bigint") return "a BigInt at " + path + " (use a number or a string)";
+      if (typeof v === "string") {
+        if (apply(toWellFormed, v, []) !== v) return "a string with a lone surrogate at " + path;
+        continue;
+      }
+      if (v === null || typeof v !== "object") continue;
+      if (depth >= MAX_DEPTH) return "nesting deeper than " + MAX_DEPTH + " levels at " + path;
+      if (apply(weakHas, seen, [v])) return "a cycle (or a shared object) at " + path;
+      apply(weakAdd, seen, [v]);
+      if (v === GLOBAL) continue;
+      let keys;
+      try {
+        keys = isArray(v) ? null : ownKeys(v);
+      } catch (e) {
+        return "an object whose keys cannot be read at " + path;
+      }
+      if (keys === null) {
+        for (let i = 0; i < v.length; i++) apply(arrayPush, stack, [[v[i], path + "[" + i + "]", depth + 1]]);
+      } else {
+        for (const k of keys) {
+          if (typeof k !== "string") continue;
+          if (apply(toWellFormed, k, []) !== k) return "a key with a lone surrogate at " + path;
+          apply(arrayPush, stack, [[v[k], path + "." + k, depth + 1]]);
+        }
+      }
+    }
+    return null;
+  }
+
+  function problem(value, fallback) {
+    try {
+      return explain(value) || fallback;
+    } catch (e) {
+      return fallback;
+    }
+  }
+
+  const pending = Object.create(null);
+
   function call(name, args) {
     let json;
     try {
-      json = JSON.stringify(args === undefined ? null : args);
+      json = toJson(args === undefined ? {} : args);
     } catch (e) {
-      return Promise.reject(new ERROR_CLASS(name, "invalid_arguments", "the arguments are not JSON: " + e.message));
+      return promiseReject(new ERROR_CLASS(name, "invalid_arguments",
+        "the arguments cannot be sent to the tool: " + problem(args, e && e.message)));
     }
-    return callHost(name, json === undefined ? "null" : json).then((envelope) => {
-      const reply = JSON.parse(envelope);
-      if (reply.ok) return reply.value;
-      throw new ERROR_CLASS(reply.error.toolName, reply.error.kind, reply.error.message);
+    if (typeof json !== "string") {
+      return promiseReject(new ERROR_CLASS(name, "invalid_arguments",
+        "the arguments must be a JSON object, not " + typeof args));
+    }
+    const id = callHost(name, json, json.length);
+    if (typeof id === "string") {
+      return promiseReject(new ERROR_CLASS(name, "invalid_arguments",
+        "the arguments cannot be sent to the tool: " + problem(args, id)));
+    }
+    return new PromiseCtor((resolve, reject) => {
+      pending[id] = [resolve, reject];
     });
   }
 
-  const GLOBAL = new Proxy(Object.create(null), {
+  // Called by the engine with a call's result envelope.
+  function deliver(id, envelope) {
+    const slot = pending[id];
+    delete pending[id];
+    if (!slot) return;
+    const reply = parse(envelope);
+    if (reply.ok) slot[0](reply.value);
+    else slot[1](new ERROR_CLASS(reply.error.toolName, reply.error.kind, reply.error.message));
+  }
+
+  // Called by the engine with the program's result: its JSON text,
+  // undefined for no value, or a problem as an object.
+  function finish(value) {
+    let json;
+    try {
+      json = toJson(value);
+    } catch (e) {
+      return { problem: problem(value, e && e.message) };
+    }
+    return json;
+  }
+
+  // `GLOBAL` answers exactly the tool names. It is also callable as
+  // GLOBAL(name, args), which reaches every tool, including one named "then":
+  // that name is never a property, so awaiting or returning GLOBAL never
+  // calls a tool.
+  const target = () => {};
+  delete target.length;
+  delete target.name;
+  const GLOBAL = new Proxy(target, {
     get(_, name) {
-      if (typeof name !== "string") return undefined;
-      // Not a thenable: `await GLOBAL` must not call a tool named "then".
-      if (name === "then" && !known.has(name)) return undefined;
+      if (serializing || name === "then" || !hasKnown(name)) {
+        if (name === Symbol.toPrimitive) return () => "[object GLOBAL]";
+        if (name === Symbol.toStringTag) return "GLOBAL";
+        return undefined;
+      }
+      // JSON.stringify(GLOBAL) calls toJSON with a string key; a program's
+      // own call passes an object, so only that one reaches the tool.
+      if (name === "toJSON") return (args) => (typeof args === "string" ? undefined : call(name, args));
       return (args) => call(name, args);
     },
+    apply(_, __, argv) {
+      const name = argv[0];
+      if (typeof name !== "string") {
+        return promiseReject(new ERROR_CLASS(StringCtor(name), "unknown_tool",
+          "GLOBAL(name, args) takes a tool's name as a string"));
+      }
+      return call(name, argv[1]);
+    },
     has(_, name) {
-      return typeof name === "string" && known.has(name);
+      return !serializing && name !== "then" && hasKnown(name);
     },
     ownKeys() {
-      return [...known];
+      return serializing ? [] : [...known].filter((n) => n !== "then");
     },
     getOwnPropertyDescriptor(_, name) {
-      return typeof name === "string" && known.has(name)
+      return !serializing && name !== "then" && hasKnown(name)
         ? { configurable: true, enumerable: true, value: (args) => call(name, args) }
         : undefined;
     },
+    getPrototypeOf() {
+      return null;
+    },
     set() {
+      return false;
+    },
+    defineProperty() {
+      return false;
+    },
+    deleteProperty() {
       return false;
     },
   });
 
   function show(value) {
     if (typeof value === "string") return value;
-    if (value instanceof Error) return value.name + ": " + value.message;
+    if (value === GLOBAL) return "[object GLOBAL]";
     try {
-      const json = JSON.stringify(value);
-      return json === undefined ? String(value) : json;
+      if (value instanceof ErrorCtor) return value.name + ": " + value.message;
+      const json = toJson(value);
+      if (json !== undefined) return json;
     } catch (e) {
-      return String(value);
+      // fall through
+    }
+    try {
+      return StringCtor(value);
+    } catch (e) {
+      return apply(objectToString, value, []);
     }
   }
 
-  const console = {};
+  const console = Object.create(null);
   for (const level of ["log", "info", "warn", "error", "debug"]) {
-    console[level] = (...items) => logHost(level, items.map(show).join(" "));
+    console[level] = (...items) => {
+      let text;
+      try {
+        text = apply(join, apply(arrayMap, items, [show]), [" "]);
+        text = apply(toWellFormed, text, []);
+      } catch (e) {
+        text = "[a value that cannot be shown]";
+      }
+      logHost(level, text);
+    };
   }
 
-  Object.defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
-  Object.defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
-  Object.defineProperty(globalThis, "console", { value: console, enumerable: false, writable: true });
+  // Errors the program constructs itself, so that a RangeError it throws is
+  // never mistaken for the engine's stack overflow.
+  const made = new WeakSetCtor();
+  const RangeErrorProxy = new Proxy(RangeErrorCtor, {
+    construct(t, argv, newTarget) {
+      const e = Reflect.construct(t, argv, newTarget);
+      apply(weakAdd, made, [e]);
+      return e;
+    },
+    apply(t, _, argv) {
+      const e = Reflect.construct(t, argv);
+      apply(weakAdd, made, [e]);
+      return e;
+    },
+  });
+  defineProperty(RangeErrorCtor.prototype, "constructor", { value: RangeErrorProxy, writable: true, configurable: true });
+  function isStackOverflow(e) {
+    return e instanceof RangeErrorCtor && !apply(weakHas, made, [e]) &&
+      e.message === "Maximum call stack size exceeded";
+  }
+
+  // Builtins that loop in native code without polling the engine's
+  // interrupt: refuse receivers longer than the heap could hold, and check
+  // the clock before each call.
+  function guard(proto, names, checkLength) {
+    for (const name of names) {
+      const d = getDescriptor(proto, name);
+      if (!d || typeof d.value !== "function") continue;
+      const original = d.value;
+      const wrapped = {
+        [name](...argv) {
+          tick();
+          if (checkLength && this != null) {
+            const n = this.length;
+            if (typeof n === "number" && n > MAX_LENGTH) {
+              throw new RangeErrorCtor("this sandbox processes arrays of at most " + MAX_LENGTH +
+                " elements; " + name + " was called on one of length " + n);
+            }
+          }
+          return apply(original, this, argv);
+        },
+      }[name];
+      defineProperty(wrapped, "length", { value: original.length });
+      defineProperty(proto, name, { value: wrapped, writable: true, configurable: true, enumerable: false });
+    }
+  }
+  guard(Array.prototype, ["concat", "copyWithin", "every", "fill", "filter", "find", "findIndex",
+    "findLast", "findLastIndex", "flat", "flatMap", "forEach", "includes", "indexOf", "join",
+    "lastIndexOf", "map", "reduce", "reduceRight", "reverse", "shift", "slice", "some", "sort",
+    "splice", "toLocaleString", "toReversed", "toSorted", "toSpliced", "toString", "unshift", "with"], true);
+  const typed = getPrototypeOf(Uint8Array.prototype);
+  guard(typed, ownKeys(typed).filter((k) => typeof k === "string" && k !== "constructor"), false);
+  guard(StringCtor.prototype, ["repeat", "padStart", "padEnd", "replaceAll", "split"], false);
+
+  defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
+  defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
+  defineProperty(globalThis, "console", { value: console, enumerable: false, writable: true });
+  defineProperty(globalThis, "RangeError", { value: RangeErrorProxy, enumerable: false, writable: true, configurable: true });
+  return { deliver, finish, isStackOverflow };
 })(globalThis.__codemode_host);
-delete globalThis.__codemode_host;

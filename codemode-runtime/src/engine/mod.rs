@@ -1,0 +1,664 @@
+//! The JavaScript engine side of a run: QuickJS on the calling thread,
+//! driven step by step. It knows nothing of the toolset: tool calls leave
+//! through an [`EngineIo`] and their results come back through it, so the
+//! same code runs on a thread of the host and inside a worker process.
+
+mod alloc;
+pub(crate) mod prepare;
+
+use crate::outcome::{Limits, LogLine, RunError, RunErrorKind};
+use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
+use codemode_core::{ERROR_CLASS, GLOBAL, Language};
+use rquickjs::context::intrinsic;
+use rquickjs::function::Func;
+use rquickjs::promise::PromiseState;
+use rquickjs::{Context, Ctx, Function, Object, Promise, Runtime, Value, qjs};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Values nest at most this deep when they cross the boundary (inside
+/// serde_json's own limit of 128).
+pub(crate) const MAX_DEPTH: usize = 100;
+/// Promise jobs one run may execute.
+const MAX_JOBS: u64 = 20_000_000;
+/// The stack of a thread that runs an engine: the parsers are recursive, and
+/// QuickJS's own stack limit must sit well inside it.
+pub(crate) const ENGINE_STACK: usize = 256 << 20;
+
+/// Why the engine must stop, decided outside JavaScript.
+struct Stop {
+    deadline: Instant,
+    /// The host cancelled the run.
+    cancelled: Arc<AtomicBool>,
+    /// An allocation was refused.
+    oom: Arc<AtomicBool>,
+    /// A host function ended the run (call limit, host memory, ...).
+    fatal: RefCell<Option<RunError>>,
+    fatal_flag: Arc<AtomicBool>,
+    timeout: Duration,
+}
+
+impl Stop {
+    /// The reason to stop now, if there is one.
+    fn reason(&self) -> Option<RunError> {
+        if let Some(error) = self.fatal.borrow().clone() {
+            return Some(error);
+        }
+        if self.oom.load(Ordering::SeqCst) {
+            return Some(RunError::new(
+                RunErrorKind::OutOfMemory,
+                "the program ran out of memory: it used more than the sandbox's heap allows",
+            ));
+        }
+        if self.cancelled.load(Ordering::SeqCst) {
+            return Some(RunError::new(RunErrorKind::Cancelled, "the host cancelled the run"));
+        }
+        if Instant::now() >= self.deadline {
+            return Some(timeout_error(self.timeout, None));
+        }
+        None
+    }
+
+    fn set_fatal(&self, error: RunError) {
+        let mut slot = self.fatal.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(error);
+        }
+        self.fatal_flag.store(true, Ordering::SeqCst);
+    }
+}
+
+pub(crate) fn timeout_error(limit: Duration, detail: Option<&str>) -> RunError {
+    let mut message = format!("the program did not finish within its time limit of {limit:?}");
+    if let Some(detail) = detail {
+        message.push_str("; ");
+        message.push_str(detail);
+    }
+    RunError::new(RunErrorKind::Timeout, message)
+}
+
+/// What the host functions share with the loop.
+struct Shared {
+    io: RefCell<Box<dyn EngineIo>>,
+    stop: Stop,
+    limits: Limits,
+    next_id: Cell<u64>,
+    outstanding: Cell<usize>,
+    calls: Cell<usize>,
+    host_bytes: Cell<usize>,
+    log_bytes: Cell<usize>,
+}
+
+impl Shared {
+    /// Counts `bytes` against the host budget; false (and the run ends) when
+    /// it would pass.
+    fn charge(&self, bytes: usize) -> bool {
+        let used = self.host_bytes.get().saturating_add(bytes);
+        if used > self.limits.max_host_bytes {
+            self.stop.set_fatal(RunError::new(
+                RunErrorKind::HostMemoryLimit,
+                format!(
+                    "the run's tool arguments, results and output passed the host's limit of {} bytes; pass less data between the program and its tools",
+                    self.limits.max_host_bytes
+                ),
+            ));
+            return false;
+        }
+        self.host_bytes.set(used);
+        true
+    }
+
+    fn send(&self, message: ToHost) {
+        if !self.io.borrow_mut().send(message) {
+            self.stop.cancelled.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Runs one job to its end. The caller sends the outcome.
+pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
+    let limits = job.limits.clone();
+    let spent = Duration::from_millis(job.spent_ms);
+    let deadline = Instant::now() + limits.timeout.saturating_sub(spent);
+    let stop = Stop {
+        deadline,
+        cancelled,
+        oom: Arc::new(AtomicBool::new(false)),
+        fatal: RefCell::new(None),
+        fatal_flag: Arc::new(AtomicBool::new(false)),
+        timeout: limits.timeout,
+    };
+    let prepared = prepare::check_size(&job.code, limits.max_source_bytes).and_then(|()| {
+        match job.language {
+            Language::JavaScript => prepare::javascript(&job.code),
+            Language::TypeScript => prepare::typescript(&job.code),
+            Language::Python => Err(RunError::new(
+                RunErrorKind::UnsupportedLanguage,
+                "this runtime runs JavaScript and TypeScript; a Python program needs the Python runtime",
+            )),
+        }
+    });
+    let prepared = match prepared {
+        Ok(p) => p,
+        Err(error) => return failed(error),
+    };
+    if let Some(error) = stop.reason() {
+        return failed(error);
+    }
+    let shared = Rc::new(Shared {
+        io: RefCell::new(io),
+        stop,
+        limits,
+        next_id: Cell::new(0),
+        outstanding: Cell::new(0),
+        calls: Cell::new(0),
+        host_bytes: Cell::new(0),
+        log_bytes: Cell::new(0),
+    });
+    let outcome = match quickjs(&job, &prepared, &shared) {
+        Ok(outcome) => outcome,
+        Err(e) => failed(shared.stop.reason().unwrap_or_else(|| {
+            RunError::new(RunErrorKind::Internal, format!("the engine failed: {e}"))
+        })),
+    };
+    outcome
+}
+
+fn failed(error: RunError) -> EngineOutcome {
+    EngineOutcome {
+        value: None,
+        error: Some(error),
+    }
+}
+
+type Intrinsics = (
+    intrinsic::Eval,
+    intrinsic::RegExpCompiler,
+    intrinsic::RegExp,
+    intrinsic::Json,
+    intrinsic::Proxy,
+    intrinsic::MapSet,
+    intrinsic::TypedArrays,
+    intrinsic::Promise,
+    intrinsic::WeakRef,
+);
+
+fn quickjs(job: &Job, prepared: &prepare::Prepared, shared: &Rc<Shared>) -> rquickjs::Result<EngineOutcome> {
+    let limits = &shared.limits;
+    let runtime = Runtime::new_with_alloc(alloc::Counting::new(
+        limits.memory_bytes,
+        Arc::clone(&shared.stop.oom),
+    ))?;
+    runtime.set_max_stack_size(limits.stack_bytes);
+    runtime.set_dump_flags(0);
+    let deadline = shared.stop.deadline;
+    let flags = [
+        Arc::clone(&shared.stop.cancelled),
+        Arc::clone(&shared.stop.oom),
+        Arc::clone(&shared.stop.fatal_flag),
+    ];
+    runtime.set_interrupt_handler(Some(Box::new(move || {
+        flags.iter().any(|f| f.load(Ordering::Relaxed)) || Instant::now() >= deadline
+    })));
+    let context = Context::custom::<Intrinsics>(&runtime)?;
+    let outcome = context.with(|ctx| drive(&ctx, job, prepared, shared));
+    drop(context);
+    drop(runtime);
+    outcome
+}
+
+/// The handles the engine keeps into the prelude.
+struct Prelude<'js> {
+    deliver: Function<'js>,
+    finish: Function<'js>,
+    is_stack_overflow: Function<'js>,
+}
+
+fn drive<'js>(
+    ctx: &Ctx<'js>,
+    job: &Job,
+    prepared: &prepare::Prepared,
+    shared: &Rc<Shared>,
+) -> rquickjs::Result<EngineOutcome> {
+    let prelude = install(ctx, job, shared)?;
+    let mut options = rquickjs::context::EvalOptions::default();
+    options.global = true;
+    options.strict = false;
+    options.filename = Some("program".to_owned());
+    let promise: Promise = match ctx.eval_with_options(prepared.source.as_str(), options) {
+        Ok(p) => p,
+        Err(rquickjs::Error::Exception) => {
+            let exception = ctx.catch();
+            return Ok(failed(thrown(ctx, shared, &prelude, prepared, exception)));
+        }
+        Err(e) => return Err(e),
+    };
+    let mut jobs = 0u64;
+    loop {
+        // Run the queued promise jobs one at a time, checking between them.
+        loop {
+            if let Some(error) = shared.stop.reason() {
+                return Ok(failed(error));
+            }
+            match execute_job(ctx) {
+                JobResult::None => break,
+                JobResult::Ran => {}
+                JobResult::Threw(exception) => {
+                    return Ok(failed(thrown(ctx, shared, &prelude, prepared, exception)));
+                }
+            }
+            jobs += 1;
+            if jobs > MAX_JOBS {
+                return Ok(failed(timeout_error(
+                    shared.limits.timeout,
+                    Some(&format!("the program queued more than {MAX_JOBS} promise jobs")),
+                )));
+            }
+        }
+        match promise.state() {
+            PromiseState::Resolved => {
+                let value: Value = promise.result().unwrap_or(Ok(Value::new_undefined(ctx.clone())))?;
+                return Ok(finish(ctx, shared, &prelude, value));
+            }
+            PromiseState::Rejected => {
+                let reason = match promise.result::<Value>() {
+                    Some(Err(rquickjs::Error::Exception)) => ctx.catch(),
+                    Some(Ok(v)) => v,
+                    _ => Value::new_undefined(ctx.clone()),
+                };
+                return Ok(failed(thrown(ctx, shared, &prelude, prepared, reason)));
+            }
+            PromiseState::Pending => {}
+        }
+        if shared.outstanding.get() == 0 {
+            return Ok(failed(timeout_error(
+                shared.limits.timeout,
+                Some("the program waits on a promise that nothing can settle (no tool call is running, and the sandbox has no timers)"),
+            )));
+        }
+        let received = shared.io.borrow_mut().recv(shared.stop.deadline);
+        match received {
+            Recv::Reply(reply) => {
+                shared.outstanding.set(shared.outstanding.get().saturating_sub(1));
+                if !shared.charge(reply.envelope.len()) {
+                    continue;
+                }
+                match prelude.deliver.call::<_, ()>((reply.id, reply.envelope)) {
+                    Ok(()) => {}
+                    Err(rquickjs::Error::Exception) => {
+                        let exception = ctx.catch();
+                        return Ok(failed(thrown(ctx, shared, &prelude, prepared, exception)));
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Recv::TimedOut => {
+                let running = shared.outstanding.get();
+                return Ok(failed(timeout_error(
+                    shared.limits.timeout,
+                    Some(&format!("{running} tool call(s) were still running")),
+                )));
+            }
+            Recv::Closed => {
+                shared.stop.cancelled.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+}
+
+enum JobResult<'js> {
+    None,
+    Ran,
+    Threw(Value<'js>),
+}
+
+fn execute_job<'js>(ctx: &Ctx<'js>) -> JobResult<'js> {
+    let mut job_ctx = std::mem::MaybeUninit::<*mut qjs::JSContext>::uninit();
+    // SAFETY: the runtime is alive and locked by the `with` we are inside;
+    // QuickJS writes the context of the job it ran into `job_ctx`.
+    let result = unsafe {
+        let rt = qjs::JS_GetRuntime(ctx.as_raw().as_ptr());
+        qjs::JS_ExecutePendingJob(rt, job_ctx.as_mut_ptr())
+    };
+    match result {
+        0 => JobResult::None,
+        r if r > 0 => JobResult::Ran,
+        // One context per runtime, so the exception is on `ctx`.
+        _ => JobResult::Threw(ctx.catch()),
+    }
+}
+
+/// The outcome of a program that returned `value`.
+fn finish<'js>(ctx: &Ctx<'js>, shared: &Shared, prelude: &Prelude<'js>, value: Value<'js>) -> EngineOutcome {
+    if let Some(error) = shared.stop.reason() {
+        return failed(error);
+    }
+    let converted: rquickjs::Result<Value> = prelude.finish.call((value,));
+    let converted = match converted {
+        Ok(v) => v,
+        Err(_) => {
+            let _ = ctx.catch();
+            return failed(shared.stop.reason().unwrap_or_else(|| {
+                RunError::new(RunErrorKind::InvalidResult, "the returned value could not be turned into JSON")
+            }));
+        }
+    };
+    if let Some(object) = converted.as_object() {
+        let problem: String = object.get("problem").unwrap_or_default();
+        return failed(RunError::new(
+            RunErrorKind::InvalidResult,
+            format!("the returned value is not JSON: {problem}"),
+        ));
+    }
+    let Some(text) = converted.as_string() else {
+        return EngineOutcome::default();
+    };
+    let json = match text.to_string() {
+        Ok(json) => json,
+        Err(_) => {
+            return failed(shared.stop.reason().unwrap_or_else(|| {
+                RunError::new(RunErrorKind::InvalidResult, "the returned value could not be read")
+            }));
+        }
+    };
+    if let Err(problem) = check_json(&json) {
+        return failed(RunError::new(
+            RunErrorKind::InvalidResult,
+            format!("the returned value is not JSON the host accepts: it has {problem}"),
+        ));
+    }
+    let max = shared.limits.max_output_bytes;
+    if json.len() <= max && !shared.charge(json.len()) {
+        return failed(shared.stop.reason().unwrap_or_else(|| RunError::new(RunErrorKind::HostMemoryLimit, "the result passed the host's memory limit")));
+    }
+    if json.len() > max {
+        let mut cut = max.min(1024);
+        while !json.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        return failed(RunError::new(
+            RunErrorKind::OutputLimit,
+            format!(
+                "the result is {} bytes of JSON, over the limit of {max}; return less (a summary, or the first items). It began: {}… [truncated, {} more bytes]",
+                json.len(),
+                &json[..cut],
+                json.len() - cut
+            ),
+        ));
+    }
+    EngineOutcome {
+        value: Some(json),
+        error: None,
+    }
+}
+
+/// Checks JSON text the engine produced for what the host cannot take:
+/// nesting deeper than [`MAX_DEPTH`] and lone surrogates (which
+/// `JSON.stringify` writes as escapes). Linear, without recursion.
+pub(crate) fn check_json(text: &str) -> Result<(), String> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut i = 0;
+    let hex = |at: usize| -> Option<u32> {
+        let digits = bytes.get(at..at + 4)?;
+        u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'"' => in_string = false,
+                b'\\' => {
+                    if bytes.get(i + 1) == Some(&b'u') {
+                        let unit = hex(i + 2).unwrap_or(0);
+                        if (0xD800..0xDC00).contains(&unit) {
+                            let low = (bytes.get(i + 6..i + 8) == Some(&b"\\u"[..]))
+                                .then(|| hex(i + 8))
+                                .flatten();
+                            if !low.is_some_and(|l| (0xDC00..0xE000).contains(&l)) {
+                                return Err("a string with a lone surrogate".to_owned());
+                            }
+                            i += 12;
+                            continue;
+                        }
+                        if (0xDC00..0xE000).contains(&unit) {
+                            return Err("a string with a lone surrogate".to_owned());
+                        }
+                        i += 6;
+                        continue;
+                    }
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return Err(format!("nesting deeper than {MAX_DEPTH} levels"));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The run error for an exception that ended the program.
+fn thrown<'js>(
+    ctx: &Ctx<'js>,
+    shared: &Shared,
+    prelude: &Prelude<'js>,
+    prepared: &prepare::Prepared,
+    exception: Value<'js>,
+) -> RunError {
+    if let Some(error) = shared.stop.reason() {
+        return error;
+    }
+    let stack_overflow = prelude
+        .is_stack_overflow
+        .call::<_, bool>((exception.clone(),))
+        .unwrap_or_else(|_| {
+            let _ = ctx.catch();
+            false
+        });
+    let (text, location) = describe(&exception, prepared);
+    if stack_overflow {
+        return RunError::new(
+            RunErrorKind::StackOverflow,
+            "the program recursed too deeply and exhausted the sandbox's stack",
+        )
+        .at(location);
+    }
+    let kind = match exception.as_object().and_then(|o| o.get::<_, String>("name").ok()) {
+        Some(name) if name == "SyntaxError" && location.is_none() => RunErrorKind::SyntaxError,
+        _ => RunErrorKind::Thrown,
+    };
+    RunError::new(kind, text).at(location)
+}
+
+/// `Name: message` of an exception (with the tool's name and kind for a
+/// `ToolCallError`), or the thrown value as text; and the place of the first
+/// stack frame in the program.
+fn describe<'js>(exception: &Value<'js>, prepared: &prepare::Prepared) -> (String, Option<crate::outcome::Location>) {
+    let Some(object) = exception.as_object() else {
+        let shown = exception
+            .ctx()
+            .json_stringify(exception.clone())
+            .ok()
+            .flatten()
+            .and_then(|s| s.to_string().ok())
+            .unwrap_or_else(|| format!("a value of type {}", exception.type_name()));
+        return (format!("the program threw {shown}, which is not an Error"), None);
+    };
+    let get = |key: &str| -> Option<String> { object.get::<_, Option<String>>(key).ok().flatten() };
+    let name = get("name").unwrap_or_else(|| "Error".to_owned());
+    let message = get("message").unwrap_or_default();
+    let mut text = if message.is_empty() { name.clone() } else { format!("{name}: {message}") };
+    if let Some(tool) = get("toolName") {
+        let kind = get("kind").unwrap_or_default();
+        text.push_str(&format!(" (from tool {tool:?}, kind {kind})"));
+    }
+    if name == "TypeError" && message.contains("not a function") {
+        text.push_str(&format!(
+            " (a name that is not a tool reads as undefined on `{GLOBAL}`; check the tool's exact name in the SDK)"
+        ));
+    }
+    let location = get("stack").and_then(|stack| first_frame(&stack, prepared));
+    (text, location)
+}
+
+/// The first frame of a QuickJS stack that lies in the program.
+fn first_frame(stack: &str, prepared: &prepare::Prepared) -> Option<crate::outcome::Location> {
+    stack.lines().find_map(|line| {
+        let at = line.find("program:")?;
+        let rest = &line[at + "program:".len()..];
+        let mut parts = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+        let l: u32 = parts.next()?.parse().ok()?;
+        let c: u32 = parts.next()?.parse().ok()?;
+        prepared.locate(l, c)
+    })
+}
+
+/// Throws an exception the program cannot catch, after recording why the
+/// run must end.
+fn fatal<'js>(ctx: &Ctx<'js>, shared: &Shared, error: RunError) -> rquickjs::Error {
+    shared.stop.set_fatal(error);
+    uncatchable(ctx)
+}
+
+fn uncatchable<'js>(ctx: &Ctx<'js>) -> rquickjs::Error {
+    match rquickjs::Exception::from_message(ctx.clone(), "the run was stopped") {
+        Ok(exception) => {
+            let value = exception.into_value();
+            // SAFETY: `value` is a live object of this context.
+            unsafe { qjs::JS_SetUncatchableError(ctx.as_raw().as_ptr(), value.as_raw()) };
+            ctx.throw(value)
+        }
+        Err(e) => e,
+    }
+}
+
+/// Installs the host functions and runs the prelude.
+fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Result<Prelude<'js>> {
+    let host = Object::new(ctx.clone())?;
+    host.set("names", serde_json::to_string(&job.tools).unwrap_or_else(|_| "[]".to_owned()))?;
+    host.set("maxDepth", MAX_DEPTH as u32)?;
+    host.set("maxLength", (shared.limits.memory_bytes / 16).max(1024) as f64)?;
+
+    let s = Rc::clone(shared);
+    host.set(
+        "call",
+        Func::from(move |ctx: Ctx<'js>, name: String, json: rquickjs::String<'js>, units: f64| -> rquickjs::Result<Value<'js>> {
+            if s.calls.get() >= s.limits.max_tool_calls {
+                return Err(fatal(&ctx, &s, RunError::new(
+                    RunErrorKind::CallLimit,
+                    format!("the program made more than {} tool calls; batch the work into fewer calls", s.limits.max_tool_calls),
+                )));
+            }
+            // Refused before the arguments are copied out of the engine.
+            if !s.charge(units as usize) {
+                return Err(uncatchable(&ctx));
+            }
+            let args = json.to_string()?;
+            if let Err(problem) = check_json(&args) {
+                return Ok(rquickjs::String::from_str(ctx, &problem)?.into_value());
+            }
+            if !s.charge(args.len().saturating_sub(units as usize)) {
+                return Err(uncatchable(&ctx));
+            }
+            let id = s.next_id.get();
+            s.next_id.set(id + 1);
+            s.calls.set(s.calls.get() + 1);
+            s.outstanding.set(s.outstanding.get() + 1);
+            s.send(ToHost::Call { id, name, args });
+            Ok(Value::new_number(ctx, id as f64))
+        }),
+    )?;
+
+    let s = Rc::clone(shared);
+    host.set(
+        "log",
+        Func::from(move |ctx: Ctx<'js>, level: String, text: String| -> rquickjs::Result<()> {
+            let bytes = text.len() + 1;
+            let used = s.log_bytes.get() + bytes;
+            let max = s.limits.max_output_bytes;
+            if used > max {
+                // Keep what fits of this line, mark the cut, and end the run.
+                let mut keep = max.saturating_sub(s.log_bytes.get() + 1);
+                while !text.is_char_boundary(keep) {
+                    keep -= 1;
+                }
+                let mut kept = text[..keep].to_owned();
+                kept.push_str(&format!(
+                    "… [console output truncated: this line had {} bytes; the limit for all output is {max} bytes]",
+                    text.len()
+                ));
+                s.log_bytes.set(max);
+                s.send(ToHost::Log(LogLine { level, text: kept }));
+                return Err(fatal(&ctx, &s, RunError::new(
+                    RunErrorKind::OutputLimit,
+                    format!("console output passed the limit of {max} bytes; print less (a summary, or return the data instead)"),
+                )));
+            }
+            if !s.charge(bytes) {
+                return Err(uncatchable(&ctx));
+            }
+            s.log_bytes.set(used);
+            s.send(ToHost::Log(LogLine { level, text }));
+            Ok(())
+        }),
+    )?;
+
+    let s = Rc::clone(shared);
+    host.set(
+        "tick",
+        Func::from(move |ctx: Ctx<'js>| -> rquickjs::Result<()> {
+            match s.stop.reason() {
+                Some(error) => Err(fatal(&ctx, &s, error)),
+                None => Ok(()),
+            }
+        }),
+    )?;
+
+    ctx.globals().set("__codemode_host", host)?;
+    let prelude = include_str!("../prelude.js")
+        .replace("ERROR_CLASS", ERROR_CLASS)
+        .replace("GLOBAL", GLOBAL);
+    let handles: Object = ctx.eval(prelude)?;
+    ctx.globals().remove("__codemode_host")?;
+    Ok(Prelude {
+        deliver: handles.get("deliver")?,
+        finish: handles.get("finish")?,
+        is_stack_overflow: handles.get("isStackOverflow")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_the_host_cannot_take_is_found() {
+        assert!(check_json(r#"{"a":[1,"x\"[["],"b":"\ud83d\ude00"}"#).is_ok());
+        assert!(check_json(r#"{"s":"\ud800"}"#).is_err());
+        assert!(check_json(r#"{"s":"\udc00x"}"#).is_err());
+        assert!(check_json(r#"{"s":"\ud800\u0041"}"#).is_err());
+        let deep = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
+        assert!(check_json(&deep).is_ok());
+        // What passes the check, the host's parser takes.
+        assert!(serde_json::from_str::<serde_json::Value>(&deep).is_ok());
+        let deeper = format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(check_json(&deeper).is_err());
+    }
+}

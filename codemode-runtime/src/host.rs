@@ -1,0 +1,369 @@
+//! The host side of a run: an engine (a thread or a worker process) sends
+//! tool calls and console lines; this future dispatches the calls to the
+//! toolset, enforces the deadline, the call timeout and the host memory
+//! budget, and assembles the outcome. It never blocks its thread: all
+//! JavaScript runs elsewhere.
+
+use crate::engine::{self, MAX_DEPTH};
+use crate::outcome::{CallRecord, Limits, LogLine, RunError, RunErrorKind, RunOutcome};
+use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
+use codemode_core::{ErrorKind, ToolCallError, Toolset};
+use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
+use futures_util::stream::FuturesUnordered;
+use futures_util::{FutureExt, StreamExt};
+use serde_json::Value;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::task::Poll;
+use std::time::{Duration, Instant};
+
+/// How long past the deadline the host waits for the engine to report its
+/// own timeout before it gives up on the engine.
+const GRACE: Duration = Duration::from_millis(100);
+
+/// A running engine, as the host sees it.
+pub(crate) struct Connection {
+    pub(crate) events: UnboundedReceiver<ToHost>,
+    pub(crate) replies: Sender<Reply>,
+    /// Stops the engine: sets its cancel flag, or kills its process.
+    pub(crate) cancel: Box<dyn Fn() + Send + Sync>,
+}
+
+/// Cancels the engine when the run ends or its future is dropped.
+struct CancelOnDrop(Box<dyn Fn() + Send + Sync>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        (self.0)();
+    }
+}
+
+/// An engine on a thread of this process.
+pub(crate) fn spawn_thread(job: Job) -> Connection {
+    let (events_tx, events) = unbounded();
+    let (replies, replies_rx) = std::sync::mpsc::channel();
+    let cancelled = Arc::new(AtomicBool::new(false));
+    let io = ThreadIo {
+        events: events_tx.clone(),
+        replies: replies_rx,
+        cancelled: Arc::clone(&cancelled),
+    };
+    let flag = Arc::clone(&cancelled);
+    let spawned = std::thread::Builder::new()
+        .name("codemode-engine".to_owned())
+        .stack_size(engine::ENGINE_STACK)
+        .spawn(move || {
+            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                engine::run(job, Box::new(io), flag)
+            }))
+            .unwrap_or_else(|_| EngineOutcome {
+                value: None,
+                error: Some(RunError::new(
+                    RunErrorKind::Internal,
+                    "the engine stopped unexpectedly (a panic inside it was contained)",
+                )),
+            });
+            let _ = events_tx.unbounded_send(ToHost::Done(outcome));
+        });
+    if let Err(e) = spawned {
+        let (tx, rx) = unbounded();
+        let _ = tx.unbounded_send(ToHost::Done(EngineOutcome {
+            value: None,
+            error: Some(RunError::new(
+                RunErrorKind::Internal,
+                format!("the host could not start an engine thread: {e}"),
+            )),
+        }));
+        return Connection {
+            events: rx,
+            replies,
+            cancel: Box::new(|| {}),
+        };
+    }
+    Connection {
+        events,
+        replies,
+        cancel: Box::new(move || cancelled.store(true, Ordering::SeqCst)),
+    }
+}
+
+struct ThreadIo {
+    events: UnboundedSender<ToHost>,
+    replies: Receiver<Reply>,
+    cancelled: Arc<AtomicBool>,
+}
+
+impl EngineIo for ThreadIo {
+    fn send(&mut self, message: ToHost) -> bool {
+        self.events.unbounded_send(message).is_ok()
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Recv {
+        recv_until(&self.replies, deadline, &self.cancelled)
+    }
+}
+
+/// Waits on `replies` until `deadline`, noticing cancellation within a few
+/// milliseconds.
+pub(crate) fn recv_until(replies: &Receiver<Reply>, deadline: Instant, cancelled: &AtomicBool) -> Recv {
+    loop {
+        if cancelled.load(Ordering::SeqCst) {
+            return Recv::Closed;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Recv::TimedOut;
+        }
+        let wait = (deadline - now).min(Duration::from_millis(20));
+        match replies.recv_timeout(wait) {
+            Ok(reply) => return Recv::Reply(reply),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return Recv::Closed,
+        }
+    }
+}
+
+type CallFuture = Pin<Box<dyn Future<Output = (u64, usize, Result<Value, ToolCallError>, f64)> + Send>>;
+
+/// Drives one run to its outcome.
+pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
+    toolset: Arc<T>,
+    limits: &Limits,
+    started: Instant,
+    connection: Connection,
+) -> RunOutcome {
+    let Connection {
+        mut events,
+        replies,
+        cancel,
+    } = connection;
+    let _cancel = CancelOnDrop(cancel);
+    let deadline = started + limits.timeout;
+    let mut timer = futures_timer::Delay::new(deadline.saturating_duration_since(Instant::now()) + GRACE);
+    let mut calls: FuturesUnordered<CallFuture> = FuturesUnordered::new();
+    let mut records: Vec<CallRecord> = Vec::new();
+    let mut logs: Vec<LogLine> = Vec::new();
+    let mut host_bytes = 0usize;
+    let mut over_budget = None;
+
+    enum Event {
+        Engine(Option<ToHost>),
+        Call((u64, usize, Result<Value, ToolCallError>, f64)),
+        Deadline,
+    }
+
+    let (value, error) = loop {
+        let event = std::future::poll_fn(|cx| {
+            if let Poll::Ready(message) = events.poll_next_unpin(cx) {
+                return Poll::Ready(Event::Engine(message));
+            }
+            if !calls.is_empty()
+                && let Poll::Ready(Some(done)) = calls.poll_next_unpin(cx)
+            {
+                return Poll::Ready(Event::Call(done));
+            }
+            if timer.poll_unpin(cx).is_ready() {
+                return Poll::Ready(Event::Deadline);
+            }
+            Poll::Pending
+        })
+        .await;
+        match event {
+            Event::Engine(Some(ToHost::Call { id, name, args })) => {
+                host_bytes += args.len();
+                let args: Value = match serde_json::from_str(&args) {
+                    Ok(v) => v,
+                    Err(_) => Value::Null,
+                };
+                let index = records.len();
+                records.push(CallRecord {
+                    name: name.clone(),
+                    args: args.clone(),
+                    duration_ms: None,
+                    ok: false,
+                    error: None,
+                });
+                if records.len() > limits.max_tool_calls {
+                    break (None, Some(RunError::new(
+                        RunErrorKind::CallLimit,
+                        format!("the program made more than {} tool calls", limits.max_tool_calls),
+                    )));
+                }
+                calls.push(call_one(Arc::clone(&toolset), id, index, name, args, limits.call_timeout));
+            }
+            Event::Engine(Some(ToHost::Log(line))) => {
+                host_bytes += line.text.len();
+                logs.push(line);
+            }
+            Event::Engine(Some(ToHost::Done(outcome))) => {
+                let value = outcome.value.and_then(|json| serde_json::from_str(&json).ok());
+                break (value, outcome.error);
+            }
+            Event::Engine(None) => {
+                break (None, Some(RunError::new(
+                    RunErrorKind::Internal,
+                    "the engine stopped without reporting an outcome",
+                )));
+            }
+            Event::Call((id, index, result, elapsed)) => {
+                let envelope = envelope(&result);
+                host_bytes += envelope.len();
+                if let Some(record) = records.get_mut(index) {
+                    record.duration_ms = Some(elapsed);
+                    record.ok = result.is_ok();
+                    record.error = result.as_ref().err().cloned();
+                }
+                if let Ok(value) = result {
+                    drop_deep(value);
+                }
+                if host_bytes > limits.max_host_bytes {
+                    over_budget = Some(RunError::new(
+                        RunErrorKind::HostMemoryLimit,
+                        format!(
+                            "the run's tool arguments, results and output passed the host's limit of {} bytes; pass less data between the program and its tools",
+                            limits.max_host_bytes
+                        ),
+                    ));
+                    break (None, over_budget.clone());
+                }
+                let _ = replies.send(Reply { id, envelope });
+            }
+            Event::Deadline => {
+                let running = records.iter().filter(|r| r.duration_ms.is_none()).count();
+                let detail = (running > 0).then(|| format!("{running} tool call(s) were still running"));
+                break (None, Some(engine::timeout_error(limits.timeout, detail.as_deref())));
+            }
+        }
+    };
+    let error = over_budget.or(error);
+    RunOutcome {
+        value: if error.is_some() { Value::Null } else { value.unwrap_or(Value::Null) },
+        logs,
+        calls: records,
+        error,
+    }
+}
+
+/// One tool call, with panics contained and the per-call timeout applied.
+fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
+    toolset: Arc<T>,
+    id: u64,
+    index: usize,
+    name: String,
+    args: Value,
+    call_timeout: Duration,
+) -> CallFuture {
+    Box::pin(async move {
+        let started = Instant::now();
+        let call = AssertUnwindSafe(toolset.call(&name, args)).catch_unwind();
+        let timer = futures_timer::Delay::new(call_timeout);
+        let result = match futures_util::future::select(Box::pin(call), timer).await {
+            futures_util::future::Either::Left((Ok(result), _)) => result,
+            futures_util::future::Either::Left((Err(_), _)) => Err(ToolCallError::new(
+                &name,
+                ErrorKind::ToolPanicked,
+                "the tool panicked",
+            )),
+            futures_util::future::Either::Right(_) => Err(ToolCallError::new(
+                &name,
+                ErrorKind::Timeout,
+                format!("the tool did not answer within {call_timeout:?}"),
+            )),
+        };
+        let result = result.and_then(|value| match too_deep(&value) {
+            Some(path) => {
+                drop_deep(value);
+                Err(ToolCallError::new(
+                    &name,
+                    ErrorKind::InvalidResult,
+                    format!("the tool's result nests deeper than {MAX_DEPTH} levels (at {path}), which the sandbox cannot take"),
+                ))
+            }
+            None => Ok(value),
+        });
+        (id, index, result, started.elapsed().as_secs_f64() * 1000.0)
+    })
+}
+
+/// The JSON envelope the prelude reads.
+fn envelope(result: &Result<Value, ToolCallError>) -> String {
+    #[derive(serde::Serialize)]
+    struct Ok<'a> {
+        ok: bool,
+        value: &'a Value,
+    }
+    #[derive(serde::Serialize)]
+    struct Err<'a> {
+        ok: bool,
+        error: &'a ToolCallError,
+    }
+    let text = match result {
+        Result::Ok(value) => serde_json::to_string(&Ok { ok: true, value }),
+        Result::Err(error) => serde_json::to_string(&Err { ok: false, error }),
+    };
+    text.unwrap_or_else(|e| {
+        format!(
+            r#"{{"ok":false,"error":{{"toolName":"","kind":"invalid_result","message":{}}}}}"#,
+            serde_json::to_string(&e.to_string()).unwrap_or_default()
+        )
+    })
+}
+
+/// The JSON path of the first place where `value` nests deeper than
+/// [`MAX_DEPTH`], found without recursion.
+pub(crate) fn too_deep(value: &Value) -> Option<String> {
+    let mut stack: Vec<(&Value, usize, String)> = vec![(value, 0, "$".to_owned())];
+    while let Some((v, depth, path)) = stack.pop() {
+        let children: Box<dyn Iterator<Item = (String, &Value)>> = match v {
+            Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v))),
+            Value::Object(map) => Box::new(map.iter().map(|(k, v)| (format!(".{k}"), v))),
+            _ => continue,
+        };
+        if depth >= MAX_DEPTH {
+            return Some(path);
+        }
+        for (step, child) in children {
+            if matches!(child, Value::Array(_) | Value::Object(_)) {
+                stack.push((child, depth + 1, format!("{path}{step}")));
+            }
+        }
+    }
+    None
+}
+
+/// Drops a value without recursion, so a deeply nested one cannot overflow
+/// the host's stack.
+pub(crate) fn drop_deep(value: Value) {
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Array(items) => stack.extend(items),
+            Value::Object(map) => stack.extend(map.into_iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nested(depth: usize) -> Value {
+        let mut v = Value::Null;
+        for _ in 0..depth {
+            v = Value::Array(vec![v]);
+        }
+        v
+    }
+
+    #[test]
+    fn depth_is_measured_without_recursion() {
+        assert_eq!(too_deep(&nested(MAX_DEPTH)), None);
+        assert!(too_deep(&nested(MAX_DEPTH + 1)).is_some());
+        drop_deep(nested(1_000_000));
+    }
+}
