@@ -241,6 +241,15 @@ macro_rules! tools {
                 let _ = args;
                 ::core::result::Result::Err($crate::unknown_tool(name, &[$(<$tool as $crate::Tool>::NAME),*]))
             }
+
+            fn is_blocking(&self, name: &str) -> bool {
+                $(
+                    if name == <$tool as $crate::Tool>::NAME {
+                        return <$tool as $crate::Tool>::BLOCKING;
+                    }
+                )*
+                false
+            }
         }
     };
 }

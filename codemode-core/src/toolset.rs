@@ -33,6 +33,15 @@ pub trait Toolset {
         name: &str,
         args: Value,
     ) -> impl Future<Output = Result<Value, ToolCallError>> + Send;
+
+    /// Whether the tool called `name` blocks its thread while it runs (a
+    /// plain, non-async function). A runtime runs such calls on a thread of
+    /// their own, so they overlap under `Promise.all` and never stall the
+    /// executor. `#[tool]` on a non-async function answers `true`.
+    fn is_blocking(&self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
 }
 
 /// One tool made from a free function by `#[codemode::tool]`.
@@ -45,6 +54,10 @@ pub trait Tool {
 
     /// The tool's declaration.
     fn def() -> ToolDef;
+
+    /// Whether the tool blocks its thread while it runs (see
+    /// [`Toolset::is_blocking`]).
+    const BLOCKING: bool = false;
 
     /// Runs the tool; failures as in [`Toolset::call`].
     fn call(args: Value) -> impl Future<Output = Result<Value, ToolCallError>> + Send;

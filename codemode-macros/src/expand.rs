@@ -40,6 +40,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let def = def_expr(&tool, &format_ident!("__CodemodeArgs"));
     let body = call_body(&tool, &format_ident!("__CodemodeArgs"), quote!(#ident));
     let name = &tool.name;
+    let blocking = !tool.is_async;
     quote! {
         #func
 
@@ -53,6 +54,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 
             impl ::codemode::Tool for #ident {
                 const NAME: &'static str = #name;
+                const BLOCKING: bool = #blocking;
 
                 fn def() -> ::codemode::ToolDef {
                     #def
@@ -146,6 +148,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut defs = Vec::new();
     let mut arms = Vec::new();
     let mut names = Vec::new();
+    let mut blocking = Vec::new();
     for tool in &tools {
         let args = format_ident!("__CodemodeArgs_{}", tool.ident);
         structs.push(args_struct(tool, &args));
@@ -159,8 +162,16 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         let body = call_body(tool, &args, callee);
         let name = &tool.name;
         arms.push(quote!(#name => { #body }));
+        if !tool.is_async {
+            blocking.push(name);
+        }
         names.push(name);
     }
+    let is_blocking = if blocking.is_empty() {
+        quote!(let _ = name; false)
+    } else {
+        quote!(matches!(name, #(#blocking)|*))
+    };
     quote! {
         #block
 
@@ -185,6 +196,10 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
                             ::core::result::Result::Err(::codemode::unknown_tool(name, &[#(#names),*]))
                         }
                     }
+                }
+
+                fn is_blocking(&self, name: &str) -> bool {
+                    #is_blocking
                 }
             }
         };
@@ -211,7 +226,7 @@ fn args_struct(tool: &ToolFn, ident: &syn::Ident) -> TokenStream {
             quote! {
                 #(#checks)*
                 #[derive(::codemode::__private::serde::Deserialize, ::codemode::__private::schemars::JsonSchema)]
-                #[serde(crate = "::codemode::__private::serde", deny_unknown_fields)]
+                #[serde(crate = "::codemode::__private::serde", deny_unknown_fields, expecting = "an object of the tool's arguments")]
                 #[schemars(crate = "::codemode::__private::schemars")]
                 #[allow(non_camel_case_types)]
                 struct #ident {

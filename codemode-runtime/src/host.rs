@@ -57,16 +57,15 @@ pub(crate) fn spawn_thread(job: Job) -> Connection {
         .name("codemode-engine".to_owned())
         .stack_size(engine::ENGINE_STACK)
         .spawn(move || {
-            let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                engine::run(job, Box::new(io), flag)
-            }))
-            .unwrap_or_else(|_| EngineOutcome {
-                value: None,
-                error: Some(RunError::new(
-                    RunErrorKind::Internal,
-                    "the engine stopped unexpectedly (a panic inside it was contained)",
-                )),
-            });
+            let outcome =
+                std::panic::catch_unwind(AssertUnwindSafe(|| engine::run(job, Box::new(io), flag)))
+                    .unwrap_or_else(|_| EngineOutcome {
+                        value: None,
+                        error: Some(RunError::new(
+                            RunErrorKind::Internal,
+                            "the engine stopped unexpectedly (a panic inside it was contained)",
+                        )),
+                    });
             let _ = events_tx.unbounded_send(ToHost::Done(outcome));
         });
     if let Err(e) = spawned {
@@ -109,7 +108,11 @@ impl EngineIo for ThreadIo {
 
 /// Waits on `replies` until `deadline`, noticing cancellation within a few
 /// milliseconds.
-pub(crate) fn recv_until(replies: &Receiver<Reply>, deadline: Instant, cancelled: &AtomicBool) -> Recv {
+pub(crate) fn recv_until(
+    replies: &Receiver<Reply>,
+    deadline: Instant,
+    cancelled: &AtomicBool,
+) -> Recv {
     loop {
         if cancelled.load(Ordering::SeqCst) {
             return Recv::Closed;
@@ -127,7 +130,9 @@ pub(crate) fn recv_until(replies: &Receiver<Reply>, deadline: Instant, cancelled
     }
 }
 
-type CallFuture = Pin<Box<dyn Future<Output = (u64, usize, Result<Value, ToolCallError>, f64)> + Send>>;
+type CallResult = Result<Value, ToolCallError>;
+type CallFuture =
+    Pin<Box<dyn Future<Output = (u64, usize, Result<Value, ToolCallError>, f64)> + Send>>;
 
 /// Drives one run to its outcome.
 pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
@@ -143,7 +148,8 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
     } = connection;
     let _cancel = CancelOnDrop(cancel);
     let deadline = started + limits.timeout;
-    let mut timer = futures_timer::Delay::new(deadline.saturating_duration_since(Instant::now()) + GRACE);
+    let mut timer =
+        futures_timer::Delay::new(deadline.saturating_duration_since(Instant::now()) + GRACE);
     let mut calls: FuturesUnordered<CallFuture> = FuturesUnordered::new();
     let mut records: Vec<CallRecord> = Vec::new();
     let mut logs: Vec<LogLine> = Vec::new();
@@ -188,26 +194,44 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     error: None,
                 });
                 if records.len() > limits.max_tool_calls {
-                    break (None, Some(RunError::new(
-                        RunErrorKind::CallLimit,
-                        format!("the program made more than {} tool calls", limits.max_tool_calls),
-                    )));
+                    break (
+                        None,
+                        Some(RunError::new(
+                            RunErrorKind::CallLimit,
+                            format!(
+                                "the program made more than {} tool calls",
+                                limits.max_tool_calls
+                            ),
+                        )),
+                    );
                 }
-                calls.push(call_one(Arc::clone(&toolset), id, index, name, args, limits.call_timeout));
+                calls.push(call_one(
+                    Arc::clone(&toolset),
+                    id,
+                    index,
+                    name,
+                    args,
+                    limits.call_timeout,
+                ));
             }
             Event::Engine(Some(ToHost::Log(line))) => {
                 host_bytes += line.text.len();
                 logs.push(line);
             }
             Event::Engine(Some(ToHost::Done(outcome))) => {
-                let value = outcome.value.and_then(|json| serde_json::from_str(&json).ok());
+                let value = outcome
+                    .value
+                    .and_then(|json| serde_json::from_str(&json).ok());
                 break (value, outcome.error);
             }
             Event::Engine(None) => {
-                break (None, Some(RunError::new(
-                    RunErrorKind::Internal,
-                    "the engine stopped without reporting an outcome",
-                )));
+                break (
+                    None,
+                    Some(RunError::new(
+                        RunErrorKind::Internal,
+                        "the engine stopped without reporting an outcome",
+                    )),
+                );
             }
             Event::Call((id, index, result, elapsed)) => {
                 let envelope = envelope(&result);
@@ -234,14 +258,22 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
             }
             Event::Deadline => {
                 let running = records.iter().filter(|r| r.duration_ms.is_none()).count();
-                let detail = (running > 0).then(|| format!("{running} tool call(s) were still running"));
-                break (None, Some(engine::timeout_error(limits.timeout, detail.as_deref())));
+                let detail =
+                    (running > 0).then(|| format!("{running} tool call(s) were still running"));
+                break (
+                    None,
+                    Some(engine::timeout_error(limits.timeout, detail.as_deref())),
+                );
             }
         }
     };
     let error = over_budget.or(error);
     RunOutcome {
-        value: if error.is_some() { Value::Null } else { value.unwrap_or(Value::Null) },
+        value: if error.is_some() {
+            Value::Null
+        } else {
+            value.unwrap_or(Value::Null)
+        },
         logs,
         calls: records,
         error,
@@ -259,11 +291,23 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
 ) -> CallFuture {
     Box::pin(async move {
         let started = Instant::now();
-        let call = AssertUnwindSafe(toolset.call(&name, args)).catch_unwind();
+        let call: Pin<Box<dyn Future<Output = Option<CallResult>> + Send>> =
+            if toolset.is_blocking(&name) {
+                Box::pin(on_own_thread(Arc::clone(&toolset), name.clone(), args))
+            } else {
+                let toolset = Arc::clone(&toolset);
+                let name = name.clone();
+                Box::pin(async move {
+                    AssertUnwindSafe(toolset.call(&name, args))
+                        .catch_unwind()
+                        .await
+                        .ok()
+                })
+            };
         let timer = futures_timer::Delay::new(call_timeout);
-        let result = match futures_util::future::select(Box::pin(call), timer).await {
-            futures_util::future::Either::Left((Ok(result), _)) => result,
-            futures_util::future::Either::Left((Err(_), _)) => Err(ToolCallError::new(
+        let result = match futures_util::future::select(call, timer).await {
+            futures_util::future::Either::Left((Some(result), _)) => result,
+            futures_util::future::Either::Left((None, _)) => Err(ToolCallError::new(
                 &name,
                 ErrorKind::ToolPanicked,
                 "the tool panicked",
@@ -287,6 +331,29 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
         });
         (id, index, result, started.elapsed().as_secs_f64() * 1000.0)
     })
+}
+
+/// Runs a blocking tool's call on a thread of its own, so it neither stalls
+/// the executor nor serialises with other calls. `None` when it panicked.
+/// A run that ends first stops waiting; the thread finishes on its own.
+async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
+    toolset: Arc<T>,
+    name: String,
+    args: Value,
+) -> Option<Result<Value, ToolCallError>> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    let spawned = std::thread::Builder::new()
+        .name("codemode-tool".to_owned())
+        .spawn(move || {
+            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                futures_executor::block_on(toolset.call(&name, args))
+            }));
+            let _ = tx.send(result.ok());
+        });
+    match spawned {
+        Ok(_) => rx.await.ok().flatten(),
+        Err(_) => None,
+    }
 }
 
 /// The JSON envelope the prelude reads.
@@ -319,7 +386,9 @@ pub(crate) fn too_deep(value: &Value) -> Option<String> {
     let mut stack: Vec<(&Value, usize, String)> = vec![(value, 0, "$".to_owned())];
     while let Some((v, depth, path)) = stack.pop() {
         let children: Box<dyn Iterator<Item = (String, &Value)>> = match v {
-            Value::Array(items) => Box::new(items.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v))),
+            Value::Array(items) => {
+                Box::new(items.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v)))
+            }
             Value::Object(map) => Box::new(map.iter().map(|(k, v)| (format!(".{k}"), v))),
             _ => continue,
         };

@@ -10,8 +10,8 @@
 
 use crate::engine;
 use crate::host::{Connection, recv_until};
-use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
 use crate::outcome::{RunError, RunErrorKind};
+use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
 use futures_channel::mpsc::unbounded;
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
@@ -58,10 +58,9 @@ impl WorkerCommand {
 /// otherwise returns at once. Call it first in `main`.
 ///
 /// ```no_run
-/// fn main() {
-///     codemode_runtime::run_worker_if_requested();
-///     // ... the host's own work
-/// }
+/// // First thing in `main`:
+/// codemode_runtime::run_worker_if_requested();
+/// // ... the host's own work
 /// ```
 pub fn run_worker_if_requested() {
     if std::env::args_os().nth(1).is_some_and(|a| a == WORKER_ARG) {
@@ -89,23 +88,25 @@ fn worker_main() -> i32 {
     };
     let (replies_tx, replies_rx) = std::sync::mpsc::channel::<Reply>();
     // Replies arrive on their own thread, so the engine can wait with a deadline.
-    let reader = std::thread::Builder::new().name("codemode-worker-in".to_owned()).spawn(move || {
-        let mut line = String::new();
-        loop {
-            line.clear();
-            match input.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => match serde_json::from_str::<Reply>(&line) {
-                    Ok(reply) => {
-                        if replies_tx.send(reply).is_err() {
-                            break;
+    let reader = std::thread::Builder::new()
+        .name("codemode-worker-in".to_owned())
+        .spawn(move || {
+            let mut line = String::new();
+            loop {
+                line.clear();
+                match input.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => match serde_json::from_str::<Reply>(&line) {
+                        Ok(reply) => {
+                            if replies_tx.send(reply).is_err() {
+                                break;
+                            }
                         }
-                    }
-                    Err(_) => break,
-                },
+                        Err(_) => break,
+                    },
+                }
             }
-        }
-    });
+        });
     if reader.is_err() {
         return 6;
     }
@@ -188,7 +189,11 @@ fn limit_self(limits: &crate::outcome::Limits) {
     }
     let mapped = std::fs::read_to_string("/proc/self/statm")
         .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|p| p.parse::<u64>().ok()))
+        .and_then(|s| {
+            s.split_whitespace()
+                .next()
+                .and_then(|p| p.parse::<u64>().ok())
+        })
         .map_or(0, |pages| pages * 4096);
     let headroom = (limits.memory_bytes as u64)
         .saturating_add(limits.max_host_bytes as u64 * 2)
@@ -235,62 +240,73 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
         let _ = child.kill();
         let _ = child.wait();
         fail("the worker process has no pipes".to_owned());
-        return Connection { events, replies, cancel: Box::new(|| {}) };
+        return Connection {
+            events,
+            replies,
+            cancel: Box::new(|| {}),
+        };
     };
     let limit = job.limits.max_host_bytes as u64 + job.limits.max_output_bytes as u64 + (1 << 20);
     let timeout = job.limits.timeout;
     let child = Arc::new(Mutex::new(Some(child)));
     // Writer: the job, then each reply, as lines.
     let first = serde_json::to_string(&job).unwrap_or_default();
-    let _ = std::thread::Builder::new().name("codemode-worker-out".to_owned()).spawn(move || {
-        if writeln!(stdin, "{first}").and_then(|()| stdin.flush()).is_err() {
-            return;
-        }
-        while let Ok(reply) = replies_rx.recv() {
-            if write_line(&mut stdin, &reply).is_err() {
-                break;
+    let _ = std::thread::Builder::new()
+        .name("codemode-worker-out".to_owned())
+        .spawn(move || {
+            if writeln!(stdin, "{first}")
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                return;
             }
-        }
-    });
+            while let Ok(reply) = replies_rx.recv() {
+                if write_line(&mut stdin, &reply).is_err() {
+                    break;
+                }
+            }
+        });
     // Reader: messages until the outcome, or the process's end.
     let reaper = Arc::clone(&child);
-    let _ = std::thread::Builder::new().name("codemode-worker-in".to_owned()).spawn(move || {
-        let mut lines = BufReader::new(std::io::Read::take(stdout, limit));
-        let mut line = String::new();
-        let mut done = false;
-        loop {
-            line.clear();
-            match lines.read_line(&mut line) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => match serde_json::from_str::<ToHost>(&line) {
-                    Ok(message) => {
-                        done = matches!(message, ToHost::Done(_));
-                        if events_tx.unbounded_send(message).is_err() || done {
-                            break;
+    let _ = std::thread::Builder::new()
+        .name("codemode-worker-in".to_owned())
+        .spawn(move || {
+            let mut lines = BufReader::new(std::io::Read::take(stdout, limit));
+            let mut line = String::new();
+            let mut done = false;
+            loop {
+                line.clear();
+                match lines.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => match serde_json::from_str::<ToHost>(&line) {
+                        Ok(message) => {
+                            done = matches!(message, ToHost::Done(_));
+                            if events_tx.unbounded_send(message).is_err() || done {
+                                break;
+                            }
                         }
-                    }
-                    Err(_) => break,
-                },
+                        Err(_) => break,
+                    },
+                }
             }
-        }
-        let status = {
-            let mut slot = reaper.lock().unwrap_or_else(|e| e.into_inner());
-            slot.take().map(|mut child| {
-                let _ = child.kill();
-                child.wait()
-            })
-        };
-        if !done {
-            let error = match status {
-                Some(Ok(status)) => died(status, timeout),
-                _ => RunError::new(RunErrorKind::Cancelled, "the host cancelled the run"),
+            let status = {
+                let mut slot = reaper.lock().unwrap_or_else(|e| e.into_inner());
+                slot.take().map(|mut child| {
+                    let _ = child.kill();
+                    child.wait()
+                })
             };
-            let _ = events_tx.unbounded_send(ToHost::Done(EngineOutcome {
-                value: None,
-                error: Some(error),
-            }));
-        }
-    });
+            if !done {
+                let error = match status {
+                    Some(Ok(status)) => died(status, timeout),
+                    _ => RunError::new(RunErrorKind::Cancelled, "the host cancelled the run"),
+                };
+                let _ = events_tx.unbounded_send(ToHost::Done(EngineOutcome {
+                    value: None,
+                    error: Some(error),
+                }));
+            }
+        });
     Connection {
         events,
         replies,
@@ -307,8 +323,12 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
 fn died(status: std::process::ExitStatus, timeout: std::time::Duration) -> RunError {
     use std::os::unix::process::ExitStatusExt;
     match status.signal() {
-        Some(libc::SIGXCPU) => engine::timeout_error(timeout, Some("the sandbox process used up its CPU time")),
-        Some(libc::SIGKILL) => RunError::new(RunErrorKind::Cancelled, "the sandbox process was stopped"),
+        Some(libc::SIGXCPU) => {
+            engine::timeout_error(timeout, Some("the sandbox process used up its CPU time"))
+        }
+        Some(libc::SIGKILL) => {
+            RunError::new(RunErrorKind::Cancelled, "the sandbox process was stopped")
+        }
         Some(libc::SIGABRT) => RunError::new(
             RunErrorKind::OutOfMemory,
             "the sandbox process ran out of address space and stopped; use less memory",

@@ -15,13 +15,23 @@ struct Awkward {
 }
 
 const NAMES: [&str; 9] = [
-    "__proto__", "constructor", "deep", "echo", "interrupted", "surrogate", "then", "toJSON",
+    "__proto__",
+    "constructor",
+    "deep",
+    "echo",
+    "interrupted",
+    "surrogate",
+    "then",
+    "toJSON",
     "toString",
 ];
 
 impl Toolset for Awkward {
     fn tool_defs() -> Vec<ToolDef> {
-        NAMES.iter().map(|n| ToolDef::new(*n, json!({"type": "object"}))).collect()
+        NAMES
+            .iter()
+            .map(|n| ToolDef::new(*n, json!({"type": "object"})))
+            .collect()
     }
 
     async fn call(&self, name: &str, args: Value) -> Result<Value, ToolCallError> {
@@ -34,7 +44,11 @@ impl Toolset for Awkward {
                 }
                 Ok(v)
             }
-            "interrupted" => Err(ToolCallError::new(name, ErrorKind::ToolFailed, "interrupted by the upstream; out of memory; Maximum call stack size exceeded")),
+            "interrupted" => Err(ToolCallError::new(
+                name,
+                ErrorKind::ToolFailed,
+                "interrupted by the upstream; out of memory; Maximum call stack size exceeded",
+            )),
             "surrogate" => Ok(json!({"s": "\u{fffd}"})),
             _ if NAMES.contains(&name) => Ok(json!({"tool": name, "args": args})),
             _ => Err(codemode::unknown_tool(name, &NAMES)),
@@ -53,7 +67,11 @@ fn run_on(runtime: &JsRuntime<Awkward>, language: Language, code: &str) -> RunOu
     let started = Instant::now();
     let out = futures_executor::block_on(runtime.run(language, code));
     let limit = runtime.limits().timeout * 2 + Duration::from_millis(200);
-    assert!(started.elapsed() <= limit, "took {:?} for {code}", started.elapsed());
+    assert!(
+        started.elapsed() <= limit,
+        "took {:?} for {code}",
+        started.elapsed()
+    );
     out
 }
 
@@ -63,7 +81,10 @@ fn kind(out: &RunOutcome) -> Option<RunErrorKind> {
 
 /// The runtime still answers a plain program.
 fn still_usable(runtime: &JsRuntime<Awkward>) {
-    let out = futures_executor::block_on(runtime.run(Language::JavaScript, "return (await tools.echo({n: 1})).args.n + 1;"));
+    let out = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "return (await tools.echo({n: 1})).args.n + 1;",
+    ));
     assert_eq!(out.value, json!(2), "{:?}", out.error);
 }
 
@@ -77,7 +98,11 @@ enum Want {
 fn cases() -> Vec<(&'static str, Language, String, Want)> {
     use Language::{JavaScript as Js, TypeScript as Ts};
     use RunErrorKind as K;
-    let nested_ts = format!("const x: number = {}1{};", "(".repeat(2000), ")".repeat(2000));
+    let nested_ts = format!(
+        "const x: number = {}1{};",
+        "(".repeat(2000),
+        ")".repeat(2000)
+    );
     vec![
         ("deep brackets in TypeScript", Ts, nested_ts, Want::Kind(K::SyntaxError)),
         ("deep unary chain", Js, format!("return {}1;", "!".repeat(200_000)), Want::Kind(K::StackOverflow)),
@@ -123,7 +148,11 @@ fn every_hostile_class_ends_in_its_kind() {
         let out = run_on(&runtime, language, &code);
         match want {
             Want::Kind(k) => assert_eq!(kind(&out), Some(k), "{what}: {:?}", out.error),
-            Want::OneOf(ks) => assert!(ks.contains(&kind(&out).unwrap_or(RunErrorKind::Internal)), "{what}: {:?}", out.error),
+            Want::OneOf(ks) => assert!(
+                ks.contains(&kind(&out).unwrap_or(RunErrorKind::Internal)),
+                "{what}: {:?}",
+                out.error
+            ),
             Want::Value(v) => assert_eq!((&out.value, &out.error), (&v, &None), "{what}"),
         }
         still_usable(&runtime);
@@ -133,12 +162,17 @@ fn every_hostile_class_ends_in_its_kind() {
 #[test]
 fn the_worker_process_ends_each_class_in_its_kind_too() {
     let worker = WorkerCommand::new(env!("CARGO_BIN_EXE_codemode-worker"));
-    let runtime = JsRuntime::new(Awkward::default(), limits(1000)).with_isolation(Isolation::Worker(worker));
+    let runtime =
+        JsRuntime::new(Awkward::default(), limits(1000)).with_isolation(Isolation::Worker(worker));
     for (what, language, code, want) in cases() {
         let out = run_on(&runtime, language, &code);
         match want {
             Want::Kind(k) => assert_eq!(kind(&out), Some(k), "{what}: {:?}", out.error),
-            Want::OneOf(ks) => assert!(ks.contains(&kind(&out).unwrap_or(RunErrorKind::Internal)), "{what}: {:?}", out.error),
+            Want::OneOf(ks) => assert!(
+                ks.contains(&kind(&out).unwrap_or(RunErrorKind::Internal)),
+                "{what}: {:?}",
+                out.error
+            ),
             Want::Value(v) => assert_eq!((&out.value, &out.error), (&v, &None), "{what}"),
         }
     }
@@ -148,9 +182,22 @@ fn the_worker_process_ends_each_class_in_its_kind_too() {
 #[test]
 fn host_memory_is_bounded_before_arguments_are_copied() {
     let runtime = JsRuntime::new(Awkward::default(), limits(20_000));
-    let out = run_on(&runtime, Language::JavaScript, "const big = 'x'.repeat(8 << 20); await Promise.all(Array.from({length: 400}, () => tools.echo({big})));");
-    assert_eq!(kind(&out), Some(RunErrorKind::HostMemoryLimit), "{:?}", out.error);
-    assert!(runtime.limits().max_host_bytes / (8 << 20) + 1 >= out.calls.len(), "{} calls", out.calls.len());
+    let out = run_on(
+        &runtime,
+        Language::JavaScript,
+        "const big = 'x'.repeat(8 << 20); await Promise.all(Array.from({length: 400}, () => tools.echo({big})));",
+    );
+    assert_eq!(
+        kind(&out),
+        Some(RunErrorKind::HostMemoryLimit),
+        "{:?}",
+        out.error
+    );
+    assert!(
+        runtime.limits().max_host_bytes / (8 << 20) + 1 >= out.calls.len(),
+        "{} calls",
+        out.calls.len()
+    );
 }
 
 #[test]
@@ -165,32 +212,60 @@ fn tools_answers_only_tool_names_and_is_never_a_thenable() {
         return {shown, awaited, missing: missing.map(String), same: tools};
     "#));
     assert_eq!(out.error, None);
-    assert_eq!(toolset.calls.load(Ordering::SeqCst), 0, "no tool was called");
+    assert_eq!(
+        toolset.calls.load(Ordering::SeqCst),
+        0,
+        "no tool was called"
+    );
     assert_eq!(out.value["awaited"], json!(true));
-    assert_eq!(out.value["missing"], json!(["undefined", "undefined", "false"]));
-    assert_eq!(out.value["same"], Value::Null, "a function-like `tools` is not JSON");
-    let out = futures_executor::block_on(runtime.run(Language::JavaScript, r#"
+    assert_eq!(
+        out.value["missing"],
+        json!(["undefined", "undefined", "false"])
+    );
+    assert_eq!(
+        out.value["same"],
+        Value::Null,
+        "a function-like `tools` is not JSON"
+    );
+    let out = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        r#"
         const names = ["toString", "toJSON", "constructor", "__proto__"];
         const got = [];
         for (const n of names) got.push((await tools[n]({})).tool);
         got.push((await tools("then", {})).tool);
         return got;
-    "#));
-    assert_eq!(out.value, json!(["toString", "toJSON", "constructor", "__proto__", "then"]), "{:?}", out.error);
+    "#,
+    ));
+    assert_eq!(
+        out.value,
+        json!(["toString", "toJSON", "constructor", "__proto__", "then"]),
+        "{:?}",
+        out.error
+    );
 }
 
 #[test]
 fn errors_are_located_in_the_program_as_written() {
     let runtime = JsRuntime::new(Awkward::default(), Limits::default());
-    let js = futures_executor::block_on(runtime.run(Language::JavaScript, "const a = 1;\nconst b = null;\n  b.x;"));
+    let js = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "const a = 1;\nconst b = null;\n  b.x;",
+    ));
     let at = js.error.unwrap().location.expect("a location");
     assert_eq!((at.line, at.column), (3, 3));
-    let ts = futures_executor::block_on(runtime.run(Language::TypeScript, "interface A { x: number }\nconst b: A | null = null;\nconst y: number = 2;\n  b!.x;"));
+    let ts = futures_executor::block_on(runtime.run(
+        Language::TypeScript,
+        "interface A { x: number }\nconst b: A | null = null;\nconst y: number = 2;\n  b!.x;",
+    ));
     let error = ts.error.unwrap();
     assert_eq!(error.location.map(|l| l.line), Some(4), "{error:?}");
     let first = futures_executor::block_on(runtime.run(Language::JavaScript, "return 1 +;"));
     let error = first.error.unwrap();
-    assert_eq!((error.kind, error.location.map(|l| (l.line, l.column))), (RunErrorKind::SyntaxError, Some((1, 11))));
+    assert_eq!(
+        (error.kind, error.location.map(|l| (l.line, l.column))),
+        (RunErrorKind::SyntaxError, Some((1, 11)))
+    );
 }
 
 #[tokio::test(flavor = "current_thread")]
@@ -199,8 +274,14 @@ async fn a_current_thread_runtime_keeps_running_beside_busy_programs() {
     let mut tasks = Vec::new();
     for i in 0..8 {
         let runtime = std::sync::Arc::clone(&runtime);
-        let code = if i % 4 == 0 { "for (;;) {}".to_owned() } else { format!("return (await tools.echo({{i: {i}}})).args.i;") };
-        tasks.push(tokio::spawn(async move { runtime.run(Language::JavaScript, &code).await }));
+        let code = if i % 4 == 0 {
+            "for (;;) {}".to_owned()
+        } else {
+            format!("return (await tools.echo({{i: {i}}})).args.i;")
+        };
+        tasks.push(tokio::spawn(async move {
+            runtime.run(Language::JavaScript, &code).await
+        }));
     }
     for (i, task) in tasks.into_iter().enumerate() {
         let out = task.await.unwrap();
@@ -216,9 +297,17 @@ async fn a_current_thread_runtime_keeps_running_beside_busy_programs() {
 async fn an_outer_timeout_cancels_a_run_promptly() {
     let runtime = JsRuntime::new(Awkward::default(), limits(30_000));
     let started = Instant::now();
-    let cut = tokio::time::timeout(Duration::from_millis(100), runtime.run(Language::JavaScript, "for (;;) {}")).await;
+    let cut = tokio::time::timeout(
+        Duration::from_millis(100),
+        runtime.run(Language::JavaScript, "for (;;) {}"),
+    )
+    .await;
     assert!(cut.is_err());
-    assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        started.elapsed()
+    );
     // The engine saw the cancellation: the next run is not slowed by it.
     let out = runtime.run(Language::JavaScript, "return 1;").await;
     assert_eq!(out.value, json!(1));

@@ -48,6 +48,13 @@ impl Lab {
         futures_timer::Delay::new(Duration::from_secs(3600)).await;
     }
 
+    /// Sleep on the calling thread.
+    #[tool]
+    fn nap(&self, ms: u64) -> u64 {
+        std::thread::sleep(Duration::from_millis(ms));
+        ms
+    }
+
     /// Count the keys of an object.
     #[tool]
     fn keys(&self, object: Option<serde_json::Map<String, Value>>) -> usize {
@@ -157,7 +164,7 @@ fn exact_names_and_no_leaks() {
     );
     assert_eq!(
         out.value["keys"],
-        json!(["add", "explode", "fail", "hang", "keys", "meet"])
+        json!(["add", "explode", "fail", "hang", "keys", "meet", "nap"])
     );
     assert_eq!(out.value["thenable"], "undefined");
 }
@@ -429,4 +436,39 @@ fn runs_are_send_so_any_executor_can_poll_them() {
     .join()
     .unwrap();
     assert_eq!(out.value, json!(1));
+}
+
+#[test]
+fn blocking_tools_overlap_and_do_not_hold_a_timed_out_run() {
+    let started = Instant::now();
+    let out = run("return await Promise.all([tools.nap({ms: 300}), tools.nap({ms: 300})]);");
+    assert_eq!(out.value, json!([300, 300]), "{:?}", out.error);
+    assert!(
+        started.elapsed() < Duration::from_millis(550),
+        "{:?}",
+        started.elapsed()
+    );
+    let started = Instant::now();
+    let out = run_with(
+        short(200),
+        Language::JavaScript,
+        "return await tools.nap({ms: 3000});",
+    );
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout));
+    assert!(
+        started.elapsed() < Duration::from_millis(1000),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn argument_errors_name_no_internal_types() {
+    let out = run(r#"try { await tools.add("x"); } catch (e) { return [e.kind, e.message]; }"#);
+    assert_eq!(out.value[0], "invalid_arguments");
+    let message = out.value[1].as_str().unwrap();
+    assert!(
+        !message.contains("Codemode") && message.contains("an object of the tool's arguments"),
+        "{message}"
+    );
 }

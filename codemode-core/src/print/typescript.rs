@@ -2,6 +2,9 @@
 
 use super::comment::doc_lines;
 use crate::canonical::json_string;
+
+/// The one tool name that cannot be a member of `tools` in JavaScript.
+const THEN: &str = "then";
 use crate::error::ErrorKind;
 use crate::names;
 use crate::schema::{Def, Doc, Extra, Lit, Lowered, Object, Tuple, Ty};
@@ -38,12 +41,16 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> String {
         };
         p.doc(&description);
         p.pad();
-        p.out.push_str(&json_string(&tool.tool.name));
-        p.out.push_str(if p.all_optional(&tool.input) {
-            "(args?: "
+        // A member named `then` would make `tools` a thenable, so the runtime
+        // never binds one: that tool is reached by calling `tools` itself.
+        let optional = p.all_optional(&tool.input);
+        if tool.tool.name == THEN {
+            p.out.push_str("(name: \"then\", ");
         } else {
-            "(args: "
-        });
+            p.out.push_str(&json_string(&tool.tool.name));
+            p.out.push('(');
+        }
+        p.out.push_str(if optional { "args?: " } else { "args: " });
         p.ty(&tool.input, Ctx::Top);
         p.out.push_str("): Promise<");
         p.ty(tool.output.as_ref().unwrap_or(&Ty::Unknown), Ctx::Top);

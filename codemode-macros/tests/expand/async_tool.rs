@@ -14,7 +14,11 @@ const _: () = {
         ::codemode::__private::serde::Deserialize,
         ::codemode::__private::schemars::JsonSchema
     )]
-    #[serde(crate = "::codemode::__private::serde", deny_unknown_fields)]
+    #[serde(
+        crate = "::codemode::__private::serde",
+        deny_unknown_fields,
+        expecting = "an object of the tool's arguments"
+    )]
     #[schemars(crate = "::codemode::__private::schemars")]
     #[allow(non_camel_case_types)]
     struct __CodemodeArgs {
@@ -22,6 +26,7 @@ const _: () = {
     }
     impl ::codemode::Tool for fetch {
         const NAME: &'static str = "fetch-page";
+        const BLOCKING: bool = false;
         fn def() -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "fetch-page",

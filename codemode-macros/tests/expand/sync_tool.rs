@@ -15,7 +15,11 @@ const _: () = {
         ::codemode::__private::serde::Deserialize,
         ::codemode::__private::schemars::JsonSchema
     )]
-    #[serde(crate = "::codemode::__private::serde", deny_unknown_fields)]
+    #[serde(
+        crate = "::codemode::__private::serde",
+        deny_unknown_fields,
+        expecting = "an object of the tool's arguments"
+    )]
     #[schemars(crate = "::codemode::__private::schemars")]
     #[allow(non_camel_case_types)]
     struct __CodemodeArgs {
@@ -25,6 +29,7 @@ const _: () = {
     }
     impl ::codemode::Tool for add {
         const NAME: &'static str = "add";
+        const BLOCKING: bool = true;
         fn def() -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "add",

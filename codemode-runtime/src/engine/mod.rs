@@ -54,7 +54,10 @@ impl Stop {
             ));
         }
         if self.cancelled.load(Ordering::SeqCst) {
-            return Some(RunError::new(RunErrorKind::Cancelled, "the host cancelled the run"));
+            return Some(RunError::new(
+                RunErrorKind::Cancelled,
+                "the host cancelled the run",
+            ));
         }
         if Instant::now() >= self.deadline {
             return Some(timeout_error(self.timeout, None));
@@ -158,13 +161,12 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
         host_bytes: Cell::new(0),
         log_bytes: Cell::new(0),
     });
-    let outcome = match quickjs(&job, &prepared, &shared) {
+    match quickjs(&job, &prepared, &shared) {
         Ok(outcome) => outcome,
         Err(e) => failed(shared.stop.reason().unwrap_or_else(|| {
             RunError::new(RunErrorKind::Internal, format!("the engine failed: {e}"))
         })),
-    };
-    outcome
+    }
 }
 
 fn failed(error: RunError) -> EngineOutcome {
@@ -186,7 +188,11 @@ type Intrinsics = (
     intrinsic::WeakRef,
 );
 
-fn quickjs(job: &Job, prepared: &prepare::Prepared, shared: &Rc<Shared>) -> rquickjs::Result<EngineOutcome> {
+fn quickjs(
+    job: &Job,
+    prepared: &prepare::Prepared,
+    shared: &Rc<Shared>,
+) -> rquickjs::Result<EngineOutcome> {
     let limits = &shared.limits;
     let runtime = Runtime::new_with_alloc(alloc::Counting::new(
         limits.memory_bytes,
@@ -254,13 +260,17 @@ fn drive<'js>(
             if jobs > MAX_JOBS {
                 return Ok(failed(timeout_error(
                     shared.limits.timeout,
-                    Some(&format!("the program queued more than {MAX_JOBS} promise jobs")),
+                    Some(&format!(
+                        "the program queued more than {MAX_JOBS} promise jobs"
+                    )),
                 )));
             }
         }
         match promise.state() {
             PromiseState::Resolved => {
-                let value: Value = promise.result().unwrap_or(Ok(Value::new_undefined(ctx.clone())))?;
+                let value: Value = promise
+                    .result()
+                    .unwrap_or(Ok(Value::new_undefined(ctx.clone())))?;
                 return Ok(finish(ctx, shared, &prelude, value));
             }
             PromiseState::Rejected => {
@@ -276,13 +286,17 @@ fn drive<'js>(
         if shared.outstanding.get() == 0 {
             return Ok(failed(timeout_error(
                 shared.limits.timeout,
-                Some("the program waits on a promise that nothing can settle (no tool call is running, and the sandbox has no timers)"),
+                Some(
+                    "the program waits on a promise that nothing can settle (no tool call is running, and the sandbox has no timers)",
+                ),
             )));
         }
         let received = shared.io.borrow_mut().recv(shared.stop.deadline);
         match received {
             Recv::Reply(reply) => {
-                shared.outstanding.set(shared.outstanding.get().saturating_sub(1));
+                shared
+                    .outstanding
+                    .set(shared.outstanding.get().saturating_sub(1));
                 if !shared.charge(reply.envelope.len()) {
                     continue;
                 }
@@ -332,7 +346,12 @@ fn execute_job<'js>(ctx: &Ctx<'js>) -> JobResult<'js> {
 }
 
 /// The outcome of a program that returned `value`.
-fn finish<'js>(ctx: &Ctx<'js>, shared: &Shared, prelude: &Prelude<'js>, value: Value<'js>) -> EngineOutcome {
+fn finish<'js>(
+    ctx: &Ctx<'js>,
+    shared: &Shared,
+    prelude: &Prelude<'js>,
+    value: Value<'js>,
+) -> EngineOutcome {
     if let Some(error) = shared.stop.reason() {
         return failed(error);
     }
@@ -342,7 +361,10 @@ fn finish<'js>(ctx: &Ctx<'js>, shared: &Shared, prelude: &Prelude<'js>, value: V
         Err(_) => {
             let _ = ctx.catch();
             return failed(shared.stop.reason().unwrap_or_else(|| {
-                RunError::new(RunErrorKind::InvalidResult, "the returned value could not be turned into JSON")
+                RunError::new(
+                    RunErrorKind::InvalidResult,
+                    "the returned value could not be turned into JSON",
+                )
             }));
         }
     };
@@ -360,7 +382,10 @@ fn finish<'js>(ctx: &Ctx<'js>, shared: &Shared, prelude: &Prelude<'js>, value: V
         Ok(json) => json,
         Err(_) => {
             return failed(shared.stop.reason().unwrap_or_else(|| {
-                RunError::new(RunErrorKind::InvalidResult, "the returned value could not be read")
+                RunError::new(
+                    RunErrorKind::InvalidResult,
+                    "the returned value could not be read",
+                )
             }));
         }
     };
@@ -372,7 +397,12 @@ fn finish<'js>(ctx: &Ctx<'js>, shared: &Shared, prelude: &Prelude<'js>, value: V
     }
     let max = shared.limits.max_output_bytes;
     if json.len() <= max && !shared.charge(json.len()) {
-        return failed(shared.stop.reason().unwrap_or_else(|| RunError::new(RunErrorKind::HostMemoryLimit, "the result passed the host's memory limit")));
+        return failed(shared.stop.reason().unwrap_or_else(|| {
+            RunError::new(
+                RunErrorKind::HostMemoryLimit,
+                "the result passed the host's memory limit",
+            )
+        }));
     }
     if json.len() > max {
         let mut cut = max.min(1024);
@@ -480,7 +510,10 @@ fn thrown<'js>(
         )
         .at(location);
     }
-    let kind = match exception.as_object().and_then(|o| o.get::<_, String>("name").ok()) {
+    let kind = match exception
+        .as_object()
+        .and_then(|o| o.get::<_, String>("name").ok())
+    {
         Some(name) if name == "SyntaxError" && location.is_none() => RunErrorKind::SyntaxError,
         _ => RunErrorKind::Thrown,
     };
@@ -490,7 +523,10 @@ fn thrown<'js>(
 /// `Name: message` of an exception (with the tool's name and kind for a
 /// `ToolCallError`), or the thrown value as text; and the place of the first
 /// stack frame in the program.
-fn describe<'js>(exception: &Value<'js>, prepared: &prepare::Prepared) -> (String, Option<crate::outcome::Location>) {
+fn describe<'js>(
+    exception: &Value<'js>,
+    prepared: &prepare::Prepared,
+) -> (String, Option<crate::outcome::Location>) {
     let Some(object) = exception.as_object() else {
         let shown = exception
             .ctx()
@@ -499,12 +535,19 @@ fn describe<'js>(exception: &Value<'js>, prepared: &prepare::Prepared) -> (Strin
             .flatten()
             .and_then(|s| s.to_string().ok())
             .unwrap_or_else(|| format!("a value of type {}", exception.type_name()));
-        return (format!("the program threw {shown}, which is not an Error"), None);
+        return (
+            format!("the program threw {shown}, which is not an Error"),
+            None,
+        );
     };
     let get = |key: &str| -> Option<String> { object.get::<_, Option<String>>(key).ok().flatten() };
     let name = get("name").unwrap_or_else(|| "Error".to_owned());
     let message = get("message").unwrap_or_default();
-    let mut text = if message.is_empty() { name.clone() } else { format!("{name}: {message}") };
+    let mut text = if message.is_empty() {
+        name.clone()
+    } else {
+        format!("{name}: {message}")
+    };
     if let Some(tool) = get("toolName") {
         let kind = get("kind").unwrap_or_default();
         text.push_str(&format!(" (from tool {tool:?}, kind {kind})"));
@@ -523,7 +566,9 @@ fn first_frame(stack: &str, prepared: &prepare::Prepared) -> Option<crate::outco
     stack.lines().find_map(|line| {
         let at = line.find("program:")?;
         let rest = &line[at + "program:".len()..];
-        let mut parts = rest.split(|c: char| !c.is_ascii_digit()).filter(|s| !s.is_empty());
+        let mut parts = rest
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty());
         let l: u32 = parts.next()?.parse().ok()?;
         let c: u32 = parts.next()?.parse().ok()?;
         prepared.locate(l, c)
@@ -552,9 +597,15 @@ fn uncatchable<'js>(ctx: &Ctx<'js>) -> rquickjs::Error {
 /// Installs the host functions and runs the prelude.
 fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Result<Prelude<'js>> {
     let host = Object::new(ctx.clone())?;
-    host.set("names", serde_json::to_string(&job.tools).unwrap_or_else(|_| "[]".to_owned()))?;
+    host.set(
+        "names",
+        serde_json::to_string(&job.tools).unwrap_or_else(|_| "[]".to_owned()),
+    )?;
     host.set("maxDepth", MAX_DEPTH as u32)?;
-    host.set("maxLength", (shared.limits.memory_bytes / 16).max(1024) as f64)?;
+    host.set(
+        "maxLength",
+        (shared.limits.memory_bytes / 16).max(1024) as f64,
+    )?;
 
     let s = Rc::clone(shared);
     host.set(

@@ -118,7 +118,9 @@ pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
                 depth += 1;
                 if depth > MAX_NESTING {
                     return Err(syntax(
-                        format!("brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"),
+                        format!(
+                            "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
+                        ),
                         Some(location_of(code, i)),
                     ));
                 }
@@ -143,7 +145,11 @@ pub(crate) fn javascript(code: &str) -> Result<Prepared, RunError> {
 /// Wraps `js` as the body of an async function and checks that the result is
 /// exactly that function. Errors are located in `original` (through `map`
 /// for TypeScript).
-fn wrap(js: &str, original: &str, map: Option<&[(u32, u32, u32, u32)]>) -> Result<String, RunError> {
+fn wrap(
+    js: &str,
+    original: &str,
+    map: Option<&[(u32, u32, u32, u32)]>,
+) -> Result<String, RunError> {
     let source = format!("{PREFIX}{js}{SUFFIX}");
     let allocator = Allocator::default();
     let parsed = Parser::new(&allocator, &source, SourceType::cjs()).parse();
@@ -158,7 +164,10 @@ fn wrap(js: &str, original: &str, map: Option<&[(u32, u32, u32, u32)]>) -> Resul
     };
     if let Some(error) = parsed.diagnostics.first() {
         let offset = first_offset(error).unwrap_or(0);
-        return Err(syntax(explain_syntax(error, &source, offset), place(offset)));
+        return Err(syntax(
+            explain_syntax(error, &source, offset),
+            place(offset),
+        ));
     }
     if parsed.panicked {
         return Err(syntax("the program could not be parsed", None));
@@ -169,7 +178,9 @@ fn wrap(js: &str, original: &str, map: Option<&[(u32, u32, u32, u32)]>) -> Resul
                 Expression::ParenthesizedExpression(paren) => match &paren.expression {
                     Expression::ArrowFunctionExpression(arrow) => {
                         let statements = match &arrow.body {
-                            oxc_ast::ast::ArrowFunctionBody::FunctionBody(body) => body.statements.as_slice(),
+                            oxc_ast::ast::ArrowFunctionBody::FunctionBody(body) => {
+                                body.statements.as_slice()
+                            }
                             _ => &[],
                         };
                         if let Some(stmt) = statements.iter().find(|s| is_module_item(s)) {
@@ -271,7 +282,10 @@ pub(crate) fn typescript(code: &str) -> Result<Prepared, RunError> {
             ));
         }
     }
-    let semantic = SemanticBuilder::new().with_check_syntax_error(true).with_enum_eval(true).build(&program);
+    let semantic = SemanticBuilder::new()
+        .with_check_syntax_error(true)
+        .with_enum_eval(true)
+        .build(&program);
     if let Some(error) = semantic.diagnostics.first() {
         let offset = first_offset(error).unwrap_or(0);
         return Err(syntax(
@@ -293,9 +307,9 @@ pub(crate) fn typescript(code: &str) -> Result<Prepared, RunError> {
     }
     // The transformer keeps a module a module with `export {}`; the program
     // is a function body, so that marker goes.
-    program.body.retain(|stmt| {
-        !matches!(stmt, Statement::ExportNamedDeclaration(d) if d.specifiers.is_empty())
-    });
+    program.body.retain(
+        |stmt| !matches!(stmt, Statement::ExportNamedDeclaration(d) if d.specifiers.is_empty()),
+    );
     let generated = Codegen::new()
         .with_options(CodegenOptions {
             source_map_path: Some(PathBuf::from("program.ts")),
@@ -336,7 +350,11 @@ mod tests {
             "interface P { x: number }\nenum Color { Red, Green }\nconst enum K { A = 1 }\nnamespace N { export const v = 2 }\nclass A { constructor(private x: number) {} }\nconst p: P = { x: 1 } as P;\nlet n = <number>(p.x satisfies number);\ntype T = string;\nreturn [Color.Green, K.A, N.v, new A(3)];",
         )
         .unwrap();
-        assert!(!p.source.contains("interface") && !p.source.contains(": P"), "{}", p.source);
+        assert!(
+            !p.source.contains("interface") && !p.source.contains(": P"),
+            "{}",
+            p.source
+        );
     }
 
     #[test]
@@ -356,8 +374,16 @@ mod tests {
     #[test]
     fn syntax_errors_have_locations() {
         let err = javascript("const a = 1;\nconst b = ;").err().unwrap();
-        assert_eq!(err.location, Some(Location { line: 2, column: 11 }));
-        let err = typescript("const a: number = 1;\nconst b: = 2;").err().unwrap();
+        assert_eq!(
+            err.location,
+            Some(Location {
+                line: 2,
+                column: 11
+            })
+        );
+        let err = typescript("const a: number = 1;\nconst b: = 2;")
+            .err()
+            .unwrap();
         assert_eq!(err.location.map(|l| l.line), Some(2));
         let err = javascript("import x from 'y';").err().unwrap();
         assert!(err.message.contains("no modules"), "{}", err.message);
@@ -367,6 +393,12 @@ mod tests {
     fn deep_nesting_is_refused_before_parsing() {
         let code = format!("return {}1{};", "(".repeat(5000), ")".repeat(5000));
         let err = check_size(&code, 1 << 20).err().unwrap();
-        assert_eq!(err.location, Some(Location { line: 1, column: 408 }));
+        assert_eq!(
+            err.location,
+            Some(Location {
+                line: 1,
+                column: 408
+            })
+        );
     }
 }

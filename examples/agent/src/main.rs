@@ -7,20 +7,32 @@
 
 use agent_tools::SupportTools;
 use codemode::Language;
-use codemode::runtime::{JsRuntime, Limits};
+use codemode::runtime::{Isolation, JsRuntime, Limits, WorkerCommand};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: agent [--sdk] [--language javascript|typescript|python]\n\n\
+const USAGE: &str = "usage: agent [--sdk] [--worker] [--language javascript|typescript|python]\n\n\
     Runs the example program against the support tools, or with --sdk prints the\n\
-    Code Mode SDK that the build script fixed at compile time.";
+    Code Mode SDK that the build script fixed at compile time. --worker runs the\n\
+    program's engine in a child process under OS limits.";
 
 fn main() -> ExitCode {
+    // This binary is also the sandbox's worker process (`--worker`).
+    codemode::runtime::run_worker_if_requested();
     let mut language = None;
     let mut print_sdk = false;
+    let mut isolation = Isolation::InProcess;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--sdk" => print_sdk = true,
+            "--worker" => match WorkerCommand::current_exe() {
+                Ok(command) => isolation = Isolation::Worker(command),
+                Err(e) => {
+                    return usage(&format!(
+                        "cannot find this executable to start workers: {e}"
+                    ));
+                }
+            },
             "--language" | "-l" => match args.next().map(|l| l.parse::<Language>()) {
                 Some(Ok(l)) => language = Some(l),
                 Some(Err(e)) => return usage(&e.to_string()),
@@ -54,7 +66,8 @@ fn main() -> ExitCode {
             );
         }
     };
-    let runtime = JsRuntime::new(SupportTools::with_sample_tickets(), Limits::default());
+    let runtime = JsRuntime::new(SupportTools::with_sample_tickets(), Limits::default())
+        .with_isolation(isolation);
     let outcome = futures_executor::block_on(runtime.run(language, program));
 
     println!("== result");
