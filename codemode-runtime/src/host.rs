@@ -205,13 +205,17 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                         )),
                     );
                 }
+                // The run's own deadline bounds a call anyway; a timer of its
+                // own is only needed when the call limit is the tighter one.
+                let left = deadline.saturating_duration_since(Instant::now());
+                let call_timeout = (limits.call_timeout < left).then_some(limits.call_timeout);
                 calls.push(call_one(
                     Arc::clone(&toolset),
                     id,
                     index,
                     name,
                     args,
-                    limits.call_timeout,
+                    call_timeout,
                 ));
             }
             Event::Engine(Some(ToHost::Log(line))) => {
@@ -287,7 +291,7 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
     index: usize,
     name: String,
     args: Value,
-    call_timeout: Duration,
+    call_timeout: Option<Duration>,
 ) -> CallFuture {
     Box::pin(async move {
         let started = Instant::now();
@@ -304,18 +308,30 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
                         .ok()
                 })
             };
-        let timer = futures_timer::Delay::new(call_timeout);
-        let result = match futures_util::future::select(call, timer).await {
-            futures_util::future::Either::Left((Some(result), _)) => result,
-            futures_util::future::Either::Left((None, _)) => Err(ToolCallError::new(
+        let answered = match call_timeout {
+            None => Some(call.await),
+            Some(limit) => {
+                let timer = futures_timer::Delay::new(limit);
+                match futures_util::future::select(call, timer).await {
+                    futures_util::future::Either::Left((result, _)) => Some(result),
+                    futures_util::future::Either::Right(_) => None,
+                }
+            }
+        };
+        let result = match answered {
+            Some(Some(result)) => result,
+            Some(None) => Err(ToolCallError::new(
                 &name,
                 ErrorKind::ToolPanicked,
                 "the tool panicked",
             )),
-            futures_util::future::Either::Right(_) => Err(ToolCallError::new(
+            None => Err(ToolCallError::new(
                 &name,
                 ErrorKind::Timeout,
-                format!("the tool did not answer within {call_timeout:?}"),
+                format!(
+                    "the tool did not answer within {:?}",
+                    call_timeout.unwrap_or_default()
+                ),
             )),
         };
         let result = result.and_then(|value| match too_deep(&value) {
