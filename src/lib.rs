@@ -10,7 +10,7 @@
 //! # Tools from Rust
 //!
 //! ```
-//! use codemode::{ErrorKind, Language, Toolset, render};
+//! use codemode::{ErrorKind, Language, StaticToolset, Toolset, render};
 //! use schemars::JsonSchema;
 //! use serde::{Deserialize, Serialize};
 //! use serde_json::json;
@@ -133,7 +133,7 @@ pub use codemode_macros::tool;
 /// are marked `#[tool]` (they take `&self`, or no receiver).
 ///
 /// ```
-/// use codemode::Toolset;
+/// use codemode::StaticToolset;
 ///
 /// struct Notes {
 ///     notes: std::sync::Mutex<Vec<String>>,
@@ -208,7 +208,7 @@ macro_rules! include_sdk {
 ///     pub struct Greetings { greet, bye }
 /// }
 ///
-/// use codemode::Toolset;
+/// use codemode::StaticToolset;
 /// let names: Vec<_> = Greetings::tool_defs().into_iter().map(|t| t.name).collect();
 /// assert_eq!(names, ["farewell", "greet"]);
 /// ```
@@ -223,9 +223,15 @@ macro_rules! tools {
 
         const _: () = $crate::__private::assert_unique_names(&[$(<$tool as $crate::Tool>::NAME),*]);
 
-        impl $crate::Toolset for $name {
+        impl $crate::StaticToolset for $name {
             fn tool_defs() -> ::std::vec::Vec<$crate::ToolDef> {
                 $crate::__private::sorted(::std::vec![$(<$tool as $crate::Tool>::def()),*])
+            }
+        }
+
+        impl $crate::Toolset for $name {
+            fn defs(&self) -> ::std::vec::Vec<$crate::ToolDef> {
+                <Self as $crate::StaticToolset>::tool_defs()
             }
 
             async fn call(

@@ -57,6 +57,18 @@ pub fn tool_def(name: &str, description: &str, input: Value, output: Value) -> T
         .with_output_schema(output)
 }
 
+/// MCP annotations from `#[tool(...)]`: the title and the four hints
+/// (read-only, destructive, idempotent, open-world).
+pub fn annotations(title: Option<&str>, hints: [Option<bool>; 4]) -> crate::ToolAnnotations {
+    crate::ToolAnnotations {
+        title: title.map(str::to_owned),
+        read_only_hint: hints[0],
+        destructive_hint: hints[1],
+        idempotent_hint: hints[2],
+        open_world_hint: hints[3],
+    }
+}
+
 /// Reads the arguments; `null` (a call with no argument) counts as `{}`.
 /// The error names the JSON path of the bad field.
 pub fn parse_args<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolCallError> {

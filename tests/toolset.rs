@@ -1,7 +1,7 @@
 //! A realistic toolset through `call`: every dispatch failure, both toolset
 //! styles, and SDKs that the schemas produce.
 
-use codemode::{ErrorKind, Language, ToolCallError, Toolset, render_report};
+use codemode::{ErrorKind, Language, StaticToolset, ToolCallError, Toolset, render_report};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};

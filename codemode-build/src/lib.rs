@@ -8,8 +8,9 @@
 //! ```no_run
 //! // build.rs
 //! # mod my_tools { pub struct Tools; impl codemode_core::Toolset for Tools {
-//! #   fn tool_defs() -> Vec<codemode_core::ToolDef> { vec![] }
-//! #   async fn call(&self, _: &str, _: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> { unreachable!() } } }
+//! #   fn defs(&self) -> Vec<codemode_core::ToolDef> { vec![] }
+//! #   async fn call(&self, _: &str, _: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> { unreachable!() } }
+//! #   impl codemode_core::StaticToolset for Tools { fn tool_defs() -> Vec<codemode_core::ToolDef> { vec![] } } }
 //! fn main() {
 //!     // On bad input this prints `cargo::error=` lines, which fail the build
 //!     // with a clear message; there is nothing more to do with the error.
@@ -46,7 +47,8 @@
 #![warn(missing_docs)]
 
 use codemode_core::{
-    Degradation, Language, ToolDef, ToolFormat, Toolset, normalize, render_report, run_code_tool,
+    Degradation, Language, StaticToolset, ToolDef, ToolFormat, normalize, render_report,
+    run_code_tool,
 };
 use sha2::{Digest, Sha256};
 use std::fmt::{self, Write as _};
@@ -143,8 +145,9 @@ impl Sdk {
         }
     }
 
-    /// Adds every tool of a [`Toolset`].
-    pub fn toolset<T: Toolset>(mut self) -> Self {
+    /// Adds every tool of a [`StaticToolset`] (one whose tools are fixed at
+    /// compile time: `#[toolset]` or `tools!`).
+    pub fn toolset<T: StaticToolset>(mut self) -> Self {
         self.tools.extend(T::tool_defs());
         self
     }

@@ -121,12 +121,14 @@ fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
         None | Some(Value::Null) => None,
         Some(schema) => Some(schema),
     };
-    Ok(ToolDef {
-        name,
-        description,
-        input_schema,
-        output_schema,
-    })
+    let annotations = map
+        .remove("annotations")
+        .and_then(|a| serde_json::from_value(a).ok());
+    let mut tool = ToolDef::new(name, input_schema);
+    tool.description = description;
+    tool.output_schema = output_schema;
+    tool.annotations = annotations;
+    Ok(tool)
 }
 
 fn kind(value: &Value) -> &'static str {

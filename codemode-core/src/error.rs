@@ -22,17 +22,20 @@ pub enum ErrorKind {
     /// The tool's result cannot be handed to the program (for example, it
     /// nests too deeply).
     InvalidResult,
+    /// The host's approval hook refused the call; the message says why.
+    Denied,
 }
 
 impl ErrorKind {
     /// Every kind, in the order the SDK lists them.
-    pub const ALL: [ErrorKind; 6] = [
+    pub const ALL: [ErrorKind; 7] = [
         ErrorKind::UnknownTool,
         ErrorKind::InvalidArguments,
         ErrorKind::ToolFailed,
         ErrorKind::ToolPanicked,
         ErrorKind::Timeout,
         ErrorKind::InvalidResult,
+        ErrorKind::Denied,
     ];
 
     /// The wire name, as the SDK text spells it.
@@ -44,6 +47,7 @@ impl ErrorKind {
             ErrorKind::ToolPanicked => "tool_panicked",
             ErrorKind::Timeout => "timeout",
             ErrorKind::InvalidResult => "invalid_result",
+            ErrorKind::Denied => "denied",
         }
     }
 }

@@ -23,6 +23,7 @@ mod error;
 mod language;
 mod names;
 mod print;
+mod provider;
 mod render;
 mod run_code;
 pub mod schema;
@@ -31,10 +32,14 @@ mod toolset;
 
 pub use error::{ErrorKind, ToolCallError};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
+pub use provider::{ProviderCall, RunCodeArgs, native_tool, native_tools};
 pub use render::{Rendered, json_schema_to_type, render, render_report};
 pub use run_code::{
     DESCRIPTION_PARAMETER, Flavor, RUN_CODE, RunCodeTool, ToolFormat, flavor, run_code_tool,
 };
 pub use schema::Degradation;
-pub use tool::{ToolDef, normalize};
-pub use toolset::{Tool, Toolset, unknown_tool};
+pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize};
+pub use toolset::{
+    BoxFuture, DynToolset, StaticToolset, Tool, Toolset, ToolsetError, ToolsetObject, Toolsets,
+    unknown_tool,
+};

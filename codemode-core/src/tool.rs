@@ -40,6 +40,59 @@ pub struct ToolDef {
         skip_serializing_if = "Option::is_none"
     )]
     pub output_schema: Option<Value>,
+    /// MCP's hints about the tool's behaviour (`readOnlyHint`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<ToolAnnotations>,
+    /// Who may call the tool: a program, the model directly, or both. It is
+    /// the host's decision, so it never travels on the wire.
+    #[serde(skip)]
+    pub policy: CallPolicy,
+}
+
+/// MCP's tool annotations: hints for clients, never guarantees.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A human-readable title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not change its environment.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy or overwrite (meaningful when not read-only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Calling it again with the same arguments has no further effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool reaches an open world (the web, other people's systems).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// Who may call a tool.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallPolicy {
+    /// Only a program, through the SDK (the default: Code Mode).
+    #[default]
+    Program,
+    /// Only the model, as a native tool next to `run_code`; the SDK leaves it out.
+    Direct,
+    /// Both.
+    Both,
+}
+
+impl CallPolicy {
+    /// Whether a program may call the tool (and the SDK declares it).
+    pub const fn from_program(self) -> bool {
+        matches!(self, CallPolicy::Program | CallPolicy::Both)
+    }
+
+    /// Whether the model may call the tool directly.
+    pub const fn direct(self) -> bool {
+        matches!(self, CallPolicy::Direct | CallPolicy::Both)
+    }
 }
 
 impl ToolDef {
@@ -50,7 +103,21 @@ impl ToolDef {
             description: None,
             input_schema,
             output_schema: None,
+            annotations: None,
+            policy: CallPolicy::Program,
         }
+    }
+
+    /// Sets the MCP annotations.
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// Sets who may call the tool.
+    pub fn with_policy(mut self, policy: CallPolicy) -> Self {
+        self.policy = policy;
+        self
     }
 
     /// Sets the description.
@@ -66,8 +133,9 @@ impl ToolDef {
     }
 }
 
-/// The tool set a renderer works on: duplicates removed by name (the first
-/// occurrence wins, as in a runner's own lookup), then sorted by name.
+/// The tool set a renderer works on: the tools a program may call (see
+/// [`CallPolicy`]), duplicates removed by name (the first occurrence wins, as
+/// in a runner's own lookup), then sorted by name.
 ///
 /// Output built from the result depends only on the set of tools, never on
 /// the order they arrived in.
@@ -90,7 +158,7 @@ pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
     let mut seen = BTreeSet::new();
     let mut out: Vec<&ToolDef> = tools
         .iter()
-        .filter(|tool| seen.insert(tool.name.as_str()))
+        .filter(|tool| seen.insert(tool.name.as_str()) && tool.policy.from_program())
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out

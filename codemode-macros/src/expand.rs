@@ -179,9 +179,15 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
             use ::codemode::__private::{ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _};
             #(#structs)*
 
-            impl ::codemode::Toolset for #self_ty {
+            impl ::codemode::StaticToolset for #self_ty {
                 fn tool_defs() -> ::std::vec::Vec<::codemode::ToolDef> {
                     ::codemode::__private::sorted(::std::vec![#(#defs),*])
+                }
+            }
+
+            impl ::codemode::Toolset for #self_ty {
+                fn defs(&self) -> ::std::vec::Vec<::codemode::ToolDef> {
+                    <Self as ::codemode::StaticToolset>::tool_defs()
                 }
 
                 async fn call(
@@ -259,6 +265,25 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
     let output_schema = quote_spanned!(span=>
         ::codemode::__private::output_schema(&(&::codemode::__private::Probe::<#output>::new()).kind())
     );
+    let annotations = (!tool.annotations.is_empty()).then(|| {
+        let title = match &tool.annotations.title {
+            Some(t) => quote!(::core::option::Option::Some(#t)),
+            None => quote!(::core::option::Option::None),
+        };
+        let hints = tool.annotations.hints.iter().map(|h| match h {
+            Some(v) => quote!(::core::option::Option::Some(#v)),
+            None => quote!(::core::option::Option::None),
+        });
+        quote!(.with_annotations(::codemode::__private::annotations(#title, [#(#hints),*])))
+    });
+    let policy = tool.policy.as_deref().map(|p| {
+        let variant = match p {
+            "direct" => quote!(Direct),
+            "both" => quote!(Both),
+            _ => quote!(Program),
+        };
+        quote!(.with_policy(::codemode::CallPolicy::#variant))
+    });
     quote! {
         ::codemode::__private::tool_def(
             #name,
@@ -266,6 +291,8 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
             ::codemode::__private::schema_for::<#input_ty>(),
             #output_schema,
         )
+        #annotations
+        #policy
     }
 }
 

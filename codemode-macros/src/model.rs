@@ -27,6 +27,29 @@ pub struct ToolFn {
     pub params: Params,
     /// The declared return type (`None` for `()`).
     pub output: Option<Type>,
+    /// MCP annotations written in `#[tool(...)]`.
+    pub annotations: Annotations,
+    /// `policy = "program" | "direct" | "both"`.
+    pub policy: Option<String>,
+}
+
+/// MCP's hints, each `None` when not written.
+#[derive(Default, Clone)]
+pub struct Annotations {
+    /// `title = "..."`.
+    pub title: Option<String>,
+    /// `read_only`, `destructive`, `idempotent`, `open_world`.
+    pub hints: [Option<bool>; 4],
+}
+
+/// The hint keys, in the order of [`Annotations::hints`].
+pub const HINTS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
+
+impl Annotations {
+    /// Whether anything was written.
+    pub fn is_empty(&self) -> bool {
+        self.title.is_none() && self.hints.iter().all(Option::is_none)
+    }
 }
 
 /// How the JSON argument object maps onto the parameters.
@@ -52,7 +75,15 @@ pub struct Param {
 pub struct ToolAttr {
     /// `name = "..."`.
     pub name: Option<LitStr>,
+    /// `description = "..."`.
+    pub description: Option<LitStr>,
+    /// `title` and the hints.
+    pub annotations: Annotations,
+    /// `policy = "..."`.
+    pub policy: Option<LitStr>,
 }
+
+const TOOL_KEYS: &str = "`name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true|false`) and `policy = \"program\"|\"direct\"|\"both\"`";
 
 /// Parses the tokens inside `#[tool(...)]`, recording unknown keys.
 pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
@@ -61,23 +92,61 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
         return attr;
     }
     let parser = syn::meta::parser(|meta| {
-        if meta.path.is_ident("name") {
-            let lit: LitStr = meta.value()?.parse()?;
-            if attr.name.is_some() {
-                return Err(meta.error("`name` is given twice"));
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_else(|| "this".to_owned());
+        let once = |slot_full: bool| -> syn::Result<()> {
+            if slot_full {
+                Err(meta.error(format!("`{key}` is given twice")))
+            } else {
+                Ok(())
             }
-            attr.name = Some(lit);
-            Ok(())
-        } else {
-            let key = meta
-                .path
-                .get_ident()
-                .map(|i| i.to_string())
-                .unwrap_or_else(|| "this".to_owned());
-            Err(meta.error(format!(
-                "unknown key `{key}` in #[tool(...)]; the only key is `name = \"...\"`"
-            )))
+        };
+        match key.as_str() {
+            "name" => {
+                once(attr.name.is_some())?;
+                attr.name = Some(meta.value()?.parse()?);
+            }
+            "description" => {
+                once(attr.description.is_some())?;
+                attr.description = Some(meta.value()?.parse()?);
+            }
+            "title" => {
+                once(attr.annotations.title.is_some())?;
+                let lit: LitStr = meta.value()?.parse()?;
+                attr.annotations.title = Some(lit.value());
+            }
+            "policy" => {
+                once(attr.policy.is_some())?;
+                let lit: LitStr = meta.value()?.parse()?;
+                if !matches!(lit.value().as_str(), "program" | "direct" | "both") {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "`policy` is \"program\" (the default: only programs call it), \"direct\" (only the model, as a native tool) or \"both\"",
+                    ));
+                }
+                attr.policy = Some(lit);
+            }
+            hint if HINTS.contains(&hint) => {
+                let index = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
+                once(attr.annotations.hints[index].is_some())?;
+                let value = if meta.input.peek(syn::Token![=]) {
+                    let lit: syn::LitBool = meta.value()?.parse()?;
+                    lit.value
+                } else {
+                    true
+                };
+                attr.annotations.hints[index] = Some(value);
+            }
+            _ => {
+                return Err(meta.error(format!(
+                    "unknown key `{key}` in #[tool(...)]; the keys are {TOOL_KEYS}"
+                )));
+            }
         }
+        Ok(())
     });
     if let Err(e) = syn::parse::Parser::parse2(parser, tokens) {
         cx.push(e);
@@ -122,11 +191,22 @@ pub fn tool_fn(
         }
         None => (unraw(&sig.ident), sig.ident.span()),
     };
-    let description = doc_text(attrs);
-    if description.is_empty() {
+    let description = match &attr.description {
+        Some(lit) => {
+            if lit.value().trim().is_empty() {
+                cx.error(
+                    lit,
+                    "a tool's description cannot be empty: it is what the model reads",
+                );
+            }
+            lit.value()
+        }
+        None => doc_text(attrs),
+    };
+    if description.is_empty() && attr.description.is_none() {
         cx.error(
             &sig.ident,
-            "a tool needs a doc comment: it is the description the model reads (add `/// What this tool does.`)",
+            "a tool needs a doc comment or `#[tool(description = \"...\")]`: it is the description the model reads (add `/// What this tool does.`)",
         );
     }
     let mut has_self = false;
@@ -235,6 +315,8 @@ pub fn tool_fn(
         has_self,
         params,
         output,
+        annotations: attr.annotations,
+        policy: attr.policy.map(|p| p.value()),
     }
 }
 

@@ -5,9 +5,10 @@
 //! JavaScript runs elsewhere.
 
 use crate::engine::{self, MAX_DEPTH};
+use crate::hooks::{ApprovalRequest, Hooks, RunEvent};
 use crate::outcome::{CallRecord, Limits, LogLine, RunError, RunErrorKind, RunOutcome};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
-use codemode_core::{ErrorKind, ToolCallError, Toolset};
+use codemode_core::{BoxFuture, ErrorKind, ToolCallError, Toolset};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt, StreamExt};
@@ -135,8 +136,18 @@ type CallFuture =
     Pin<Box<dyn Future<Output = (u64, usize, Result<Value, ToolCallError>, f64)> + Send>>;
 
 /// Drives one run to its outcome.
+/// What a run carries besides its toolset and limits.
+pub(crate) struct RunContext {
+    /// The names a program may call, sorted.
+    pub(crate) names: Arc<Vec<String>>,
+    pub(crate) hooks: Hooks,
+    /// The program's description, for the approval hook.
+    pub(crate) description: String,
+}
+
 pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
     toolset: Arc<T>,
+    context: RunContext,
     limits: &Limits,
     started: Instant,
     connection: Connection,
@@ -147,6 +158,11 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
         cancel,
     } = connection;
     let _cancel = CancelOnDrop(cancel);
+    let RunContext {
+        names,
+        hooks,
+        description,
+    } = context;
     let deadline = started + limits.timeout;
     let mut timer =
         futures_timer::Delay::new(deadline.saturating_duration_since(Instant::now()) + GRACE);
@@ -205,10 +221,37 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                         )),
                     );
                 }
+                if names.binary_search(&name).is_err() {
+                    // Not a tool a program may call (`tools(name, args)`
+                    // reaches any name): refused before the toolset sees it.
+                    let list: Vec<&str> = names.iter().map(String::as_str).collect();
+                    let error = codemode_core::unknown_tool(&name, &list);
+                    if let Some(record) = records.get_mut(index) {
+                        record.duration_ms = Some(0.0);
+                        record.error = Some(error.clone());
+                    }
+                    let _ = replies.send(Reply {
+                        id,
+                        envelope: envelope(&Err(error)),
+                    });
+                    continue;
+                }
                 // The run's own deadline bounds a call anyway; a timer of its
                 // own is only needed when the call limit is the tighter one.
                 let left = deadline.saturating_duration_since(Instant::now());
                 let call_timeout = (limits.call_timeout < left).then_some(limits.call_timeout);
+                let approval = hooks.approval.clone().map(|approve| {
+                    approve(ApprovalRequest {
+                        tool: name.clone(),
+                        args: args.clone(),
+                        description: description.clone(),
+                    })
+                });
+                hooks.emit(RunEvent::CallStarted {
+                    index,
+                    name: name.clone(),
+                    args: args.clone(),
+                });
                 calls.push(call_one(
                     Arc::clone(&toolset),
                     id,
@@ -216,10 +259,14 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     name,
                     args,
                     call_timeout,
+                    approval,
                 ));
             }
             Event::Engine(Some(ToHost::Log(line))) => {
                 host_bytes += line.text.len();
+                if hooks.observer.is_some() {
+                    hooks.emit(RunEvent::Log(line.clone()));
+                }
                 logs.push(line);
             }
             Event::Engine(Some(ToHost::Done(outcome))) => {
@@ -244,6 +291,12 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     record.duration_ms = Some(elapsed);
                     record.ok = result.is_ok();
                     record.error = result.as_ref().err().cloned();
+                    hooks.emit(RunEvent::CallFinished {
+                        index,
+                        name: record.name.clone(),
+                        duration_ms: elapsed,
+                        error: record.error.clone(),
+                    });
                 }
                 if let Ok(value) = result {
                     drop_deep(value);
@@ -272,6 +325,9 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
         }
     };
     let error = over_budget.or(error);
+    hooks.emit(RunEvent::Finished {
+        error: error.as_ref().map(|e| e.kind),
+    });
     RunOutcome {
         value: if error.is_some() {
             Value::Null
@@ -292,9 +348,27 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
     name: String,
     args: Value,
     call_timeout: Option<Duration>,
+    approval: Option<BoxFuture<'static, Result<(), String>>>,
 ) -> CallFuture {
-    Box::pin(async move {
+    #[cfg(feature = "tracing")]
+    let span_name = name.clone();
+    let call = async move {
         let started = Instant::now();
+        if let Some(approval) = approval
+            && let Err(reason) = approval.await
+        {
+            let error = ToolCallError::new(
+                &name,
+                ErrorKind::Denied,
+                format!("the host denied this call: {reason}"),
+            );
+            return (
+                id,
+                index,
+                Err(error),
+                started.elapsed().as_secs_f64() * 1000.0,
+            );
+        }
         let call: Pin<Box<dyn Future<Output = Option<CallResult>> + Send>> =
             if toolset.is_blocking(&name) {
                 Box::pin(on_own_thread(Arc::clone(&toolset), name.clone(), args))
@@ -346,7 +420,13 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
             None => Ok(value),
         });
         (id, index, result, started.elapsed().as_secs_f64() * 1000.0)
-    })
+    };
+    #[cfg(feature = "tracing")]
+    let call = tracing::Instrument::instrument(
+        call,
+        tracing::debug_span!("codemode.call", tool = %span_name),
+    );
+    Box::pin(call)
 }
 
 /// Runs a blocking tool's call on a thread of its own, so it neither stalls

@@ -13,7 +13,7 @@
 //!
 //! # struct Tools;
 //! # impl codemode_core::Toolset for Tools {
-//! #     fn tool_defs() -> Vec<ToolDef> { vec![ToolDef::new("one", serde_json::json!({})), ToolDef::new("two", serde_json::json!({}))] }
+//! #     fn defs(&self) -> Vec<ToolDef> { vec![ToolDef::new("one", serde_json::json!({})), ToolDef::new("two", serde_json::json!({}))] }
 //! #     async fn call(&self, name: &str, args: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> {
 //! #         Ok(serde_json::json!({"echo": name, "args": args}))
 //! #     }
@@ -85,17 +85,19 @@
 #![warn(missing_docs)]
 
 mod engine;
+mod hooks;
 mod host;
 mod outcome;
 mod protocol;
 mod worker;
 
+pub use hooks::{ApprovalRequest, RunEvent};
 pub use outcome::{CallRecord, Limits, Location, LogLine, RunError, RunErrorKind, RunOutcome};
 pub use worker::{WORKER_ARG, WorkerCommand, run_worker_if_requested};
 
 #[doc(no_inline)]
 pub use codemode_core::{ERROR_CLASS, GLOBAL};
-use codemode_core::{Language, Toolset};
+use codemode_core::{Language, ProviderCall, RUN_CODE, RunCodeArgs, Toolset};
 use protocol::Job;
 use std::sync::Arc;
 use std::time::Instant;
@@ -116,8 +118,9 @@ pub struct JsRuntime<T: ?Sized> {
     toolset: Arc<T>,
     limits: Limits,
     isolation: Isolation,
-    /// The tool names, computed once: `tool_defs()` renders every schema.
+    /// The tool names, computed once: `defs()` renders every schema.
     names: Arc<Vec<String>>,
+    hooks: hooks::Hooks,
 }
 
 impl<T: Toolset + Send + Sync + 'static> JsRuntime<T> {
@@ -125,22 +128,27 @@ impl<T: Toolset + Send + Sync + 'static> JsRuntime<T> {
     pub fn new(toolset: T, limits: Limits) -> Self {
         Self::from_arc(Arc::new(toolset), limits)
     }
+}
 
-    /// A runtime for a toolset the host shares.
+impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
+    /// A runtime for a toolset the host shares (also `Arc<dyn ToolsetObject>`).
+    /// The tools a program may call are read once, here (see
+    /// [`JsRuntime::refresh`]).
     pub fn from_arc(toolset: Arc<T>, limits: Limits) -> Self {
-        let mut names: Vec<String> = T::tool_defs().into_iter().map(|t| t.name).collect();
-        names.sort();
-        names.dedup();
+        let names = program_names(&*toolset);
         JsRuntime {
             toolset,
             limits,
             isolation: Isolation::default(),
             names: Arc::new(names),
+            hooks: hooks::Hooks::default(),
         }
     }
-}
 
-impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
+    /// Reads the toolset's declarations again, after its tools changed.
+    pub fn refresh(&mut self) {
+        self.names = Arc::new(program_names(&*self.toolset));
+    }
     /// The same runtime, with its engines placed as `isolation` says.
     pub fn with_isolation(mut self, isolation: Isolation) -> Self {
         self.isolation = isolation;
@@ -157,8 +165,44 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         &self.isolation
     }
 
+    /// The same runtime, asking `approve` before every tool call. It gets the
+    /// tool, the arguments and the program's description; an `Err(reason)`
+    /// denies the call, which the program sees as a `ToolCallError` of kind
+    /// `denied` carrying the reason.
+    pub fn with_approval<F, Fut>(mut self, approve: F) -> Self
+    where
+        F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Result<(), String>> + Send + 'static,
+    {
+        self.hooks.approval = Some(Arc::new(move |request| Box::pin(approve(request))));
+        self
+    }
+
+    /// The same runtime, telling `observe` about each call, console line and
+    /// the run's end as they happen (for a progress display). With the
+    /// `tracing` feature the same events are also `tracing` events, inside a
+    /// span per run.
+    pub fn with_observer<F>(mut self, observe: F) -> Self
+    where
+        F: Fn(&RunEvent) + Send + Sync + 'static,
+    {
+        self.hooks.observer = Some(Arc::new(observe));
+        self
+    }
+
     /// Runs `code`, the body of an async function, in a fresh engine.
     pub async fn run(&self, language: Language, code: &str) -> RunOutcome {
+        self.run_described(language, code, "").await
+    }
+
+    /// Runs `code` with the program's one-line `description` (what the
+    /// approval hook sees).
+    pub async fn run_described(
+        &self,
+        language: Language,
+        code: &str,
+        description: &str,
+    ) -> RunOutcome {
         let started = Instant::now();
         let job = Job {
             language,
@@ -171,6 +215,84 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
             Isolation::InProcess => host::spawn_thread(job),
             Isolation::Worker(command) => worker::spawn(command, job),
         };
-        host::drive(Arc::clone(&self.toolset), &self.limits, started, connection).await
+        let drive = host::drive(
+            Arc::clone(&self.toolset),
+            host::RunContext {
+                names: Arc::clone(&self.names),
+                hooks: self.hooks.clone(),
+                description: description.to_owned(),
+            },
+            &self.limits,
+            started,
+            connection,
+        );
+        #[cfg(feature = "tracing")]
+        let drive = tracing::Instrument::instrument(
+            drive,
+            tracing::info_span!("codemode.run", language = language.as_str(), description),
+        );
+        drive.await
     }
+
+    /// Answers a provider's tool call with that provider's tool result: runs
+    /// the program of a `run_code` call (in `language`) and returns the
+    /// result shaped for the provider, the outcome as model text within
+    /// `budget_bytes`. A call to another tool, or malformed arguments, gets a
+    /// result that tells the model what was wrong.
+    pub async fn answer(
+        &self,
+        language: Language,
+        call: &ProviderCall,
+        budget_bytes: usize,
+    ) -> Answer {
+        if call.name != RUN_CODE {
+            let text = format!(
+                "there is no tool named {:?} here; write a program and call `{RUN_CODE}` with it",
+                call.name
+            );
+            return Answer {
+                result: call.result(&text, None, true),
+                outcome: None,
+            };
+        }
+        let args = match RunCodeArgs::from_value(&call.arguments) {
+            Ok(args) => args,
+            Err(message) => {
+                return Answer {
+                    result: call.result(&message, None, true),
+                    outcome: None,
+                };
+            }
+        };
+        let outcome = self
+            .run_described(language, &args.code, &args.description)
+            .await;
+        let text = outcome.to_model_text(budget_bytes);
+        let value = outcome.error.is_none().then_some(&outcome.value);
+        let result = call.result(&text, value, outcome.error.is_some());
+        Answer {
+            result,
+            outcome: Some(outcome),
+        }
+    }
+}
+
+/// A provider's tool call answered: the result to send back, and the run's
+/// full outcome for the host's own records (`None` when nothing ran).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The tool result, in the provider's shape.
+    pub result: serde_json::Value,
+    /// What the run produced.
+    pub outcome: Option<RunOutcome>,
+}
+
+/// The names a program may call: declared, callable from a program, the
+/// first of a duplicate, sorted.
+fn program_names<T: Toolset + ?Sized>(toolset: &T) -> Vec<String> {
+    let defs = toolset.defs();
+    codemode_core::normalize(&defs)
+        .into_iter()
+        .map(|d| d.name.clone())
+        .collect()
 }

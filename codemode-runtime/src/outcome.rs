@@ -213,3 +213,144 @@ impl std::fmt::Display for RunError {
 }
 
 impl std::error::Error for RunError {}
+
+impl RunOutcome {
+    /// What goes back to the model, in at most `budget_bytes` bytes:
+    /// the error first (kind, place and message; never dropped), then the
+    /// value as compact JSON, then the console lines. Past the budget, the
+    /// value and the console are cut with markers that give the sizes left
+    /// out. The same outcome always gives the same text.
+    ///
+    /// ```
+    /// use codemode_runtime::{RunOutcome, RunError, RunErrorKind, Location};
+    ///
+    /// let outcome = RunOutcome {
+    ///     value: serde_json::json!({"items": vec![1; 100]}),
+    ///     logs: vec![],
+    ///     calls: vec![],
+    ///     error: None,
+    /// };
+    /// let text = outcome.to_model_text(60);
+    /// assert!(text.len() <= 60, "{text}");
+    /// assert!(text.contains("bytes left out]"), "{text}");
+    /// ```
+    pub fn to_model_text(&self, budget_bytes: usize) -> String {
+        let mut head = String::new();
+        if let Some(error) = &self.error {
+            head.push_str(&format!("error ({})", error.kind));
+            if let Some(at) = error.location {
+                head.push_str(&format!(" at line {}, column {}", at.line, at.column));
+            }
+            head.push_str(": ");
+            head.push_str(&error.message);
+            head.push('\n');
+        }
+        if head.len() >= budget_bytes {
+            return cut(&head, budget_bytes);
+        }
+        let value = match (&self.value, &self.error) {
+            (Value::Null, Some(_)) => String::new(),
+            (value, _) => format!(
+                "result: {}\n",
+                serde_json::to_string(value).unwrap_or_default()
+            ),
+        };
+        let mut console = String::new();
+        if !self.logs.is_empty() {
+            console.push_str("console:\n");
+            for line in &self.logs {
+                if line.level != "log" {
+                    console.push_str(&format!("[{}] ", line.level));
+                }
+                console.push_str(&line.text);
+                console.push('\n');
+            }
+        }
+        let left = budget_bytes - head.len();
+        if value.len() + console.len() <= left {
+            return format!("{head}{value}{console}");
+        }
+        // The value gets the room the console does not need, and at least half.
+        let value_room = left
+            .saturating_sub(console.len())
+            .max(left / 2)
+            .min(value.len());
+        let value_part = cut(&value, value_room);
+        let console_part = cut(&console, left - value_part.len());
+        format!("{head}{value_part}{console_part}")
+    }
+}
+
+/// `text` in at most `room` bytes: whole, or a prefix and a marker giving
+/// the bytes left out (or as much of the marker as fits).
+fn cut(text: &str, room: usize) -> String {
+    if text.len() <= room {
+        return text.to_owned();
+    }
+    let mut keep = room;
+    loop {
+        let marker = format!("… [{} bytes left out]\n", text.len() - keep);
+        if keep + marker.len() <= room || keep == 0 {
+            let mut end = keep.min(room.saturating_sub(marker.len()));
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let out = format!("{}{marker}", &text[..end]);
+            if out.len() <= room {
+                return out;
+            }
+            let mut end = room;
+            while !marker.is_char_boundary(end.min(marker.len())) {
+                end -= 1;
+            }
+            return marker[..end.min(marker.len())].to_owned();
+        }
+        keep = keep.saturating_sub(marker.len().max(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(value: Value, logs: usize, error: Option<RunError>) -> RunOutcome {
+        RunOutcome {
+            value,
+            logs: (0..logs)
+                .map(|i| LogLine {
+                    level: if i % 2 == 0 { "log" } else { "warn" }.into(),
+                    text: format!("line {i}"),
+                })
+                .collect(),
+            calls: vec![],
+            error,
+        }
+    }
+
+    #[test]
+    fn model_text_stays_within_budget_and_keeps_the_error() {
+        let error = RunError::new(RunErrorKind::Thrown, "TypeError: x is not a function")
+            .at(Some(Location { line: 3, column: 7 }));
+        let full = outcome(
+            serde_json::json!({"a": "x".repeat(500)}),
+            50,
+            Some(error.clone()),
+        );
+        for budget in [0, 1, 10, 40, 80, 200, 700, 5000] {
+            let text = full.to_model_text(budget);
+            assert!(text.len() <= budget, "{budget}: {}", text.len());
+            if budget >= 80 {
+                assert!(
+                    text.starts_with("error (thrown) at line 3, column 7: TypeError"),
+                    "{text}"
+                );
+            }
+        }
+        let small = outcome(serde_json::json!([1, 2]), 2, None);
+        assert_eq!(
+            small.to_model_text(1000),
+            "result: [1,2]\nconsole:\nline 0\n[warn] line 1\n"
+        );
+        assert_eq!(full.to_model_text(300), full.to_model_text(300));
+    }
+}

@@ -27,7 +27,7 @@ const NAMES: [&str; 9] = [
 ];
 
 impl Toolset for Awkward {
-    fn tool_defs() -> Vec<ToolDef> {
+    fn defs(&self) -> Vec<ToolDef> {
         NAMES
             .iter()
             .map(|n| ToolDef::new(*n, json!({"type": "object"})))

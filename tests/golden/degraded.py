@@ -15,7 +15,7 @@ from typing import Any, Literal, Protocol, Required, TypedDict
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
-    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result"]
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied"]
 
 class BrokenArgs(TypedDict, total=False):
     bad_enum: Any

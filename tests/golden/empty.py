@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
-    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result"]
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied"]
 
 class Tools(Protocol):
     pass

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 struct Echo;
 
 impl Toolset for Echo {
-    fn tool_defs() -> Vec<ToolDef> {
+    fn defs(&self) -> Vec<ToolDef> {
         vec![ToolDef::new("echo", json!({"type": "object"}))]
     }
 

@@ -133,11 +133,11 @@ pub fn tool() -> impl Strategy<Value = ToolDef> {
         json_value(),
         prop::option::of(json_value()),
     )
-        .prop_map(|(name, description, input, output)| ToolDef {
-            name: name.to_owned(),
-            description: description.map(str::to_owned),
-            input_schema: input,
-            output_schema: output,
+        .prop_map(|(name, description, input, output)| {
+            let mut tool = ToolDef::new(name, input);
+            tool.description = description.map(str::to_owned);
+            tool.output_schema = output;
+            tool
         })
 }
 

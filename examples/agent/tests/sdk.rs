@@ -2,7 +2,7 @@
 
 use agent::sdk;
 use agent_tools::SupportTools;
-use codemode::{Language, Toolset, render};
+use codemode::{Language, StaticToolset, render};
 
 #[test]
 fn constants_equal_the_run_time_render() {

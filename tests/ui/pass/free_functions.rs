@@ -1,4 +1,4 @@
-use codemode::Toolset;
+use codemode::{StaticToolset, Toolset};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Query {

@@ -1,4 +1,4 @@
-use codemode::{ErrorKind, ToolCallError, Toolset};
+use codemode::{ErrorKind, StaticToolset, ToolCallError, Toolset};
 
 struct Bank {
     balance: std::sync::atomic::AtomicI64,

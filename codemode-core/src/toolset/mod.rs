@@ -5,21 +5,30 @@ use crate::tool::ToolDef;
 use serde_json::Value;
 use std::future::Future;
 
+mod compose;
+mod dynamic;
+mod object;
+
+pub use compose::{ToolsetError, Toolsets};
+pub use dynamic::DynToolset;
+pub use object::{BoxFuture, ToolsetObject};
+
 /// A set of tools a program can call: their declarations and their dispatch.
 ///
 /// `#[codemode::toolset]` implements it for an `impl` block whose methods are
 /// marked `#[tool]`, and `codemode::tools!` for a group of `#[codemode::tool]`
-/// functions. [`Toolset::tool_defs`] takes no `self`, so a build script can
-/// render the SDK without constructing the toolset.
+/// functions; both also implement [`StaticToolset`], whose
+/// [`StaticToolset::tool_defs`] takes no `self`, so a build script can render
+/// the SDK without constructing the toolset. Tools known only at run time
+/// come from [`DynToolset`]; [`Toolsets`] combines several.
 ///
 /// The future [`Toolset::call`] returns is `Send`, so calls can run on any
 /// executor thread; for a toolset with `&self` methods that means the type
-/// must be `Sync`.
+/// must be `Sync`. `Arc<T>` and `Box<T>` are toolsets when `T` is, and so is
+/// `dyn` [`ToolsetObject`] (the object-safe form).
 pub trait Toolset {
-    /// The declarations of every tool, sorted by name.
-    fn tool_defs() -> Vec<ToolDef>
-    where
-        Self: Sized;
+    /// The declarations of every tool, sorted by name, as they are now.
+    fn defs(&self) -> Vec<ToolDef>;
 
     /// Runs the tool called `name` with `args` (a JSON object; `null` counts
     /// as `{}`) and returns its JSON result.
@@ -41,6 +50,49 @@ pub trait Toolset {
     fn is_blocking(&self, name: &str) -> bool {
         let _ = name;
         false
+    }
+}
+
+/// A toolset whose tools are fixed at compile time, so their declarations
+/// are known without an instance (what a build script needs).
+pub trait StaticToolset: Toolset {
+    /// The declarations of every tool, sorted by name.
+    fn tool_defs() -> Vec<ToolDef>;
+}
+
+impl<T: Toolset + ?Sized + Sync> Toolset for std::sync::Arc<T> {
+    fn defs(&self) -> Vec<ToolDef> {
+        (**self).defs()
+    }
+
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
+        (**self).call(name, args)
+    }
+
+    fn is_blocking(&self, name: &str) -> bool {
+        (**self).is_blocking(name)
+    }
+}
+
+impl<T: Toolset + ?Sized + Sync> Toolset for Box<T> {
+    fn defs(&self) -> Vec<ToolDef> {
+        (**self).defs()
+    }
+
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
+        (**self).call(name, args)
+    }
+
+    fn is_blocking(&self, name: &str) -> bool {
+        (**self).is_blocking(name)
     }
 }
 
