@@ -99,6 +99,10 @@
 
 pub use codemode_core::*;
 
+/// The `schemars` (1.x) this crate's tools are described with: derive
+/// `JsonSchema` through it to be sure the versions match.
+pub use schemars;
+
 /// Makes a free function a tool: its doc comment becomes the description,
 /// its parameters the argument object, its return type the output.
 ///

@@ -91,6 +91,7 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
     if tokens.is_empty() {
         return attr;
     }
+    let mut later: Vec<syn::Error> = Vec::new();
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -121,13 +122,15 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
             "policy" => {
                 once(attr.policy.is_some())?;
                 let lit: LitStr = meta.value()?.parse()?;
-                if !matches!(lit.value().as_str(), "program" | "direct" | "both") {
-                    return Err(syn::Error::new(
+                if matches!(lit.value().as_str(), "program" | "direct" | "both") {
+                    attr.policy = Some(lit);
+                } else {
+                    // A value error: the rest of the attribute is still read.
+                    later.push(syn::Error::new(
                         lit.span(),
                         "`policy` is \"program\" (the default: only programs call it), \"direct\" (only the model, as a native tool) or \"both\"",
                     ));
                 }
-                attr.policy = Some(lit);
             }
             hint if HINTS.contains(&hint) => {
                 let index = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
@@ -149,6 +152,9 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
         Ok(())
     });
     if let Err(e) = syn::parse::Parser::parse2(parser, tokens) {
+        later.push(e);
+    }
+    for e in later {
         cx.push(e);
     }
     attr

@@ -15,3 +15,5 @@ pub fn sdk_text(language: Language) -> &'static str {
         Language::Python => sdk::PYTHON,
     }
 }
+
+pub mod conversation;

@@ -5,26 +5,32 @@
 //!   sandbox, and prints its result, its console output and its call trace.
 //! - `agent --sdk [--language L]` prints the SDK fixed at compile time.
 
+use agent::conversation::Conversation;
 use agent_tools::SupportTools;
-use codemode::Language;
-use codemode::runtime::{Isolation, JsRuntime, Limits, WorkerCommand};
+use codemode::runtime::{Isolation, JsRuntime, Limits, RunOutcome, WorkerCommand};
+use codemode::{Language, StaticToolset, ToolFormat};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: agent [--sdk] [--worker] [--language javascript|typescript|python]\n\n\
-    Runs the example program against the support tools, or with --sdk prints the\n\
-    Code Mode SDK that the build script fixed at compile time. --worker runs the\n\
-    program's engine in a child process under OS limits.";
+const USAGE: &str = "usage: agent [--provider anthropic|openai-responses] [--program [--language javascript|typescript]] [--sdk [--language L]] [--worker]\n\n\
+    Drives a scripted model (a recorded conversation) through the agent loop: offers\n\
+    run_code, runs the program in the model's tool call against the support tools,\n\
+    sends the tool result back and prints the final answer. --program runs the example\n\
+    program directly; --sdk prints the SDK the build script fixed at compile time;\n\
+    --worker runs the engine in a child process under OS limits.";
 
 fn main() -> ExitCode {
     // This binary is also the sandbox's worker process (`--worker`).
     codemode::runtime::run_worker_if_requested();
     let mut language = None;
     let mut print_sdk = false;
+    let mut direct = false;
+    let mut provider = ToolFormat::Anthropic;
     let mut isolation = Isolation::InProcess;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--sdk" => print_sdk = true,
+            "--program" => direct = true,
             "--worker" => match WorkerCommand::current_exe() {
                 Ok(command) => isolation = Isolation::Worker(command),
                 Err(e) => {
@@ -32,6 +38,17 @@ fn main() -> ExitCode {
                         "cannot find this executable to start workers: {e}"
                     ));
                 }
+            },
+            "--provider" => match args.next().map(|p| p.parse::<ToolFormat>()) {
+                Some(Ok(p @ (ToolFormat::Anthropic | ToolFormat::OpenAiResponses))) => provider = p,
+                Some(Ok(other)) => {
+                    return usage(&format!(
+                        "no conversation is recorded for {}",
+                        other.as_str()
+                    ));
+                }
+                Some(Err(e)) => return usage(&e),
+                None => return usage("--provider needs a value"),
             },
             "--language" | "-l" => match args.next().map(|l| l.parse::<Language>()) {
                 Some(Ok(l)) => language = Some(l),
@@ -57,28 +74,78 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let (language, program) = match language.unwrap_or(Language::JavaScript) {
-        Language::JavaScript => (Language::JavaScript, include_str!("../programs/triage.js")),
-        Language::TypeScript => (Language::TypeScript, include_str!("../programs/triage.ts")),
+    let runtime = JsRuntime::new(SupportTools::with_sample_tickets(), Limits::default())
+        .with_isolation(isolation);
+    if direct {
+        return run_program(&runtime, language.unwrap_or(Language::JavaScript));
+    }
+    let conversation = match Conversation::recorded(provider) {
+        Ok(c) => c,
+        Err(e) => return usage(&e),
+    };
+    let tools = SupportTools::tool_defs();
+    let transcript = match futures_executor::block_on(agent::conversation::run_loop(
+        &conversation,
+        &runtime,
+        &tools,
+        Language::JavaScript,
+    )) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    println!("== user\n{}\n", conversation.user);
+    println!(
+        "== model ({}) offered run_code, {} request(s)",
+        provider.as_str(),
+        transcript.requests.len()
+    );
+    for answer in &transcript.answers {
+        if let Some(outcome) = &answer.outcome {
+            print_calls(outcome);
+        }
+        println!(
+            "\n== tool result sent back\n{}",
+            serde_json::to_string_pretty(&answer.result).unwrap_or_default()
+        );
+    }
+    println!("\n== final answer\n{}", transcript.final_text);
+    ExitCode::SUCCESS
+}
+
+/// Runs the example program directly, without a model.
+fn run_program(runtime: &JsRuntime<SupportTools>, language: Language) -> ExitCode {
+    let program = match language {
+        Language::JavaScript => include_str!("../programs/triage.js"),
+        Language::TypeScript => include_str!("../programs/triage.ts"),
         Language::Python => {
             return usage(
                 "the embedded runtime runs JavaScript and TypeScript; use --sdk to print the Python SDK",
             );
         }
     };
-    let runtime = JsRuntime::new(SupportTools::with_sample_tickets(), Limits::default())
-        .with_isolation(isolation);
     let outcome = futures_executor::block_on(runtime.run(language, program));
-
-    println!("== result");
     println!(
-        "{}",
+        "== result\n{}",
         serde_json::to_string_pretty(&outcome.value).unwrap_or_default()
     );
     println!("\n== console");
     for line in &outcome.logs {
         println!("[{}] {}", line.level, line.text);
     }
+    print_calls(&outcome);
+    match outcome.error {
+        None => ExitCode::SUCCESS,
+        Some(error) => {
+            eprintln!("\nerror: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn print_calls(outcome: &RunOutcome) {
     println!("\n== tool calls");
     for (i, call) in outcome.calls.iter().enumerate() {
         let status = match &call.error {
@@ -94,13 +161,6 @@ fn main() -> ExitCode {
             call.name,
             call.args
         );
-    }
-    match outcome.error {
-        None => ExitCode::SUCCESS,
-        Some(error) => {
-            eprintln!("\nerror ({:?}): {}", error.kind, error.message);
-            ExitCode::FAILURE
-        }
     }
 }
 
