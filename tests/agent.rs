@@ -369,3 +369,40 @@ fn a_failed_run_reads_well_for_the_model() {
     let tool = run_code_tool(Language::JavaScript, &combined().defs());
     assert!(tool.description.contains("\"wx_forecast\""));
 }
+
+#[test]
+fn a_handler_that_panics_fails_only_its_call() {
+    let fragile = DynToolset::new(
+        vec![ToolDef::new("parse", json!({"type": "object"}))],
+        |_, args: Value| {
+            let n = args["n"].as_u64().expect("n is a number"); // panics before any future exists
+            async move { Ok(json!(n)) }
+        },
+    );
+    let runtime = JsRuntime::new(fragile, Limits::default());
+    let out = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "try { await tools.parse({n: 'x'}); } catch (e) { return [e.kind, await tools.parse({n: 2})]; }",
+    ));
+    assert_eq!(out.value, json!(["tool_panicked", 2]), "{:?}", out.error);
+}
+
+#[test]
+fn answer_reaches_direct_tools_and_nothing_else() {
+    let runtime = JsRuntime::new(combined(), Limits::default());
+    let call = |name: &str| {
+        let call = ProviderCall::parse(
+            ToolFormat::Anthropic,
+            &json!({"type": "tool_use", "id": "t", "name": name, "input": {"word": "x"}}),
+        )
+        .unwrap();
+        futures_executor::block_on(runtime.answer(Language::JavaScript, &call, 1000)).result
+    };
+    let direct = call("notes.search");
+    assert_eq!(
+        (direct["is_error"].clone(), direct["content"].clone()),
+        (json!(false), json!(r#"["a note about x"]"#))
+    );
+    let program_only = call("add_note");
+    assert_eq!(program_only["is_error"], true);
+}

@@ -3,11 +3,10 @@
 //! results in each provider's shape.
 
 use crate::run_code::{RUN_CODE, ToolFormat};
-use crate::tool::ToolDef;
+use crate::tool::{ToolDef, unique_sorted};
 use crate::toolset::Toolset;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
-use std::collections::BTreeSet;
 
 /// The tools of `toolset` the model may call directly (policy `direct` or
 /// `both`), as native tool definitions in `format`, sorted by name. Offer
@@ -31,13 +30,11 @@ use std::collections::BTreeSet;
 /// ```
 pub fn native_tools<T: Toolset + ?Sized>(format: ToolFormat, toolset: &T) -> Vec<Value> {
     let defs = toolset.defs();
-    let mut seen = BTreeSet::new();
-    let mut direct: Vec<&ToolDef> = defs
-        .iter()
-        .filter(|d| seen.insert(d.name.as_str()) && d.policy.direct())
-        .collect();
-    direct.sort_by(|a, b| a.name.cmp(&b.name));
-    direct.into_iter().map(|d| native_tool(format, d)).collect()
+    unique_sorted(&defs)
+        .into_iter()
+        .filter(|d| d.policy.direct())
+        .map(|d| native_tool(format, d))
+        .collect()
 }
 
 /// One tool as a native definition in `format`.

@@ -155,10 +155,18 @@ impl ToolDef {
 /// assert_eq!(set[0].description.as_deref(), Some("first"));
 /// ```
 pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
+    let mut set = unique_sorted(tools);
+    set.retain(|tool| tool.policy.from_program());
+    set
+}
+
+/// The first declaration of each name, sorted by name: the rule every tool
+/// list in this crate follows.
+pub(crate) fn unique_sorted<'a>(tools: impl IntoIterator<Item = &'a ToolDef>) -> Vec<&'a ToolDef> {
     let mut seen = BTreeSet::new();
     let mut out: Vec<&ToolDef> = tools
-        .iter()
-        .filter(|tool| seen.insert(tool.name.as_str()) && tool.policy.from_program())
+        .into_iter()
+        .filter(|tool| seen.insert(tool.name.as_str()))
         .collect();
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out

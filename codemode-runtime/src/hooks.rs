@@ -65,7 +65,8 @@ impl Hooks {
         #[cfg(feature = "tracing")]
         trace(&event);
         if let Some(observer) = &self.observer {
-            observer(&event);
+            // An observer that panics loses its event, not the run.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| observer(&event)));
         }
     }
 }

@@ -196,7 +196,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
         .await;
         match event {
             Event::Engine(Some(ToHost::Call { id, name, args })) => {
-                host_bytes += args.len();
+                host_bytes += 2 * engine::check_json(&args).unwrap_or(args.len()) + name.len();
                 let args: Value = match serde_json::from_str(&args) {
                     Ok(v) => v,
                     Err(_) => Value::Null,
@@ -241,17 +241,24 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                 let left = deadline.saturating_duration_since(Instant::now());
                 let call_timeout = (limits.call_timeout < left).then_some(limits.call_timeout);
                 let approval = hooks.approval.clone().map(|approve| {
-                    approve(ApprovalRequest {
+                    let request = ApprovalRequest {
                         tool: name.clone(),
                         args: args.clone(),
                         description: description.clone(),
+                    };
+                    // A hook that panics denies the call (in `call_one`).
+                    let asked = std::panic::catch_unwind(AssertUnwindSafe(|| approve(request)));
+                    asked.unwrap_or_else(|_| {
+                        Box::pin(async { Err("the approval hook failed".to_owned()) })
                     })
                 });
-                hooks.emit(RunEvent::CallStarted {
-                    index,
-                    name: name.clone(),
-                    args: args.clone(),
-                });
+                if hooks.observer.is_some() {
+                    hooks.emit(RunEvent::CallStarted {
+                        index,
+                        name: name.clone(),
+                        args: args.clone(),
+                    });
+                }
                 calls.push(call_one(
                     Arc::clone(&toolset),
                     id,
@@ -286,7 +293,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
             }
             Event::Call((id, index, result, elapsed)) => {
                 let envelope = envelope(&result);
-                host_bytes += envelope.len();
+                host_bytes += engine::check_json(&envelope).unwrap_or(envelope.len());
                 if let Some(record) = records.get_mut(index) {
                     record.duration_ms = Some(elapsed);
                     record.ok = result.is_ok();
@@ -354,20 +361,24 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
     let span_name = name.clone();
     let call = async move {
         let started = Instant::now();
-        if let Some(approval) = approval
-            && let Err(reason) = approval.await
-        {
-            let error = ToolCallError::new(
-                &name,
-                ErrorKind::Denied,
-                format!("the host denied this call: {reason}"),
-            );
-            return (
-                id,
-                index,
-                Err(error),
-                started.elapsed().as_secs_f64() * 1000.0,
-            );
+        if let Some(approval) = approval {
+            let verdict = AssertUnwindSafe(approval).catch_unwind().await;
+            let refusal = match verdict {
+                Ok(Ok(())) => None,
+                Ok(Err(reason)) => Some(format!("the host denied this call: {reason}")),
+                Err(_) => {
+                    Some("the host's approval check failed, so the call was not made".to_owned())
+                }
+            };
+            if let Some(message) = refusal {
+                let error = ToolCallError::new(&name, ErrorKind::Denied, message);
+                return (
+                    id,
+                    index,
+                    Err(error),
+                    started.elapsed().as_secs_f64() * 1000.0,
+                );
+            }
         }
         let call: Pin<Box<dyn Future<Output = Option<CallResult>> + Send>> =
             if toolset.is_blocking(&name) {
@@ -375,8 +386,10 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
             } else {
                 let toolset = Arc::clone(&toolset);
                 let name = name.clone();
+                // The toolset's `call` may panic before its future exists
+                // (a handler that runs code first): that is inside too.
                 Box::pin(async move {
-                    AssertUnwindSafe(toolset.call(&name, args))
+                    AssertUnwindSafe(async move { toolset.call(&name, args).await })
                         .catch_unwind()
                         .await
                         .ok()

@@ -78,8 +78,9 @@
 //! Each limit ends the run with its own [`RunErrorKind`], decided from the
 //! host's own state: [`Limits::timeout`], [`Limits::memory_bytes`],
 //! [`Limits::stack_bytes`], [`Limits::max_tool_calls`],
-//! [`Limits::max_output_bytes`] (the result; console output past it is
-//! dropped with a marker line), [`Limits::max_host_bytes`] and
+//! [`Limits::max_output_bytes`] (console output past it is cut with a
+//! marker line that gives the size, and ends the run; so does a larger
+//! result), [`Limits::max_host_bytes`] and
 //! [`Limits::max_source_bytes`].
 
 #![warn(missing_docs)]
@@ -209,7 +210,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
             code: code.to_owned(),
             tools: self.names.as_ref().clone(),
             limits: self.limits.clone(),
-            spent_ms: 0,
+            spent_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
         let connection = match &self.isolation {
             Isolation::InProcess => host::spawn_thread(job),
@@ -246,14 +247,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         budget_bytes: usize,
     ) -> Answer {
         if call.name != RUN_CODE {
-            let text = format!(
-                "there is no tool named {:?} here; write a program and call `{RUN_CODE}` with it",
-                call.name
-            );
-            return Answer {
-                result: call.result(&text, None, true),
-                outcome: None,
-            };
+            return self.answer_direct(call, budget_bytes).await;
         }
         let args = match RunCodeArgs::from_value(&call.arguments) {
             Ok(args) => args,
@@ -268,11 +262,74 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
             .run_described(language, &args.code, &args.description)
             .await;
         let text = outcome.to_model_text(budget_bytes);
-        let value = outcome.error.is_none().then_some(&outcome.value);
+        // Structured content repeats the value: only when it fits the budget too.
+        let value = (outcome.error.is_none()
+            && serde_json::to_string(&outcome.value).map_or(0, |j| j.len()) <= budget_bytes)
+            .then_some(&outcome.value);
         let result = call.result(&text, value, outcome.error.is_some());
         Answer {
             result,
             outcome: Some(outcome),
+        }
+    }
+
+    /// A call to a tool the model may call directly (policy `direct` or
+    /// `both`), answered with its JSON result; any other name is an error
+    /// the model can act on.
+    async fn answer_direct(&self, call: &ProviderCall, budget_bytes: usize) -> Answer {
+        let direct = self
+            .toolset
+            .defs()
+            .iter()
+            .any(|d| d.name == call.name && d.policy.direct());
+        if !direct {
+            let text = format!(
+                "there is no tool named {:?} here; write a program and call `{RUN_CODE}` with it",
+                call.name
+            );
+            return Answer {
+                result: call.result(&text, None, true),
+                outcome: None,
+            };
+        }
+        let args = match &call.arguments {
+            serde_json::Value::String(text) => {
+                serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+            }
+            other => other.clone(),
+        };
+        let toolset = Arc::clone(&self.toolset);
+        let name = call.name.clone();
+        let result =
+            futures_util::FutureExt::catch_unwind(std::panic::AssertUnwindSafe(async move {
+                toolset.call(&name, args).await
+            }))
+            .await
+            .unwrap_or_else(|_| {
+                Err(codemode_core::ToolCallError::new(
+                    &call.name,
+                    codemode_core::ErrorKind::ToolPanicked,
+                    "the tool panicked",
+                ))
+            });
+        let (text, value, is_error) = match &result {
+            Ok(value) => (
+                serde_json::to_string(value).unwrap_or_default(),
+                Some(value),
+                false,
+            ),
+            Err(error) => (
+                format!("{} ({}): {}", error.tool_name, error.kind, error.message),
+                None,
+                true,
+            ),
+        };
+        let text = outcome::cut(&text, budget_bytes);
+        let value =
+            value.filter(|v| serde_json::to_string(v).map_or(0, |j| j.len()) <= budget_bytes);
+        Answer {
+            result: call.result(&text, value, is_error),
+            outcome: None,
         }
     }
 }

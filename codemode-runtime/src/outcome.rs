@@ -26,8 +26,9 @@ pub struct Limits {
     pub stack_bytes: usize,
     /// Tool calls one run may make.
     pub max_tool_calls: usize,
-    /// Bytes of console output kept (later output is dropped and counted in a
-    /// marker line), and the largest result, in bytes of JSON.
+    /// Bytes of console output (the line that passes it is cut, with a
+    /// marker giving its size, and the run ends with `output_limit`), and
+    /// the largest result, in bytes of JSON.
     pub max_output_bytes: usize,
     /// Host memory one run may hold: tool arguments and results, console
     /// output and the call records together. A call that would pass it is
@@ -283,30 +284,25 @@ impl RunOutcome {
 
 /// `text` in at most `room` bytes: whole, or a prefix and a marker giving
 /// the bytes left out (or as much of the marker as fits).
-fn cut(text: &str, room: usize) -> String {
+pub(crate) fn cut(text: &str, room: usize) -> String {
     if text.len() <= room {
         return text.to_owned();
     }
-    let mut keep = room;
-    loop {
-        let marker = format!("… [{} bytes left out]\n", text.len() - keep);
-        if keep + marker.len() <= room || keep == 0 {
-            let mut end = keep.min(room.saturating_sub(marker.len()));
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let out = format!("{}{marker}", &text[..end]);
-            if out.len() <= room {
-                return out;
-            }
-            let mut end = room;
-            while !marker.is_char_boundary(end.min(marker.len())) {
-                end -= 1;
-            }
-            return marker[..end.min(marker.len())].to_owned();
+    let marker = |left: usize| format!("… [{left} bytes left out]\n");
+    // The marker is longest when everything is left out.
+    let longest = marker(text.len());
+    if longest.len() > room {
+        let mut end = room;
+        while !longest.is_char_boundary(end) {
+            end -= 1;
         }
-        keep = keep.saturating_sub(marker.len().max(1));
+        return longest[..end].to_owned();
     }
+    let mut end = room - longest.len();
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{}", &text[..end], marker(text.len() - end))
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 // Installed into every fresh context before the program runs. It binds
-// exactly GLOBAL and ERROR_CLASS (plus `console`), hides the host functions
-// it is handed, and returns the two functions the engine drives the run
-// with. It keeps its own copies of every builtin it uses, so a program that
-// replaces a builtin only changes its own view.
-(function (host) {
+// exactly GLOBAL and ERROR_CLASS (plus `console`), and returns the functions
+// the engine drives the run with. It keeps its own copies of every builtin
+// it uses, so a program that replaces a builtin only changes its own view.
+// It is a module compiled to bytecode once per process; each run loads the
+// bytecode and calls the default export with the host functions.
+export default function (host) {
   "use strict";
   const callHost = host.call;
   const logHost = host.log;
@@ -11,6 +12,7 @@
   const known = new Set(JSON.parse(host.names));
   const MAX_DEPTH = host.maxDepth;
   const MAX_LENGTH = host.maxLength;
+  const MAX_SEARCH = 1e9;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
   const apply = Reflect.apply;
@@ -34,7 +36,12 @@
   const arrayMap = Array.prototype.map;
   const objectToString = Object.prototype.toString;
   const StringCtor = String;
-  const hasKnown = (name) => typeof name === "string" && apply(setHas, known, [name]);
+  const stringSlice = String.prototype.slice;
+  const isError = Error.isError;
+  let longest = 0;
+  for (const n of known) longest = n.length > longest ? n.length : longest;
+  // Longer than every tool name: no tool, and no need to hash it.
+  const hasKnown = (name) => typeof name === "string" && name.length <= longest && apply(setHas, known, [name]);
 
   class ERROR_CLASS extends ErrorCtor {
     constructor(toolName, kind, message) {
@@ -138,6 +145,9 @@
   // Called by the engine with the program's result: its JSON text,
   // undefined for no value, or a problem as an object.
   function finish(value) {
+    if (typeof value === "function" || typeof value === "symbol") {
+      return { problem: "the program returned a " + typeof value + "; return data (an object, array, string, number, boolean or null)" };
+    }
     let json;
     try {
       json = toJson(value);
@@ -172,7 +182,9 @@
         return promiseReject(new ERROR_CLASS(StringCtor(name), "unknown_tool",
           "GLOBAL(name, args) takes a tool's name as a string"));
       }
-      return call(name, argv[1]);
+      // A name that is no tool reaches the host short: only its start is
+      // needed to say that no tool has it.
+      return call(hasKnown(name) ? name : apply(stringSlice, name, [0, 200]), argv[1]);
     },
     has(_, name) {
       return !serializing && name !== "then" && hasKnown(name);
@@ -234,6 +246,9 @@
   // never mistaken for the engine's stack overflow.
   const made = new WeakSetCtor();
   const RangeErrorProxy = new Proxy(RangeErrorCtor, {
+    defineProperty() {
+      return false;
+    },
     construct(t, argv, newTarget) {
       const e = Reflect.construct(t, argv, newTarget);
       apply(weakAdd, made, [e]);
@@ -247,8 +262,8 @@
   });
   defineProperty(RangeErrorCtor.prototype, "constructor", { value: RangeErrorProxy, writable: true, configurable: true });
   function isStackOverflow(e) {
-    return e instanceof RangeErrorCtor && !apply(weakHas, made, [e]) &&
-      e.message === "Maximum call stack size exceeded";
+    return isError(e) && getPrototypeOf(e) === RangeErrorCtor.prototype &&
+      !apply(weakHas, made, [e]) && e.message === "Maximum call stack size exceeded";
   }
 
   // Builtins that loop in native code without polling the engine's
@@ -282,11 +297,30 @@
     "splice", "toLocaleString", "toReversed", "toSorted", "toSpliced", "toString", "unshift", "with"], true);
   const typed = getPrototypeOf(Uint8Array.prototype);
   guard(typed, ownKeys(typed).filter((k) => typeof k === "string" && k !== "constructor"), false);
-  guard(StringCtor.prototype, ["repeat", "padStart", "padEnd", "replaceAll", "split"], false);
+  guard(StringCtor.prototype, ["repeat", "padStart", "padEnd"], false);
+  // Searches compare the pattern at every position without polling the
+  // interrupt: refuse the long-pattern, long-text cases that take seconds.
+  for (const name of ["indexOf", "lastIndexOf", "includes", "startsWith", "endsWith", "split", "replace", "replaceAll"]) {
+    const original = StringCtor.prototype[name];
+    const wrapped = {
+      [name](pattern, ...rest) {
+        tick();
+        if (typeof pattern === "string" && pattern.length > 64 && typeof this === "string" &&
+            this.length * pattern.length > MAX_SEARCH) {
+          throw new RangeErrorCtor("this sandbox searches at most " + MAX_SEARCH +
+            " character comparisons in one call; " + name + " was given a text of " + this.length +
+            " and a pattern of " + pattern.length + " characters");
+        }
+        return apply(original, this, [pattern, ...rest]);
+      },
+    }[name];
+    defineProperty(wrapped, "length", { value: original.length });
+    defineProperty(StringCtor.prototype, name, { value: wrapped, writable: true, configurable: true, enumerable: false });
+  }
 
   defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
   defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
   defineProperty(globalThis, "console", { value: console, enumerable: false, writable: true });
   defineProperty(globalThis, "RangeError", { value: RangeErrorProxy, enumerable: false, writable: true, configurable: true });
   return { deliver, finish, isStackOverflow };
-})(globalThis.__codemode_host);
+}

@@ -246,7 +246,11 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
             cancel: Box::new(|| {}),
         };
     };
-    let limit = job.limits.max_host_bytes as u64 + job.limits.max_output_bytes as u64 + (1 << 20);
+    // The wire escapes what it carries (up to twice the bytes), and the host
+    // budget is enforced on the values themselves, so this only stops a
+    // worker gone wrong.
+    let limit =
+        2 * (job.limits.max_host_bytes as u64 + job.limits.max_output_bytes as u64) + (1 << 20);
     let timeout = job.limits.timeout;
     let child = Arc::new(Mutex::new(Some(child)));
     // Writer: the job, then each reply, as lines.
@@ -326,12 +330,13 @@ fn died(status: std::process::ExitStatus, timeout: std::time::Duration) -> RunEr
         Some(libc::SIGXCPU) => {
             engine::timeout_error(timeout, Some("the sandbox process used up its CPU time"))
         }
-        Some(libc::SIGKILL) => {
-            RunError::new(RunErrorKind::Cancelled, "the sandbox process was stopped")
-        }
+        Some(libc::SIGKILL) => RunError::new(
+            RunErrorKind::Internal,
+            "the sandbox process was killed (by the host after a protocol error, or by the system)",
+        ),
         Some(libc::SIGABRT) => RunError::new(
             RunErrorKind::OutOfMemory,
-            "the sandbox process ran out of address space and stopped; use less memory",
+            "the sandbox process aborted, which under its address-space limit means it ran out of memory; use less memory",
         ),
         Some(signal) => RunError::new(
             RunErrorKind::Internal,

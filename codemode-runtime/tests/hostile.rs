@@ -136,6 +136,11 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("catching out of memory does not help", Js, "const a = []; for (;;) { try { a.push(new Array(1e6).fill(1)); } catch (e) {} }".into(), Want::Kind(K::OutOfMemory)),
         ("a promise that never settles", Js, "await new Promise(() => {});".into(), Want::Kind(K::Timeout)),
         ("an infinite loop that catches everything", Js, "for (;;) { try { for (;;) {} } catch (e) {} }".into(), Want::Kind(K::Timeout)),
+        ("a flood of huge unknown tool names", Js, "const n = 'x'.repeat(8 << 20); for (let i = 0; i < 200; i++) { try { await tools(n, {}); } catch (e) {} } return 1;".into(), Want::Value(json!(1))),
+        ("a quadratic string search", Js, "return 'a'.repeat(2e7).indexOf('a'.repeat(1e7) + 'b');".into(), Want::Kind(K::Thrown)),
+        ("a forged error object as a stack overflow", Js, "throw Object.create(RangeError.prototype, {message: {value: 'Maximum call stack size exceeded'}});".into(), Want::Kind(K::Thrown)),
+        ("a background loop after the program returned", Js, "(async () => { for (;;) await null; })(); return 1;".into(), Want::Value(json!(1))),
+        ("a function as the result", Js, "return () => 1;".into(), Want::Kind(K::InvalidResult)),
         ("ReDoS", Js, "return /(a+)+$/.test('a'.repeat(40) + 'b');".into(), Want::Kind(K::Timeout)),
     ]
 }

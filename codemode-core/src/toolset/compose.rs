@@ -138,16 +138,7 @@ impl Toolsets {
         prefix: &str,
         toolset: T,
     ) -> Result<Self, ToolsetError> {
-        let valid = !prefix.is_empty()
-            && prefix.len() <= 64
-            && prefix
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-        if !valid {
-            return Err(ToolsetError::InvalidPrefix {
-                prefix: prefix.to_owned(),
-            });
-        }
+        check_prefix(prefix)?;
         self.add(prefix.to_owned(), Arc::new(toolset))
     }
 
@@ -157,12 +148,10 @@ impl Toolsets {
         prefix: &str,
         toolset: Arc<dyn ToolsetObject>,
     ) -> Result<Self, ToolsetError> {
-        if prefix.is_empty() {
-            self.add(String::new(), toolset)
-        } else {
-            Toolsets::new().with_prefix(prefix, ())?;
-            self.add(prefix.to_owned(), toolset)
+        if !prefix.is_empty() {
+            check_prefix(prefix)?;
         }
+        self.add(prefix.to_owned(), toolset)
     }
 
     fn add(
@@ -176,7 +165,8 @@ impl Toolsets {
     }
 
     /// Keeps only `names` (as the program calls them). Naming a tool that no
-    /// member provides is an error.
+    /// member provides is an error. A second filter narrows the first: a
+    /// name must pass both.
     pub fn allow<I, S>(mut self, names: I) -> Result<Self, ToolsetError>
     where
         I: IntoIterator<Item = S>,
@@ -194,7 +184,10 @@ impl Toolsets {
                 known: self.routes.keys().cloned().collect(),
             });
         }
-        self.allowed = Some(names);
+        self.allowed = Some(match self.allowed.take() {
+            Some(earlier) => earlier.intersection(&names).cloned().collect(),
+            None => names,
+        });
         Ok(self)
     }
 
@@ -252,6 +245,22 @@ impl Toolsets {
             .map(String::as_str)
             .filter(|n| self.route(n).is_some())
             .collect()
+    }
+}
+
+/// A prefix is 1 to 64 ASCII letters, digits, `_`, `-` or `.`.
+fn check_prefix(prefix: &str) -> Result<(), ToolsetError> {
+    let valid = !prefix.is_empty()
+        && prefix.len() <= 64
+        && prefix
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+    if valid {
+        Ok(())
+    } else {
+        Err(ToolsetError::InvalidPrefix {
+            prefix: prefix.to_owned(),
+        })
     }
 }
 
@@ -314,21 +323,5 @@ impl Toolset for Toolsets {
                 .toolset
                 .is_blocking_dyn(&route.inner)
         })
-    }
-}
-
-/// The empty toolset (a placeholder that provides nothing).
-impl Toolset for () {
-    fn defs(&self) -> Vec<ToolDef> {
-        Vec::new()
-    }
-
-    fn call(
-        &self,
-        name: &str,
-        _args: Value,
-    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
-        let error = unknown_tool(name, &[]);
-        async move { Err(error) }
     }
 }

@@ -3,7 +3,7 @@
 use super::object::BoxFuture;
 use super::{Toolset, unknown_tool};
 use crate::error::ToolCallError;
-use crate::tool::{ToolDef, normalize};
+use crate::tool::{ToolDef, normalize, unique_sorted};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -58,12 +58,7 @@ impl DynToolset {
         F: Fn(String, Value) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<Value, ToolCallError>> + Send + 'static,
     {
-        let mut seen = BTreeSet::new();
-        let mut kept: Vec<ToolDef> = defs
-            .into_iter()
-            .filter(|d| seen.insert(d.name.clone()))
-            .collect();
-        kept.sort_by(|a, b| a.name.cmp(&b.name));
+        let kept: Vec<ToolDef> = unique_sorted(&defs).into_iter().cloned().collect();
         let names = kept.iter().map(|d| d.name.clone()).collect();
         DynToolset {
             defs: Arc::new(kept),

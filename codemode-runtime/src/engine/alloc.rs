@@ -59,7 +59,7 @@ unsafe impl Allocator for Counting {
             return std::ptr::null_mut();
         }
         // SAFETY: plain calloc.
-        let ptr = unsafe { libc::calloc(count.max(1), size.max(1)) }.cast::<u8>();
+        let ptr = unsafe { libc::calloc(count, size) }.cast::<u8>();
         if !ptr.is_null() {
             self.used += usable(ptr);
         }

@@ -249,6 +249,10 @@ fn drive<'js>(
             if let Some(error) = shared.stop.reason() {
                 return Ok(failed(error));
             }
+            if promise.state() != PromiseState::Pending {
+                // The program has returned; work it left queued is dropped.
+                break;
+            }
             match execute_job(ctx) {
                 JobResult::None => break,
                 JobResult::Ran => {}
@@ -297,7 +301,7 @@ fn drive<'js>(
                 shared
                     .outstanding
                     .set(shared.outstanding.get().saturating_sub(1));
-                if !shared.charge(reply.envelope.len()) {
+                if !shared.charge(check_json(&reply.envelope).unwrap_or(reply.envelope.len())) {
                     continue;
                 }
                 match prelude.deliver.call::<_, ()>((reply.id, reply.envelope)) {
@@ -389,14 +393,17 @@ fn finish<'js>(
             }));
         }
     };
-    if let Err(problem) = check_json(&json) {
-        return failed(RunError::new(
-            RunErrorKind::InvalidResult,
-            format!("the returned value is not JSON the host accepts: it has {problem}"),
-        ));
-    }
+    let cost = match check_json(&json) {
+        Ok(cost) => cost,
+        Err(problem) => {
+            return failed(RunError::new(
+                RunErrorKind::InvalidResult,
+                format!("the returned value is not JSON the host accepts: it has {problem}"),
+            ));
+        }
+    };
     let max = shared.limits.max_output_bytes;
-    if json.len() <= max && !shared.charge(json.len()) {
+    if json.len() <= max && !shared.charge(cost) {
         return failed(shared.stop.reason().unwrap_or_else(|| {
             RunError::new(
                 RunErrorKind::HostMemoryLimit,
@@ -427,10 +434,13 @@ fn finish<'js>(
 
 /// Checks JSON text the engine produced for what the host cannot take:
 /// nesting deeper than [`MAX_DEPTH`] and lone surrogates (which
-/// `JSON.stringify` writes as escapes). Linear, without recursion.
-pub(crate) fn check_json(text: &str) -> Result<(), String> {
+/// `JSON.stringify` writes as escapes). Linear, without recursion. On
+/// success it gives the host memory the value will take once parsed: the
+/// text, plus a `serde_json::Value` node's worth for each value in it.
+pub(crate) fn check_json(text: &str) -> Result<usize, String> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;
+    let mut nodes = 0usize;
     let mut in_string = false;
     let mut i = 0;
     let hex = |at: usize| -> Option<u32> {
@@ -471,18 +481,24 @@ pub(crate) fn check_json(text: &str) -> Result<(), String> {
                 b'"' => in_string = true,
                 b'[' | b'{' => {
                     depth += 1;
+                    nodes += 1;
                     if depth > MAX_DEPTH {
                         return Err(format!("nesting deeper than {MAX_DEPTH} levels"));
                     }
                 }
                 b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' | b':' => nodes += 1,
                 _ => {}
             }
         }
         i += 1;
     }
-    Ok(())
+    Ok(text.len() + (nodes + 1) * VALUE_NODE_BYTES)
 }
+
+/// What one value costs the host once parsed (a `serde_json::Value` and its
+/// share of a map or vector).
+const VALUE_NODE_BYTES: usize = 48;
 
 /// The run error for an exception that ended the program.
 fn thrown<'js>(
@@ -503,6 +519,10 @@ fn thrown<'js>(
             false
         });
     let (text, location) = describe(&exception, prepared);
+    // Reading the exception runs the program's getters, which may hit a limit.
+    if let Some(error) = shared.stop.reason() {
+        return error;
+    }
     if stack_overflow {
         return RunError::new(
             RunErrorKind::StackOverflow,
@@ -594,6 +614,48 @@ fn uncatchable<'js>(ctx: &Ctx<'js>) -> rquickjs::Error {
     }
 }
 
+/// The prelude's bytecode, compiled once per process (parsing it costs more
+/// than the rest of a run's start).
+static PRELUDE: std::sync::OnceLock<Result<Vec<u8>, String>> = std::sync::OnceLock::new();
+
+fn prelude_source() -> String {
+    include_str!("../prelude.js")
+        .replace("ERROR_CLASS", ERROR_CLASS)
+        .replace("GLOBAL", GLOBAL)
+}
+
+/// The evaluated prelude module of this context.
+fn prelude_module<'js>(
+    ctx: &Ctx<'js>,
+) -> rquickjs::Result<rquickjs::Module<'js, rquickjs::module::Evaluated>> {
+    let bytecode = PRELUDE.get_or_init(|| {
+        let compile = || -> rquickjs::Result<Vec<u8>> {
+            let runtime = Runtime::new()?;
+            let context = Context::custom::<Intrinsics>(&runtime)?;
+            context.with(|ctx| {
+                rquickjs::Module::declare(ctx, "prelude", prelude_source())?
+                    .write(rquickjs::module::WriteOptions::default())
+            })
+        };
+        compile().map_err(|e| e.to_string())
+    });
+    let module = match bytecode {
+        // SAFETY: the bytes were written by this process's QuickJS, from the
+        // prelude above.
+        Ok(bytes) => unsafe { rquickjs::Module::load(ctx.clone(), bytes)? },
+        Err(_) => rquickjs::Module::declare(ctx.clone(), "prelude", prelude_source())?,
+    };
+    let (module, promise) = module.eval()?;
+    // The module has no top-level await: its promise settles in a job or two.
+    while promise.state() == PromiseState::Pending {
+        if let JobResult::None = execute_job(ctx) {
+            break;
+        }
+    }
+    promise.finish::<()>()?;
+    Ok(module)
+}
+
 /// Installs the host functions and runs the prelude.
 fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Result<Prelude<'js>> {
     let host = Object::new(ctx.clone())?;
@@ -622,10 +684,12 @@ fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Res
                 return Err(uncatchable(&ctx));
             }
             let args = json.to_string()?;
-            if let Err(problem) = check_json(&args) {
-                return Ok(rquickjs::String::from_str(ctx, &problem)?.into_value());
-            }
-            if !s.charge(args.len().saturating_sub(units as usize)) {
+            let cost = match check_json(&args) {
+                Ok(cost) => cost,
+                Err(problem) => return Ok(rquickjs::String::from_str(ctx, &problem)?.into_value()),
+            };
+            // The host holds the arguments twice (the call and its record).
+            if !s.charge((2 * cost + name.len()).saturating_sub(units as usize)) {
                 return Err(uncatchable(&ctx));
             }
             let id = s.next_id.get();
@@ -682,12 +746,8 @@ fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Res
         }),
     )?;
 
-    ctx.globals().set("__codemode_host", host)?;
-    let prelude = include_str!("../prelude.js")
-        .replace("ERROR_CLASS", ERROR_CLASS)
-        .replace("GLOBAL", GLOBAL);
-    let handles: Object = ctx.eval(prelude)?;
-    ctx.globals().remove("__codemode_host")?;
+    let install: Function = prelude_module(ctx)?.get("default")?;
+    let handles: Object = install.call((host,))?;
     Ok(Prelude {
         deliver: handles.get("deliver")?,
         finish: handles.get("finish")?,
@@ -702,6 +762,9 @@ mod tests {
     #[test]
     fn json_the_host_cannot_take_is_found() {
         assert!(check_json(r#"{"a":[1,"x\"[["],"b":"\ud83d\ude00"}"#).is_ok());
+        // Small values cost the host far more than their text.
+        let ints = format!("[{}0]", "0,".repeat(999));
+        assert!(check_json(&ints).unwrap() >= 1000 * VALUE_NODE_BYTES);
         assert!(check_json(r#"{"s":"\ud800"}"#).is_err());
         assert!(check_json(r#"{"s":"\udc00x"}"#).is_err());
         assert!(check_json(r#"{"s":"\ud800\u0041"}"#).is_err());
