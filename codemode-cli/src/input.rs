@@ -195,11 +195,20 @@ mod tests {
     #[test]
     fn accepts_an_array_or_a_list_result() {
         let one = r#"[{"name":"a","inputSchema":{}}]"#;
-        let two = r#"{"tools":[{"name":"a","title":"A","annotations":{},"_meta":{},"inputSchema":{}}],"nextCursor":"x"}"#;
+        let two =
+            r#"{"tools":[{"name":"a","title":"A","_meta":{},"inputSchema":{}}],"nextCursor":"x"}"#;
         assert_eq!(
             parse_tools("-", one).unwrap(),
             parse_tools("-", two).unwrap()
         );
+    }
+
+    #[test]
+    fn annotations_are_carried() {
+        let text = r#"[{"name":"a","annotations":{"readOnlyHint":true,"x":1},"inputSchema":{}}]"#;
+        let tools = parse_tools("-", text).unwrap();
+        let hints = tools[0].annotations.as_ref().expect("annotations");
+        assert_eq!(hints.read_only_hint, Some(true));
     }
 
     #[test]

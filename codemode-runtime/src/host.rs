@@ -6,7 +6,9 @@
 
 use crate::engine::{self, MAX_DEPTH};
 use crate::hooks::{ApprovalRequest, Hooks, RunEvent};
-use crate::outcome::{CallRecord, Limits, LogLine, RunError, RunErrorKind, RunOutcome};
+use crate::outcome::{
+    CallRecord, Limits, LogLine, RunError, RunErrorKind, RunOutcome, host_memory_error,
+};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
 use codemode_core::{BoxFuture, ErrorKind, ToolCallError, Toolset};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
@@ -170,7 +172,6 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
     let mut records: Vec<CallRecord> = Vec::new();
     let mut logs: Vec<LogLine> = Vec::new();
     let mut host_bytes = 0usize;
-    let mut over_budget = None;
 
     enum Event {
         Engine(Option<ToHost>),
@@ -292,7 +293,12 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                 );
             }
             Event::Call((id, index, result, elapsed)) => {
-                let envelope = envelope(&result);
+                // Written only as far as the budget allows: a huge result stops
+                // early instead of being serialised whole.
+                let room = limits.max_host_bytes.saturating_sub(host_bytes);
+                let Some(envelope) = envelope_within(&result, room) else {
+                    break (None, Some(host_memory_error(limits.max_host_bytes)));
+                };
                 host_bytes += engine::check_json(&envelope).unwrap_or(envelope.len());
                 if let Some(record) = records.get_mut(index) {
                     record.duration_ms = Some(elapsed);
@@ -309,14 +315,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     drop_deep(value);
                 }
                 if host_bytes > limits.max_host_bytes {
-                    over_budget = Some(RunError::new(
-                        RunErrorKind::HostMemoryLimit,
-                        format!(
-                            "the run's tool arguments, results and output passed the host's limit of {} bytes; pass less data between the program and its tools",
-                            limits.max_host_bytes
-                        ),
-                    ));
-                    break (None, over_budget.clone());
+                    break (None, Some(host_memory_error(limits.max_host_bytes)));
                 }
                 let _ = replies.send(Reply { id, envelope });
             }
@@ -331,7 +330,6 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
             }
         }
     };
-    let error = over_budget.or(error);
     hooks.emit(RunEvent::Finished {
         error: error.as_ref().map(|e| e.kind),
     });
@@ -465,18 +463,49 @@ async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
     }
 }
 
+/// The envelope, or `None` when it would pass `room` bytes.
+fn envelope_within(result: &Result<Value, ToolCallError>, room: usize) -> Option<String> {
+    struct Bounded {
+        out: Vec<u8>,
+        room: usize,
+    }
+    impl std::io::Write for Bounded {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            if self.out.len() + bytes.len() > self.room {
+                return Err(std::io::Error::other("over the host budget"));
+            }
+            self.out.extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let Result::Ok(value) = result else {
+        return Some(envelope(result));
+    };
+    let mut sink = Bounded {
+        out: Vec::new(),
+        room,
+    };
+    serde_json::to_writer(&mut sink, &Ok { ok: true, value }).ok()?;
+    String::from_utf8(sink.out).ok()
+}
+
+#[derive(serde::Serialize)]
+struct Ok<'a> {
+    ok: bool,
+    value: &'a Value,
+}
+
+#[derive(serde::Serialize)]
+struct Err<'a> {
+    ok: bool,
+    error: &'a ToolCallError,
+}
+
 /// The JSON envelope the prelude reads.
 fn envelope(result: &Result<Value, ToolCallError>) -> String {
-    #[derive(serde::Serialize)]
-    struct Ok<'a> {
-        ok: bool,
-        value: &'a Value,
-    }
-    #[derive(serde::Serialize)]
-    struct Err<'a> {
-        ok: bool,
-        error: &'a ToolCallError,
-    }
     let text = match result {
         Result::Ok(value) => serde_json::to_string(&Ok { ok: true, value }),
         Result::Err(error) => serde_json::to_string(&Err { ok: false, error }),
@@ -536,6 +565,16 @@ mod tests {
             v = Value::Array(vec![v]);
         }
         v
+    }
+
+    #[test]
+    fn a_result_is_serialised_only_within_the_budget() {
+        let big = Ok(Value::String("x".repeat(10_000)));
+        assert!(envelope_within(&big, 1_000).is_none());
+        assert_eq!(
+            envelope_within(&Ok(Value::Bool(true)), 1_000).as_deref(),
+            Some(r#"{"ok":true,"value":true}"#)
+        );
     }
 
     #[test]

@@ -215,6 +215,16 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// The error for passing [`Limits::max_host_bytes`].
+pub(crate) fn host_memory_error(max_host_bytes: usize) -> RunError {
+    RunError::new(
+        RunErrorKind::HostMemoryLimit,
+        format!(
+            "the run's tool arguments, results and output passed the host's limit of {max_host_bytes} bytes; pass less data between the program and its tools"
+        ),
+    )
+}
+
 impl RunOutcome {
     /// What goes back to the model, in at most `budget_bytes` bytes:
     /// the error first (kind, place and message; never dropped), then the

@@ -242,28 +242,57 @@ export default function (host) {
     };
   }
 
-  // Errors the program constructs itself, so that a RangeError it throws is
-  // never mistaken for the engine's stack overflow.
+  // Errors the program constructs itself (through any error constructor), so
+  // that one it throws is never mistaken for the engine's stack overflow,
+  // whatever prototype or message it is given.
   const made = new WeakSetCtor();
-  const RangeErrorProxy = new Proxy(RangeErrorCtor, {
-    defineProperty() {
-      return false;
-    },
-    construct(t, argv, newTarget) {
-      const e = Reflect.construct(t, argv, newTarget);
-      apply(weakAdd, made, [e]);
-      return e;
-    },
-    apply(t, _, argv) {
-      const e = Reflect.construct(t, argv);
-      apply(weakAdd, made, [e]);
-      return e;
-    },
-  });
-  defineProperty(RangeErrorCtor.prototype, "constructor", { value: RangeErrorProxy, writable: true, configurable: true });
+  const errorNames = ["Error", "RangeError", "TypeError", "SyntaxError", "ReferenceError",
+    "EvalError", "URIError", "AggregateError", "InternalError"];
+  const errorProxies = [];
+  for (const errorName of errorNames) {
+    const ctor = globalThis[errorName];
+    if (typeof ctor !== "function") continue;
+    const proxy = new Proxy(ctor, {
+      construct(t, argv, newTarget) {
+        const e = Reflect.construct(t, argv, newTarget === proxy ? t : newTarget);
+        apply(weakAdd, made, [e]);
+        return e;
+      },
+      apply(t, _, argv) {
+        const e = Reflect.construct(t, argv);
+        apply(weakAdd, made, [e]);
+        return e;
+      },
+      defineProperty() {
+        return false;
+      },
+      set() {
+        return false;
+      },
+    });
+    defineProperty(ctor.prototype, "constructor", { value: proxy, writable: true, configurable: true });
+    apply(arrayPush, errorProxies, [[errorName, proxy]]);
+  }
+  // A program's own stack formatter could reach the prelude's functions.
+  defineProperty(ErrorCtor, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
   function isStackOverflow(e) {
     return isError(e) && getPrototypeOf(e) === RangeErrorCtor.prototype &&
       !apply(weakHas, made, [e]) && e.message === "Maximum call stack size exceeded";
+  }
+
+  // The length of a generic array-like: a data property holding a number,
+  // or Infinity (refused) when it is a getter or not a number, since the
+  // builtin would read it again and might see something else.
+  function lengthOf(o) {
+    let holder = o;
+    while (holder != null) {
+      const d = getDescriptor(holder, "length");
+      if (d) {
+        return "value" in d && typeof d.value === "number" ? d.value : Infinity;
+      }
+      holder = getPrototypeOf(holder);
+    }
+    return 0;
   }
 
   // Builtins that loop in native code without polling the engine's
@@ -277,12 +306,17 @@ export default function (host) {
       const wrapped = {
         [name](...argv) {
           tick();
-          if (checkLength && this != null) {
-            const n = this.length;
-            if (typeof n === "number" && n > MAX_LENGTH) {
-              throw new RangeErrorCtor("this sandbox processes arrays of at most " + MAX_LENGTH +
+          if (checkLength && this != null && !isArray(this)) {
+            // A generic receiver's length is read again by the builtin, which
+            // then loops natively: it must be a plain number we can check.
+            const n = lengthOf(this);
+            if (n > MAX_LENGTH) {
+              throw new RangeErrorCtor("this sandbox processes array-likes of at most " + MAX_LENGTH +
                 " elements; " + name + " was called on one of length " + n);
             }
+          } else if (checkLength && this != null && this.length > MAX_LENGTH) {
+            throw new RangeErrorCtor("this sandbox processes arrays of at most " + MAX_LENGTH +
+              " elements; " + name + " was called on one of length " + this.length);
           }
           return apply(original, this, argv);
         },
@@ -305,13 +339,19 @@ export default function (host) {
     const wrapped = {
       [name](pattern, ...rest) {
         tick();
-        if (typeof pattern === "string" && pattern.length > 64 && typeof this === "string" &&
-            this.length * pattern.length > MAX_SEARCH) {
+        if (this == null) return apply(original, this, [pattern, ...rest]);
+        // Coerced once here, so the builtin sees exactly what was checked.
+        const text = typeof this === "string" ? this : StringCtor(this);
+        const plain = typeof pattern !== "object" || pattern === null ||
+          (typeof pattern[Symbol.split] !== "function" && typeof pattern[Symbol.replace] !== "function" &&
+           typeof pattern[Symbol.match] !== "function");
+        const needle = plain && typeof pattern !== "string" && pattern !== undefined ? StringCtor(pattern) : pattern;
+        if (typeof needle === "string" && needle.length > 64 && text.length * needle.length > MAX_SEARCH) {
           throw new RangeErrorCtor("this sandbox searches at most " + MAX_SEARCH +
-            " character comparisons in one call; " + name + " was given a text of " + this.length +
-            " and a pattern of " + pattern.length + " characters");
+            " character comparisons in one call; " + name + " was given a text of " + text.length +
+            " and a pattern of " + needle.length + " characters");
         }
-        return apply(original, this, [pattern, ...rest]);
+        return apply(original, text, [needle, ...rest]);
       },
     }[name];
     defineProperty(wrapped, "length", { value: original.length });
@@ -321,6 +361,8 @@ export default function (host) {
   defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
   defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
   defineProperty(globalThis, "console", { value: console, enumerable: false, writable: true });
-  defineProperty(globalThis, "RangeError", { value: RangeErrorProxy, enumerable: false, writable: true, configurable: true });
+  for (const [errorName, proxy] of errorProxies) {
+    defineProperty(globalThis, errorName, { value: proxy, enumerable: false, writable: true, configurable: true });
+  }
   return { deliver, finish, isStackOverflow };
 }

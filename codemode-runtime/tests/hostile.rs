@@ -141,6 +141,17 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("a forged error object as a stack overflow", Js, "throw Object.create(RangeError.prototype, {message: {value: 'Maximum call stack size exceeded'}});".into(), Want::Kind(K::Thrown)),
         ("a background loop after the program returned", Js, "(async () => { for (;;) await null; })(); return 1;".into(), Want::Value(json!(1))),
         ("a function as the result", Js, "return () => 1;".into(), Want::Kind(K::InvalidResult)),
+        ("a forged stack overflow through setPrototypeOf", Js, "throw Object.setPrototypeOf(new Error('Maximum call stack size exceeded'), RangeError.prototype);".into(), Want::Kind(K::Thrown)),
+        ("a forged stack overflow through Reflect.construct", Js, "throw Reflect.construct(Error, ['Maximum call stack size exceeded'], RangeError);".into(), Want::Kind(K::Thrown)),
+        ("a thrown object that calls itself a SyntaxError", Js, "throw {name: 'SyntaxError', message: 'Unexpected token'};".into(), Want::Kind(K::Thrown)),
+        ("a redeclaration QuickJS refuses at compile time", Js, "let a = 1; let a = 2; return a;".into(), Want::Kind(K::SyntaxError)),
+        ("a stack that points at line 0", Ts, "const e: any = new Error('x'); e.stack = '    at program:0:0'; throw e;".into(), Want::Kind(K::Thrown)),
+        ("a line separator that ends a comment", Js, "let x = 1; x // c\u{2028}--> 0 }); globalThis.escaped = 'out'; (async () => {\nreturn globalThis.escaped;".into(), Want::Value(Value::Null)),
+        ("a length getter that changes between reads", Js, "let n = 0; return Array.prototype.join.call({get length() { return n++ ? 2**53 - 1 : 0; }}, '');".into(), Want::Kind(K::Thrown)),
+        ("a length that is an object", Js, "return Array.prototype.join.call({length: {valueOf() { return 2**53 - 1; }}}, '');".into(), Want::Kind(K::Thrown)),
+        ("a search pattern coerced late", Js, "return 'a'.repeat(2e7).indexOf({toString() { return 'a'.repeat(1e6) + 'b'; }});".into(), Want::Kind(K::Thrown)),
+        ("a stack formatter that reaches the prelude", Js, "Error.prepareStackTrace = () => 'x'; return [typeof Error.prepareStackTrace, new Error('e').stack === 'x'];".into(), Want::Value(json!(["undefined", false]))),
+        ("TypeScript decorators (unsupported: a clean syntax error)", Ts, "function d(t: any, c?: any) { return t; }\n@d class A { @d m() { return 1; } }\nreturn new A().m();".into(), Want::Kind(K::SyntaxError)),
         ("ReDoS", Js, "return /(a+)+$/.test('a'.repeat(40) + 'b');".into(), Want::Kind(K::Timeout)),
     ]
 }

@@ -6,7 +6,7 @@
 mod alloc;
 pub(crate) mod prepare;
 
-use crate::outcome::{Limits, LogLine, RunError, RunErrorKind};
+use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
 use codemode_core::{ERROR_CLASS, GLOBAL, Language};
 use rquickjs::context::intrinsic;
@@ -101,13 +101,8 @@ impl Shared {
     fn charge(&self, bytes: usize) -> bool {
         let used = self.host_bytes.get().saturating_add(bytes);
         if used > self.limits.max_host_bytes {
-            self.stop.set_fatal(RunError::new(
-                RunErrorKind::HostMemoryLimit,
-                format!(
-                    "the run's tool arguments, results and output passed the host's limit of {} bytes; pass less data between the program and its tools",
-                    self.limits.max_host_bytes
-                ),
-            ));
+            self.stop
+                .set_fatal(host_memory_error(self.limits.max_host_bytes));
             return false;
         }
         self.host_bytes.set(used);
@@ -230,17 +225,31 @@ fn drive<'js>(
     shared: &Rc<Shared>,
 ) -> rquickjs::Result<EngineOutcome> {
     let prelude = install(ctx, job, shared)?;
-    let mut options = rquickjs::context::EvalOptions::default();
-    options.global = true;
-    options.strict = false;
-    options.filename = Some("program".to_owned());
-    let promise: Promise = match ctx.eval_with_options(prepared.source.as_str(), options) {
+    let promise: Promise = match compile_and_start(ctx, &prepared.source) {
         Ok(p) => p,
-        Err(rquickjs::Error::Exception) => {
-            let exception = ctx.catch();
+        Err(Stage::Compile(exception)) => {
+            // The engine refused to compile it: a syntax error, whatever the
+            // exception says of itself.
+            if let Some(error) = shared.stop.reason() {
+                return Ok(failed(error));
+            }
+            let (text, location) = describe(&exception, prepared);
+            let deep = prelude
+                .is_stack_overflow
+                .call::<_, bool>((exception,))
+                .unwrap_or(false);
+            return Ok(failed(if deep {
+                RunError::new(
+                    RunErrorKind::StackOverflow,
+                    "the program nests too deeply for the engine to compile it; split the deepest expression into steps",
+                )
+            } else {
+                RunError::new(RunErrorKind::SyntaxError, text).at(location)
+            }));
+        }
+        Err(Stage::Run(exception)) => {
             return Ok(failed(thrown(ctx, shared, &prelude, prepared, exception)));
         }
-        Err(e) => return Err(e),
     };
     let mut jobs = 0u64;
     loop {
@@ -323,6 +332,42 @@ fn drive<'js>(
             Recv::Closed => {
                 shared.stop.cancelled.store(true, Ordering::SeqCst);
             }
+        }
+    }
+}
+
+/// Where an exception came from.
+enum Stage<'js> {
+    Compile(Value<'js>),
+    Run(Value<'js>),
+}
+
+/// Compiles the program, then starts it: the wrapper's promise.
+fn compile_and_start<'js>(ctx: &Ctx<'js>, source: &str) -> Result<Promise<'js>, Stage<'js>> {
+    let mut text = source.as_bytes().to_vec();
+    text.push(0); // QuickJS reads a NUL-terminated buffer.
+    let raw = ctx.as_raw().as_ptr();
+    // SAFETY: `text` is NUL-terminated and outlives the call; the filename is
+    // a static C string; the returned values are owned and wrapped at once.
+    unsafe {
+        let function = qjs::JS_Eval(
+            raw,
+            text.as_ptr().cast(),
+            (text.len() - 1) as qjs::size_t,
+            c"program".as_ptr(),
+            (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
+        );
+        if qjs::JS_IsException(function) {
+            return Err(Stage::Compile(ctx.catch()));
+        }
+        let started = qjs::JS_EvalFunction(raw, function);
+        if qjs::JS_IsException(started) {
+            return Err(Stage::Run(ctx.catch()));
+        }
+        let value = Value::from_raw(ctx.clone(), started);
+        match value.into_promise() {
+            Some(promise) => Ok(promise),
+            None => Err(Stage::Run(Value::new_undefined(ctx.clone()))),
         }
     }
 }
@@ -530,14 +575,7 @@ fn thrown<'js>(
         )
         .at(location);
     }
-    let kind = match exception
-        .as_object()
-        .and_then(|o| o.get::<_, String>("name").ok())
-    {
-        Some(name) if name == "SyntaxError" && location.is_none() => RunErrorKind::SyntaxError,
-        _ => RunErrorKind::Thrown,
-    };
-    RunError::new(kind, text).at(location)
+    RunError::new(RunErrorKind::Thrown, text).at(location)
 }
 
 /// `Name: message` of an exception (with the tool's name and kind for a
