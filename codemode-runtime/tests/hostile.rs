@@ -156,12 +156,11 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
     ]
 }
 
-#[test]
-fn every_hostile_class_ends_in_its_kind() {
-    let runtime = JsRuntime::new(Awkward::default(), limits(1000));
+/// Runs every case on `runtime`, checking each outcome and that the
+/// runtime still answers afterwards.
+fn check_every_case(runtime: &JsRuntime<Awkward>) {
     for (what, language, code, want) in cases() {
-        eprintln!("case: {what}");
-        let out = run_on(&runtime, language, &code);
+        let out = run_on(runtime, language, &code);
         match want {
             Want::Kind(k) => assert_eq!(kind(&out), Some(k), "{what}: {:?}", out.error),
             Want::OneOf(ks) => assert!(
@@ -171,28 +170,21 @@ fn every_hostile_class_ends_in_its_kind() {
             ),
             Want::Value(v) => assert_eq!((&out.value, &out.error), (&v, &None), "{what}"),
         }
-        still_usable(&runtime);
+        still_usable(runtime);
     }
+}
+
+#[test]
+fn every_hostile_class_ends_in_its_kind() {
+    check_every_case(&JsRuntime::new(Awkward::default(), limits(1000)));
 }
 
 #[test]
 fn the_worker_process_ends_each_class_in_its_kind_too() {
     let worker = WorkerCommand::new(env!("CARGO_BIN_EXE_codemode-worker"));
-    let runtime =
-        JsRuntime::new(Awkward::default(), limits(1000)).with_isolation(Isolation::Worker(worker));
-    for (what, language, code, want) in cases() {
-        let out = run_on(&runtime, language, &code);
-        match want {
-            Want::Kind(k) => assert_eq!(kind(&out), Some(k), "{what}: {:?}", out.error),
-            Want::OneOf(ks) => assert!(
-                ks.contains(&kind(&out).unwrap_or(RunErrorKind::Internal)),
-                "{what}: {:?}",
-                out.error
-            ),
-            Want::Value(v) => assert_eq!((&out.value, &out.error), (&v, &None), "{what}"),
-        }
-    }
-    still_usable(&runtime);
+    check_every_case(
+        &JsRuntime::new(Awkward::default(), limits(1000)).with_isolation(Isolation::Worker(worker)),
+    );
 }
 
 #[test]

@@ -60,41 +60,31 @@ pub trait StaticToolset: Toolset {
     fn tool_defs() -> Vec<ToolDef>;
 }
 
-impl<T: Toolset + ?Sized + Sync> Toolset for std::sync::Arc<T> {
-    fn defs(&self) -> Vec<ToolDef> {
-        (**self).defs()
-    }
+/// `Arc<T>` and `Box<T>` are the toolset they point to.
+macro_rules! forward_toolset {
+    ($($pointer:ident)::+) => {
+        impl<T: Toolset + ?Sized + Sync> Toolset for $($pointer)::+<T> {
+            fn defs(&self) -> Vec<ToolDef> {
+                (**self).defs()
+            }
 
-    fn call(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
-        (**self).call(name, args)
-    }
+            fn call(
+                &self,
+                name: &str,
+                args: Value,
+            ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
+                (**self).call(name, args)
+            }
 
-    fn is_blocking(&self, name: &str) -> bool {
-        (**self).is_blocking(name)
-    }
+            fn is_blocking(&self, name: &str) -> bool {
+                (**self).is_blocking(name)
+            }
+        }
+    };
 }
 
-impl<T: Toolset + ?Sized + Sync> Toolset for Box<T> {
-    fn defs(&self) -> Vec<ToolDef> {
-        (**self).defs()
-    }
-
-    fn call(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
-        (**self).call(name, args)
-    }
-
-    fn is_blocking(&self, name: &str) -> bool {
-        (**self).is_blocking(name)
-    }
-}
+forward_toolset!(std::sync::Arc);
+forward_toolset!(Box);
 
 /// One tool made from a free function by `#[codemode::tool]`.
 ///
