@@ -41,14 +41,14 @@ enum Command {
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
+    /// Report on a tool list: `--tokens` compares the SDKs' prompt cost with
+    /// native tool definitions.
+    Report(ReportArgs),
     /// Print the `run_code` tool definition, with the SDK in its description,
     /// in the shape a provider's API takes.
     ///
     /// The instructions open the description and are the same for every tool
     /// set, so they stay in a provider's prompt cache when the tools change.
-    /// Report on a tool list: `--tokens` compares the SDKs' prompt cost with
-    /// native tool definitions.
-    Report(ReportArgs),
     RunCodeTool {
         /// The program's language: javascript, typescript or python (js, ts, py).
         #[arg(short, long, value_parser = parse_language)]

@@ -168,3 +168,20 @@ fn run_code_tool_in_every_format() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("openai-responses"));
 }
+
+#[test]
+fn each_subcommand_has_its_own_help() {
+    let out = codemode(&["--help"], None);
+    let help = String::from_utf8(out.stdout).unwrap();
+    let line = |name: &str| {
+        help.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(line("report").contains("Report on a tool list"), "{help}");
+    assert!(
+        line("run-code-tool").contains("`run_code` tool definition"),
+        "{help}"
+    );
+}
