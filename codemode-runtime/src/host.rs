@@ -521,22 +521,50 @@ fn envelope(result: &Result<Value, ToolCallError>) -> String {
 /// The JSON path of the first place where `value` nests deeper than
 /// [`MAX_DEPTH`], found without recursion.
 pub(crate) fn too_deep(value: &Value) -> Option<String> {
-    let mut stack: Vec<(&Value, usize, String)> = vec![(value, 0, "$".to_owned())];
-    while let Some((v, depth, path)) = stack.pop() {
-        let children: Box<dyn Iterator<Item = (String, &Value)>> = match v {
+    /// How a container was reached from its parent (an index into `seen`).
+    enum Step<'a> {
+        Root,
+        Index(usize, usize),
+        Key(usize, &'a str),
+    }
+    // Containers only; the path is spelled out only when one is too deep.
+    let mut seen: Vec<Step> = vec![Step::Root];
+    let mut stack: Vec<(&Value, usize, usize)> = vec![(value, 0, 0)];
+    while let Some((v, depth, at)) = stack.pop() {
+        let is_container = |c: &Value| matches!(c, Value::Array(_) | Value::Object(_));
+        match v {
+            Value::Array(_) | Value::Object(_) if depth >= MAX_DEPTH => {
+                let mut parts = Vec::new();
+                let mut here = at;
+                loop {
+                    match seen[here] {
+                        Step::Root => break,
+                        Step::Index(parent, i) => {
+                            parts.push(format!("[{i}]"));
+                            here = parent;
+                        }
+                        Step::Key(parent, k) => {
+                            parts.push(format!(".{k}"));
+                            here = parent;
+                        }
+                    }
+                }
+                parts.reverse();
+                return Some(format!("${}", parts.concat()));
+            }
             Value::Array(items) => {
-                Box::new(items.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v)))
+                for (i, child) in items.iter().enumerate().filter(|(_, c)| is_container(c)) {
+                    seen.push(Step::Index(at, i));
+                    stack.push((child, depth + 1, seen.len() - 1));
+                }
             }
-            Value::Object(map) => Box::new(map.iter().map(|(k, v)| (format!(".{k}"), v))),
-            _ => continue,
-        };
-        if depth >= MAX_DEPTH {
-            return Some(path);
-        }
-        for (step, child) in children {
-            if matches!(child, Value::Array(_) | Value::Object(_)) {
-                stack.push((child, depth + 1, format!("{path}{step}")));
+            Value::Object(map) => {
+                for (k, child) in map.iter().filter(|(_, c)| is_container(c)) {
+                    seen.push(Step::Key(at, k));
+                    stack.push((child, depth + 1, seen.len() - 1));
+                }
             }
+            _ => {}
         }
     }
     None
@@ -580,7 +608,15 @@ mod tests {
     #[test]
     fn depth_is_measured_without_recursion() {
         assert_eq!(too_deep(&nested(MAX_DEPTH)), None);
-        assert!(too_deep(&nested(MAX_DEPTH + 1)).is_some());
+        assert_eq!(
+            too_deep(&nested(MAX_DEPTH + 1)).map(|p| p.matches("[0]").count()),
+            Some(MAX_DEPTH)
+        );
+        let keyed = serde_json::json!({"a": [1, {"b": nested(MAX_DEPTH)}]});
+        assert_eq!(
+            too_deep(&keyed).map(|p| p.chars().take(10).collect::<String>()),
+            Some("$.a[1].b[0".to_owned())
+        );
         drop_deep(nested(1_000_000));
     }
 }

@@ -111,10 +111,8 @@ pub async fn run_loop<T: Toolset + Send + Sync + 'static>(
         conversation,
         next: 0,
     };
-    let mut history: Vec<Value> = match format {
-        ToolFormat::Anthropic => vec![json!({"role": "user", "content": conversation.user})],
-        _ => vec![json!({"role": "user", "content": conversation.user})],
-    };
+    // Both shapes open with the same user message.
+    let mut history: Vec<Value> = vec![json!({"role": "user", "content": conversation.user})];
     let mut requests = Vec::new();
     let mut answers = Vec::new();
     for _ in 0..8 {
