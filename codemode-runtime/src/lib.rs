@@ -110,49 +110,116 @@ pub enum Isolation {
     /// fast to start, with heap, time and stack bounded inside the engine).
     #[default]
     InProcess,
-    /// In a child process under OS limits, killed at the deadline.
+    /// In a child process under OS limits, killed at the deadline (the
+    /// default for Python).
     Worker(WorkerCommand),
 }
 
-/// Runs programs against one toolset.
-pub struct JsRuntime<T: ?Sized> {
+/// The engines, for per-engine settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Engine {
+    /// QuickJS, for JavaScript and TypeScript.
+    JavaScript,
+    /// Monty, for Python.
+    Python,
+}
+
+impl Engine {
+    fn of(language: Language) -> Engine {
+        match language {
+            Language::JavaScript | Language::TypeScript => Engine::JavaScript,
+            Language::Python => Engine::Python,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// Runs programs in any [`Language`] against one toolset, each in the
+/// engine of its language: JavaScript and TypeScript in QuickJS
+/// (in-process by default), Python in Monty (in a worker process by
+/// default; needs the `python` feature). For a host that lets the model
+/// choose the language; [`JsRuntime`] and [`PyRuntime`] take one engine
+/// each.
+///
+/// ```
+/// # use codemode_core::{Language, ToolDef};
+/// # struct Tools;
+/// # impl codemode_core::Toolset for Tools {
+/// #     fn defs(&self) -> Vec<ToolDef> { vec![ToolDef::new("one", serde_json::json!({}))] }
+/// #     async fn call(&self, name: &str, args: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> {
+/// #         Ok(serde_json::json!({"echo": name}))
+/// #     }
+/// # }
+/// use codemode_runtime::{Limits, Runtime};
+///
+/// let runtime = Runtime::new(Tools, Limits::default());
+/// let js = futures_executor::block_on(runtime.run(
+///     Language::JavaScript,
+///     "return (await tools.one({})).echo;",
+/// ));
+/// assert_eq!(js.value, serde_json::json!("one"));
+/// ```
+pub struct Runtime<T: ?Sized> {
     toolset: Arc<T>,
     limits: Limits,
-    isolation: Isolation,
+    /// Where each engine runs, by [`Engine::index`].
+    isolation: [Isolation; 2],
+    /// The one engine this runtime is for, if it is for one.
+    only: Option<Engine>,
     /// The tool names, computed once: `defs()` renders every schema.
     names: Arc<Vec<String>>,
     hooks: hooks::Hooks,
 }
 
-impl<T: Toolset + Send + Sync + 'static> JsRuntime<T> {
-    /// A runtime for `toolset` with `limits`, running in-process.
+impl<T: Toolset + Send + Sync + 'static> Runtime<T> {
+    /// A runtime for `toolset` with `limits`, for every language.
     pub fn new(toolset: T, limits: Limits) -> Self {
         Self::from_arc(Arc::new(toolset), limits)
     }
 }
 
-impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
+impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
     /// A runtime for a toolset the host shares (also `Arc<dyn ToolsetObject>`).
     /// The tools a program may call are read once, here (see
-    /// [`JsRuntime::refresh`]).
+    /// [`Runtime::refresh`]).
     pub fn from_arc(toolset: Arc<T>, limits: Limits) -> Self {
         let names = program_names(&*toolset);
-        JsRuntime {
+        Runtime {
             toolset,
             limits,
-            isolation: Isolation::default(),
+            isolation: [
+                Isolation::InProcess,
+                Isolation::Worker(WorkerCommand::this_process()),
+            ],
+            only: None,
             names: Arc::new(names),
             hooks: hooks::Hooks::default(),
         }
+    }
+
+    fn only(mut self, engine: Engine) -> Self {
+        self.only = Some(engine);
+        self
     }
 
     /// Reads the toolset's declarations again, after its tools changed.
     pub fn refresh(&mut self) {
         self.names = Arc::new(program_names(&*self.toolset));
     }
-    /// The same runtime, with its engines placed as `isolation` says.
+
+    /// The same runtime, with every engine placed as `isolation` says.
     pub fn with_isolation(mut self, isolation: Isolation) -> Self {
-        self.isolation = isolation;
+        self.isolation = [isolation.clone(), isolation];
+        self
+    }
+
+    /// The same runtime, with the engine of `language` placed as
+    /// `isolation` says (JavaScript and TypeScript share one engine).
+    pub fn with_isolation_for(mut self, language: Language, isolation: Isolation) -> Self {
+        self.isolation[Engine::of(language).index()] = isolation;
         self
     }
 
@@ -161,9 +228,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         &self.limits
     }
 
-    /// Where the engines run.
-    pub fn isolation(&self) -> &Isolation {
-        &self.isolation
+    /// Where the engine of `language` runs.
+    pub fn isolation_for(&self, language: Language) -> &Isolation {
+        &self.isolation[Engine::of(language).index()]
     }
 
     /// The same runtime, asking `approve` before every tool call. It gets the
@@ -191,7 +258,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         self
     }
 
-    /// Runs `code`, the body of an async function, in a fresh engine.
+    /// Runs `code` in a fresh engine. In JavaScript and TypeScript it is the
+    /// body of an async function; in Python, a module with top-level
+    /// `await`, whose last expression (or `return`) is the result.
     pub async fn run(&self, language: Language, code: &str) -> RunOutcome {
         self.run_described(language, code, "").await
     }
@@ -205,6 +274,22 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         description: &str,
     ) -> RunOutcome {
         let started = Instant::now();
+        let engine = Engine::of(language);
+        if let Some(only) = self.only
+            && only != engine
+        {
+            let (runs, other) = match only {
+                Engine::JavaScript => ("JavaScript and TypeScript", "PyRuntime"),
+                Engine::Python => ("Python", "JsRuntime"),
+            };
+            return RunOutcome::failed(RunError::new(
+                RunErrorKind::UnsupportedLanguage,
+                format!(
+                    "this runtime runs {runs}, not {}; the host needs {other} or Runtime for it",
+                    language.as_str()
+                ),
+            ));
+        }
         let job = Job {
             language,
             code: code.to_owned(),
@@ -212,7 +297,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
             limits: self.limits.clone(),
             spent_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         };
-        let connection = match &self.isolation {
+        let connection = match &self.isolation[engine.index()] {
             Isolation::InProcess => host::spawn_thread(job),
             Isolation::Worker(command) => worker::spawn(command, job),
         };
@@ -234,7 +319,6 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         );
         drive.await
     }
-
     /// Answers a provider's tool call with that provider's tool result: runs
     /// the program of a `run_code` call (in `language`) and returns the
     /// result shaped for the provider, the outcome as model text within
@@ -333,6 +417,129 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> JsRuntime<T> {
         }
     }
 }
+
+/// Declares a runtime for one engine: a [`Runtime`] that refuses the other
+/// languages, with the same methods.
+macro_rules! one_engine_runtime {
+    ($(#[$doc:meta])* $name:ident, $engine:expr) => {
+        $(#[$doc])*
+        pub struct $name<T: ?Sized>(Runtime<T>);
+
+        impl<T: Toolset + Send + Sync + 'static> $name<T> {
+            /// A runtime for `toolset` with `limits`.
+            pub fn new(toolset: T, limits: Limits) -> Self {
+                Self::from_arc(Arc::new(toolset), limits)
+            }
+        }
+
+        impl<T: Toolset + Send + Sync + 'static + ?Sized> $name<T> {
+            /// A runtime for a toolset the host shares (also
+            /// `Arc<dyn ToolsetObject>`). The tools a program may call are
+            /// read once, here (see [`Runtime::refresh`]).
+            pub fn from_arc(toolset: Arc<T>, limits: Limits) -> Self {
+                $name(Runtime::from_arc(toolset, limits).only($engine))
+            }
+
+            /// The same runtime, with its engine placed as `isolation` says.
+            pub fn with_isolation(self, isolation: Isolation) -> Self {
+                $name(self.0.with_isolation(isolation))
+            }
+
+            /// Where the engine runs.
+            pub fn isolation(&self) -> &Isolation {
+                &self.0.isolation[$engine.index()]
+            }
+
+            /// The same runtime, asking `approve` before every tool call
+            /// (see [`Runtime::with_approval`]).
+            pub fn with_approval<F, Fut>(self, approve: F) -> Self
+            where
+                F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
+                Fut: std::future::Future<Output = Result<(), String>> + Send + 'static,
+            {
+                $name(self.0.with_approval(approve))
+            }
+
+            /// The same runtime, telling `observe` about each event of a run
+            /// (see [`Runtime::with_observer`]).
+            pub fn with_observer<F>(self, observe: F) -> Self
+            where
+                F: Fn(&RunEvent) + Send + Sync + 'static,
+            {
+                $name(self.0.with_observer(observe))
+            }
+        }
+
+        impl<T: ?Sized> std::ops::Deref for $name<T> {
+            type Target = Runtime<T>;
+            fn deref(&self) -> &Runtime<T> {
+                &self.0
+            }
+        }
+
+        impl<T: ?Sized> std::ops::DerefMut for $name<T> {
+            fn deref_mut(&mut self) -> &mut Runtime<T> {
+                &mut self.0
+            }
+        }
+    };
+}
+
+one_engine_runtime!(
+    /// Runs JavaScript and TypeScript programs against one toolset, in
+    /// QuickJS (in-process by default). A Python program gets
+    /// `unsupported_language`. Its methods are those of [`Runtime`].
+    JsRuntime,
+    Engine::JavaScript
+);
+
+one_engine_runtime!(
+    /// Runs Python programs against one toolset, in pydantic's Monty (needs
+    /// the `python` feature). Its methods are those of [`Runtime`].
+    ///
+    /// The default is [`Isolation::Worker`] with this process's own
+    /// executable ([`WorkerCommand::this_process`]): Monty cannot bound its
+    /// heap inside a process it shares, and an abort inside it would take the
+    /// process with it. In a worker, a memory bomb ends as `out_of_memory`
+    /// under the address-space limit and a crash as a clean error.
+    /// [`Isolation::InProcess`] is an explicit choice for trusted programs:
+    /// time, recursion, calls and output stay bounded, but the heap does not
+    /// (only single huge allocations are refused), and a crash inside the
+    /// interpreter is contained only when it unwinds.
+    ///
+    /// A program is a module with top-level `await`: its `return` or its
+    /// last expression is the result. `tools.name(args)` (or
+    /// `tools["name"](args)`) calls a tool; `asyncio.gather` runs calls
+    /// together; a failure raises `ToolCallError`, whose `toolName` and
+    /// `kind` name the tool and the kind.
+    ///
+    /// ```
+    /// # use codemode_core::{Language, ToolDef};
+    /// # struct Tools;
+    /// # impl codemode_core::Toolset for Tools {
+    /// #     fn defs(&self) -> Vec<ToolDef> { vec![ToolDef::new("kv.get", serde_json::json!({}))] }
+    /// #     async fn call(&self, name: &str, args: serde_json::Value) -> Result<serde_json::Value, codemode_core::ToolCallError> {
+    /// #         Ok(serde_json::json!({"key": args["key"]}))
+    /// #     }
+    /// # }
+    /// use codemode_runtime::{Isolation, Limits, PyRuntime};
+    ///
+    /// let runtime = PyRuntime::new(Tools, Limits::default()).with_isolation(Isolation::InProcess);
+    /// let outcome = futures_executor::block_on(runtime.run(
+    ///     Language::Python,
+    ///     "import asyncio\n\
+    ///      a, b = await asyncio.gather(tools[\"kv.get\"]({\"key\": 1}), tools[\"kv.get\"]({\"key\": 2}))\n\
+    ///      print(\"got\", a)\n\
+    ///      [a[\"key\"], b[\"key\"]]",
+    /// ));
+    /// # #[cfg(feature = "python")] {
+    /// assert_eq!(outcome.value, serde_json::json!([1, 2]));
+    /// assert_eq!(outcome.logs[0].text, "got {'key': 1}");
+    /// # }
+    /// ```
+    PyRuntime,
+    Engine::Python
+);
 
 /// A provider's tool call answered: the result to send back, and the run's
 /// full outcome for the host's own records (`None` when nothing ran).

@@ -226,6 +226,16 @@ pub(crate) fn host_memory_error(max_host_bytes: usize) -> RunError {
 }
 
 impl RunOutcome {
+    /// The outcome of a run that failed before anything ran.
+    pub(crate) fn failed(error: RunError) -> Self {
+        RunOutcome {
+            value: Value::Null,
+            logs: Vec::new(),
+            calls: Vec::new(),
+            error: Some(error),
+        }
+    }
+
     /// What goes back to the model, in at most `budget_bytes` bytes:
     /// the error first (kind, place and message; never dropped), then the
     /// value as compact JSON, then the console lines. Past the budget, the

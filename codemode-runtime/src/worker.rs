@@ -32,6 +32,19 @@ pub struct WorkerCommand {
 }
 
 impl WorkerCommand {
+    /// This process's own executable, re-executed as a worker: the default
+    /// for Python. It works from any binary that links this crate, tests
+    /// included, because the worker starts before `main` (see
+    /// [`run_worker_if_requested`]). On Linux it names `/proc/self/exe`, so
+    /// it holds even when the file on disk was replaced.
+    pub fn this_process() -> Self {
+        if cfg!(target_os = "linux") {
+            WorkerCommand::new("/proc/self/exe")
+        } else {
+            WorkerCommand::new(std::env::current_exe().unwrap_or_default())
+        }
+    }
+
     /// The current executable, re-executed as a worker. Its `main` must call
     /// [`run_worker_if_requested`] first.
     pub fn current_exe() -> std::io::Result<Self> {
@@ -55,7 +68,11 @@ impl WorkerCommand {
 }
 
 /// If this process was started as a worker, runs the worker and exits;
-/// otherwise returns at once. Call it first in `main`.
+/// otherwise returns at once.
+///
+/// A process started as a worker becomes one before `main` runs, in a
+/// constructor this crate registers, so calling this is only needed where
+/// such constructors do not run. Calling it first in `main` is harmless.
 ///
 /// ```no_run
 /// // First thing in `main`:
@@ -64,6 +81,20 @@ impl WorkerCommand {
 /// ```
 pub fn run_worker_if_requested() {
     if std::env::args_os().nth(1).is_some_and(|a| a == WORKER_ARG) {
+        let code = worker_main();
+        std::process::exit(code);
+    }
+}
+
+/// Makes a process started with [`WORKER_ARG`] a worker before `main`:
+/// `main` may be a test harness or a server that must not start twice.
+#[ctor::ctor(unsafe)]
+fn worker_before_main() {
+    // Read without `std::env::args`, which may not be set up yet.
+    let Ok(cmdline) = std::fs::read("/proc/self/cmdline") else {
+        return;
+    };
+    if cmdline.split(|&b| b == 0).nth(1) == Some(WORKER_ARG.as_bytes()) {
         let code = worker_main();
         std::process::exit(code);
     }

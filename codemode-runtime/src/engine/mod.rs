@@ -5,6 +5,8 @@
 
 mod alloc;
 pub(crate) mod prepare;
+#[cfg(feature = "python")]
+mod python;
 
 use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
@@ -116,8 +118,23 @@ impl Shared {
     }
 }
 
-/// Runs one job to its end. The caller sends the outcome.
+/// Runs one job to its end, in the engine of its language. The caller
+/// sends the outcome.
 pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
+    match job.language {
+        #[cfg(feature = "python")]
+        Language::Python => python::run(job, io, cancelled),
+        #[cfg(not(feature = "python"))]
+        Language::Python => failed(RunError::new(
+            RunErrorKind::UnsupportedLanguage,
+            "this build has no Python engine (enable the `python` feature of codemode)",
+        )),
+        Language::JavaScript | Language::TypeScript => javascript(job, io, cancelled),
+    }
+}
+
+/// Runs a JavaScript or TypeScript job.
+fn javascript(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
     let limits = job.limits.clone();
     let spent = Duration::from_millis(job.spent_ms);
     let deadline = Instant::now() + limits.timeout.saturating_sub(spent);
@@ -129,16 +146,15 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
         fatal_flag: Arc::new(AtomicBool::new(false)),
         timeout: limits.timeout,
     };
-    let prepared = prepare::check_size(&job.code, limits.max_source_bytes).and_then(|()| {
-        match job.language {
+    let prepared =
+        prepare::check_size(&job.code, limits.max_source_bytes).and_then(|()| match job.language {
             Language::JavaScript => prepare::javascript(&job.code),
             Language::TypeScript => prepare::typescript(&job.code),
             Language::Python => Err(RunError::new(
                 RunErrorKind::UnsupportedLanguage,
-                "this runtime runs JavaScript and TypeScript; a Python program needs the Python runtime",
+                "the JavaScript engine does not run Python",
             )),
-        }
-    });
+        });
     let prepared = match prepared {
         Ok(p) => p,
         Err(error) => return failed(error),

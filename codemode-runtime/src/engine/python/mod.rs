@@ -1,0 +1,783 @@
+//! The Python engine: pydantic's Monty, driven one suspension at a time.
+//! This module and [`source`] are the only code that names Monty or the
+//! ruff parser, so a move to a later Monty touches nothing else.
+//!
+//! The program runs as a module with `tools` (a host object: an attribute
+//! call suspends the run and becomes a tool call) and `ToolCallError` bound.
+//! A tool call resumes at once with a pending future, so calls started
+//! together (under `asyncio.gather`) reach the host together; when every
+//! task waits, the engine waits for replies and resumes with what arrived.
+//!
+//! Monty checks its own time and recursion limits; the rest is the host's:
+//! the wall clock across tool waits, the call cap, the output cap and the
+//! host budget. Every step runs under `catch_unwind`, and the interpreter
+//! only sees a program that [`source::prepare`] has bounded.
+
+mod source;
+
+use super::{MAX_DEPTH, check_json, timeout_error};
+use crate::outcome::{Limits, Location, LogLine, RunError, RunErrorKind, host_memory_error};
+use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
+use codemode_core::{ERROR_CLASS, GLOBAL, ToolCallError};
+use monty::{MontyRun, RunProgress};
+use monty_types::{
+    CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyClassInstance, MontyClassType,
+    MontyException, MontyObject, MontyUuid, NameLookupResult, PrintWriter, PrintWriterCallback,
+    ResourceLimits, ResourceTracker,
+};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The file name tracebacks give the program.
+const FILE: &str = "program.py";
+/// Ids of the host object that stands for `tools`, and of its class.
+const TOOLS_ID: u128 = 0xC0DE_0001;
+const TOOLS_CLASS_ID: u128 = 0xC0DE_0002;
+/// The name a tool fetched as a value (`getattr(tools, "x")`, `f =
+/// tools.x`) carries; no identifier contains a dot, so a call of an
+/// undefined name never looks like one.
+const TOOL_FUNCTION_PREFIX: &str = "tools.";
+/// The built-in exception a tool failure arrives as ([`source::FAILURE_TYPE`]).
+const FAILURE: ExcType = ExcType::PermissionError;
+/// How deep the program's own calls may recurse.
+const MAX_RECURSION: usize = 200;
+
+/// What the sandbox lacks, for errors about files, the environment and
+/// the network.
+const NO_OS: &str = "the sandbox has no files, environment, clock or network; reach the outside only through `tools`";
+
+/// Runs one Python job to its end.
+pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
+    let limits = job.limits.clone();
+    let spent = Duration::from_millis(job.spent_ms);
+    let deadline = Instant::now() + limits.timeout.saturating_sub(spent);
+    let mut engine = Engine {
+        io,
+        limits,
+        deadline,
+        cancelled,
+        fatal: None,
+        calls: 0,
+        outstanding: BTreeSet::new(),
+        host_bytes: 0,
+        failures: BTreeMap::new(),
+        printer: Printer::default(),
+    };
+    let outcome = match catch_unwind(AssertUnwindSafe(|| engine.run(&job))) {
+        Ok(outcome) => outcome,
+        Err(_) => Err(RunError::new(
+            RunErrorKind::Internal,
+            "the Python interpreter failed on this program (the failure was contained); rewrite the construct the error points near, or report it",
+        )),
+    };
+    engine.flush_print();
+    match outcome {
+        Ok(value) => EngineOutcome {
+            value: Some(value),
+            error: None,
+        },
+        Err(error) => EngineOutcome {
+            value: None,
+            error: Some(engine.fatal.take().unwrap_or(error)),
+        },
+    }
+}
+
+struct Engine {
+    io: Box<dyn EngineIo>,
+    limits: Limits,
+    deadline: Instant,
+    cancelled: Arc<AtomicBool>,
+    /// Why the run must end, decided by the host side (limits, cancel).
+    fatal: Option<RunError>,
+    calls: usize,
+    /// Tool calls sent and not yet answered.
+    outstanding: BTreeSet<u32>,
+    host_bytes: usize,
+    /// The message of each failure raised into the program, with its tool
+    /// and kind (what `e.toolName` and `e.kind` read).
+    failures: BTreeMap<String, (String, String)>,
+    printer: Printer,
+}
+
+/// `print` output: whole lines go to the host, within the output limit.
+#[derive(Default)]
+struct Printer {
+    line: String,
+    lines: Vec<String>,
+    bytes: usize,
+    max: usize,
+    over: bool,
+}
+
+impl PrintWriterCallback for Printer {
+    fn stdout_write(&mut self, output: Cow<'_, str>) -> Result<(), MontyException> {
+        self.push(&output)
+    }
+
+    fn stdout_push(&mut self, end: char) -> Result<(), MontyException> {
+        let mut buf = [0u8; 4];
+        self.push(end.encode_utf8(&mut buf))
+    }
+}
+
+impl Printer {
+    fn push(&mut self, text: &str) -> Result<(), MontyException> {
+        if self.over {
+            return Err(output_exception(self.max));
+        }
+        for piece in text.split_inclusive('\n') {
+            let used = self.bytes + piece.len();
+            if used > self.max {
+                let mut keep = self.max.saturating_sub(self.bytes);
+                while !piece.is_char_boundary(keep) {
+                    keep -= 1;
+                }
+                self.line.push_str(&piece[..keep]);
+                self.line.push_str(&format!(
+                    "… [print output truncated: the limit for all output is {} bytes]",
+                    self.max
+                ));
+                self.lines.push(std::mem::take(&mut self.line));
+                self.bytes = self.max;
+                self.over = true;
+                return Err(output_exception(self.max));
+            }
+            self.bytes = used;
+            match piece.strip_suffix('\n') {
+                Some(rest) => {
+                    self.line.push_str(rest);
+                    self.lines.push(std::mem::take(&mut self.line));
+                }
+                None => self.line.push_str(piece),
+            }
+        }
+        Ok(())
+    }
+}
+
+fn output_exception(max: usize) -> MontyException {
+    MontyException::new(
+        ExcType::MemoryError,
+        Some(format!("print output passed the limit of {max} bytes")),
+    )
+}
+
+/// What a run of the interpreter gave back.
+type Step = Result<RunProgress, MontyException>;
+
+impl Engine {
+    fn run(&mut self, job: &Job) -> Result<String, RunError> {
+        self.printer.max = self.limits.max_output_bytes;
+        super::prepare::check_size(&job.code, self.limits.max_source_bytes)?;
+        let program = source::prepare(&job.code)?;
+        self.check()?;
+        let compiled = MontyRun::new(
+            program.source.clone(),
+            FILE,
+            vec![GLOBAL.to_owned(), source::FIELD_HOST.to_owned()],
+            CompileOptions::default(),
+        )
+        .map_err(|e| self.compile_error(&e, &program))?;
+        self.check()?;
+        let limits = ResourceLimits {
+            max_duration: Some(self.remaining()),
+            max_memory: Some(self.limits.memory_bytes),
+            max_recursion_depth: MAX_RECURSION,
+            ..ResourceLimits::default()
+        };
+        let inputs = vec![
+            tools_object(),
+            MontyObject::Function {
+                name: source::FIELD_HOST.to_owned(),
+                docstring: None,
+            },
+        ];
+        let mut step = {
+            let mut printer = std::mem::take(&mut self.printer);
+            let step = compiled.start(
+                inputs,
+                ResourceTracker::new(limits),
+                PrintWriter::Callback(&mut printer),
+            );
+            self.printer = printer;
+            step
+        };
+        loop {
+            self.forward_print();
+            let progress = match step {
+                Ok(progress) => progress,
+                Err(exception) => return Err(self.thrown(&exception, &program)),
+            };
+            step = match progress {
+                RunProgress::Complete(value) => {
+                    self.check()?;
+                    return self.result(value);
+                }
+                RunProgress::FunctionCall(call) => self.function_call(call),
+                RunProgress::ResolveFutures(waiting) => {
+                    let pending: Vec<u32> = waiting.pending_call_ids().to_vec();
+                    match self.wait(&pending) {
+                        Ok(results) => self.resume(|p| waiting.resume(results, p)),
+                        Err(error) => {
+                            let exception = abort_exception(&error);
+                            self.fatal.get_or_insert(error);
+                            self.resume(|p| waiting.abort(exception, p))
+                        }
+                    }
+                }
+                RunProgress::NameLookup(lookup) => {
+                    let answer = match lookup.object_id() {
+                        Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => {
+                            NameLookupResult::Value(MontyObject::Function {
+                                name: format!("{TOOL_FUNCTION_PREFIX}{}", lookup.name),
+                                docstring: None,
+                            })
+                        }
+                        _ => NameLookupResult::Undefined,
+                    };
+                    self.resume(|p| lookup.resume(answer, p))
+                }
+                RunProgress::OsCall(os) => {
+                    let error = MontyException::new(ExcType::OSError, Some(NO_OS.to_owned()));
+                    self.resume(|p| os.resume(error, p))
+                }
+            };
+        }
+    }
+
+    /// Runs one step of the interpreter with the printer attached, contained.
+    fn resume(&mut self, step: impl FnOnce(PrintWriter<'_>) -> Step) -> Step {
+        let mut printer = std::mem::take(&mut self.printer);
+        let result = step(PrintWriter::Callback(&mut printer));
+        self.printer = printer;
+        result
+    }
+
+    /// A call the program made: a tool, the failure-field helper, or a name
+    /// that is not defined.
+    fn function_call(&mut self, call: monty::FunctionCall) -> Step {
+        let tool = match call.object_id {
+            Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => Some(call.function_name.clone()),
+            Some(_) => None,
+            None => call
+                .function_name
+                .strip_prefix(TOOL_FUNCTION_PREFIX)
+                .map(str::to_owned),
+        };
+        if let Some(name) = tool {
+            return self.tool_call(call, name);
+        }
+        if call.object_id.is_none() && call.function_name == source::FIELD_HOST {
+            let answer = self.failure_field(&call.args);
+            return self.resume(|p| call.resume(answer, p));
+        }
+        let missing = ExtFunctionResult::NotFound(call.function_name.clone());
+        self.resume(|p| call.resume(missing, p))
+    }
+
+    fn tool_call(&mut self, call: monty::FunctionCall, name: String) -> Step {
+        if let Err(error) = self.check() {
+            let exception = abort_exception(&error);
+            self.fatal.get_or_insert(error);
+            return self.resume(|p| call.abort(exception, p));
+        }
+        if self.calls >= self.limits.max_tool_calls {
+            let error = RunError::new(
+                RunErrorKind::CallLimit,
+                format!(
+                    "the program made more than {} tool calls; batch the work into fewer calls",
+                    self.limits.max_tool_calls
+                ),
+            );
+            let exception = abort_exception(&error);
+            self.fatal = Some(error);
+            return self.resume(|p| call.abort(exception, p));
+        }
+        let args = match call_arguments(&name, &call.args, &call.kwargs) {
+            Ok(args) => args,
+            Err(exception) => return self.resume(|p| call.resume(exception, p)),
+        };
+        let text = args.to_string();
+        let cost = check_json(&text).unwrap_or(text.len());
+        if !self.charge(2 * cost + name.len()) {
+            let exception = abort_exception(
+                self.fatal
+                    .as_ref()
+                    .unwrap_or(&host_memory_error(self.limits.max_host_bytes)),
+            );
+            return self.resume(|p| call.abort(exception, p));
+        }
+        self.calls += 1;
+        self.outstanding.insert(call.call_id);
+        let sent = self.io.send(ToHost::Call {
+            id: u64::from(call.call_id),
+            name,
+            args: text,
+        });
+        if !sent {
+            self.cancelled.store(true, Ordering::SeqCst);
+        }
+        self.resume(|p| call.resume_pending(p))
+    }
+
+    /// `e.toolName` / `e.kind` of an exception.
+    fn failure_field(&self, args: &[MontyObject]) -> ExtFunctionResult {
+        let (Some(object), Some(MontyObject::String(field))) = (args.first(), args.get(1)) else {
+            return ExtFunctionResult::Error(MontyException::new(
+                ExcType::TypeError,
+                Some("expected an exception and an attribute name".to_owned()),
+            ));
+        };
+        if let MontyObject::Exception {
+            exc_type,
+            arg: Some(message),
+        } = object
+            && *exc_type == FAILURE
+            && let Some((tool, kind)) = self.failures.get(message)
+        {
+            let value = if field == "toolName" { tool } else { kind };
+            return ExtFunctionResult::Return(MontyObject::String(value.clone()));
+        }
+        let type_name = match object {
+            MontyObject::Exception { exc_type, .. } => exc_type.to_string(),
+            other => other.type_name().to_owned(),
+        };
+        ExtFunctionResult::Error(MontyException::new(
+            ExcType::AttributeError,
+            Some(format!(
+                "'{type_name}' object has no attribute '{field}' (only a {ERROR_CLASS} raised by a tool call has `toolName` and `kind`)"
+            )),
+        ))
+    }
+
+    /// Waits until at least one of `pending` is answered, then takes every
+    /// answer already there.
+    fn wait(&mut self, pending: &[u32]) -> Result<Vec<(u32, ExtFunctionResult)>, RunError> {
+        self.check()?;
+        let waiting: BTreeSet<u32> = pending
+            .iter()
+            .copied()
+            .filter(|id| self.outstanding.contains(id))
+            .collect();
+        if waiting.is_empty() {
+            return Err(timeout_error(
+                self.limits.timeout,
+                Some(
+                    "the program waits on something that nothing can finish (no tool call is running)",
+                ),
+            ));
+        }
+        let mut results = Vec::new();
+        let mut deadline = self.deadline;
+        loop {
+            match self.io.recv(deadline) {
+                Recv::Reply(reply) => {
+                    let Ok(id) = u32::try_from(reply.id) else {
+                        continue;
+                    };
+                    if !self.outstanding.remove(&id) {
+                        continue;
+                    }
+                    if !self.charge(check_json(&reply.envelope).unwrap_or(reply.envelope.len())) {
+                        return Err(self
+                            .fatal
+                            .clone()
+                            .unwrap_or_else(|| host_memory_error(self.limits.max_host_bytes)));
+                    }
+                    if waiting.contains(&id) {
+                        results.push((id, self.reply(&reply.envelope)));
+                        // Take what else has arrived, without waiting.
+                        deadline = Instant::now();
+                    }
+                }
+                Recv::TimedOut if !results.is_empty() => return Ok(results),
+                Recv::TimedOut => {
+                    self.check()?;
+                    return Err(timeout_error(
+                        self.limits.timeout,
+                        Some(&format!(
+                            "{} tool call(s) were still running",
+                            self.outstanding.len()
+                        )),
+                    ));
+                }
+                Recv::Closed => {
+                    self.cancelled.store(true, Ordering::SeqCst);
+                    self.check()?;
+                }
+            }
+        }
+    }
+
+    /// A tool's reply as the program sees it: the value, or a failure.
+    fn reply(&mut self, envelope: &str) -> ExtFunctionResult {
+        #[derive(serde::Deserialize)]
+        struct Envelope {
+            #[serde(default)]
+            value: Value,
+            error: Option<ToolCallError>,
+        }
+        let parsed: Envelope = match serde_json::from_str(envelope) {
+            Ok(parsed) => parsed,
+            Err(e) => {
+                return ExtFunctionResult::Error(MontyException::new(
+                    ExcType::RuntimeError,
+                    Some(format!(
+                        "the host sent a reply the sandbox cannot read: {e}"
+                    )),
+                ));
+            }
+        };
+        if let Some(error) = parsed.error {
+            let kind = error.kind.to_string();
+            let message = format!(
+                "tool '{}' failed ({kind}): {}",
+                error.tool_name, error.message
+            );
+            self.failures
+                .insert(message.clone(), (error.tool_name, kind));
+            return ExtFunctionResult::Error(MontyException::new(FAILURE, Some(message)));
+        }
+        ExtFunctionResult::Return(to_python(parsed.value))
+    }
+
+    /// The program's value as JSON text, within the limits.
+    fn result(&mut self, value: MontyObject) -> Result<String, RunError> {
+        let json = to_json(&value, MAX_DEPTH).map_err(|problem| {
+            RunError::new(
+                RunErrorKind::InvalidResult,
+                format!("the returned value is not JSON: {problem}"),
+            )
+        })?;
+        let text = json.to_string();
+        let max = self.limits.max_output_bytes;
+        if text.len() > max {
+            return Err(RunError::new(
+                RunErrorKind::OutputLimit,
+                format!(
+                    "the result is {} bytes of JSON, over the limit of {max}; return less (a summary, or the first items). It began: {}",
+                    text.len(),
+                    crate::outcome::cut(&text, max.min(1024))
+                ),
+            ));
+        }
+        let cost = check_json(&text).unwrap_or(text.len());
+        if !self.charge(cost) {
+            return Err(host_memory_error(self.limits.max_host_bytes));
+        }
+        Ok(text)
+    }
+
+    /// Counts `bytes` against the host budget; false (and the run ends)
+    /// when it would pass.
+    fn charge(&mut self, bytes: usize) -> bool {
+        let used = self.host_bytes.saturating_add(bytes);
+        if used > self.limits.max_host_bytes {
+            self.fatal
+                .get_or_insert_with(|| host_memory_error(self.limits.max_host_bytes));
+            return false;
+        }
+        self.host_bytes = used;
+        true
+    }
+
+    fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// The reason to stop now, if there is one.
+    fn check(&mut self) -> Result<(), RunError> {
+        if let Some(error) = self.stopped() {
+            return Err(error);
+        }
+        if Instant::now() >= self.deadline {
+            return Err(timeout_error(self.limits.timeout, None));
+        }
+        Ok(())
+    }
+
+    /// A reason to stop that the host decided (a limit, the cancel), apart
+    /// from the clock.
+    fn stopped(&mut self) -> Option<RunError> {
+        if let Some(error) = &self.fatal {
+            return Some(error.clone());
+        }
+        if self.printer.over {
+            let error = RunError::new(
+                RunErrorKind::OutputLimit,
+                format!(
+                    "print output passed the limit of {} bytes; print less (a summary, or return the data instead)",
+                    self.limits.max_output_bytes
+                ),
+            );
+            self.fatal = Some(error.clone());
+            return Some(error);
+        }
+        if self.cancelled.load(Ordering::SeqCst) {
+            return Some(RunError::new(
+                RunErrorKind::Cancelled,
+                "the host cancelled the run",
+            ));
+        }
+        None
+    }
+
+    /// Sends the whole lines printed so far.
+    fn forward_print(&mut self) {
+        for text in std::mem::take(&mut self.printer.lines) {
+            self.send_line(text);
+        }
+    }
+
+    /// Sends what is left, the last partial line included.
+    fn flush_print(&mut self) {
+        self.forward_print();
+        if !self.printer.line.is_empty() {
+            let text = std::mem::take(&mut self.printer.line);
+            self.send_line(text);
+        }
+    }
+
+    fn send_line(&mut self, text: String) {
+        if !self.charge(text.len() + 1) {
+            return;
+        }
+        let _ = self.io.send(ToHost::Log(LogLine {
+            level: "log".to_owned(),
+            text,
+        }));
+    }
+
+    /// The run error for a program the interpreter would not compile.
+    fn compile_error(&self, exception: &MontyException, program: &source::Rewritten) -> RunError {
+        let location = self.place(exception, program);
+        let message = exception.message().unwrap_or_default();
+        let text = match exception.exc_type() {
+            ExcType::NotImplementedError => format!(
+                "the sandbox's Python does not support this: {message}. Write it with plain functions, dicts and lists"
+            ),
+            _ => format!("{}", exception.summary()),
+        };
+        RunError::new(RunErrorKind::SyntaxError, text).at(location)
+    }
+
+    /// The run error for an exception that ended the program.
+    fn thrown(&mut self, exception: &MontyException, program: &source::Rewritten) -> RunError {
+        if let Some(error) = self.stopped() {
+            return error;
+        }
+        let location = self.place(exception, program);
+        let message = exception.message().unwrap_or_default();
+        match exception.exc_type() {
+            ExcType::TimeoutError if is_time_limit(exception) => {
+                return timeout_error(self.limits.timeout, None);
+            }
+            ExcType::MemoryError if message.starts_with("memory limit exceeded") => {
+                return RunError::new(
+                    RunErrorKind::OutOfMemory,
+                    format!(
+                        "the program ran out of memory: it used more than the sandbox allows ({message})"
+                    ),
+                )
+                .at(location);
+            }
+            ExcType::RecursionError => {
+                return RunError::new(
+                    RunErrorKind::StackOverflow,
+                    format!(
+                        "the program recursed more than {MAX_RECURSION} calls deep; use a loop instead"
+                    ),
+                )
+                .at(location);
+            }
+            _ => {}
+        }
+        if Instant::now() >= self.deadline {
+            return timeout_error(self.limits.timeout, None);
+        }
+        let mut text = exception.summary();
+        if exception.exc_type() == FAILURE
+            && let Some((tool, kind)) = self.failures.get(message)
+        {
+            text = format!("{ERROR_CLASS}: {message} (from tool {tool:?}, kind {kind})");
+        } else if exception.exc_type() == ExcType::NameError {
+            text.push_str(&format!(
+                " (the sandbox binds only `{GLOBAL}` and `{ERROR_CLASS}`, and has no files, network, timers or clock; call tools through `{GLOBAL}`)"
+            ));
+        } else if matches!(
+            exception.exc_type(),
+            ExcType::ModuleNotFoundError | ExcType::ImportError
+        ) {
+            text.push_str(
+                " (the sandbox's Python has only a few modules, such as asyncio, json, math and re; reach the outside only through `tools`)",
+            );
+        }
+        RunError::new(RunErrorKind::Thrown, text).at(location)
+    }
+
+    /// The innermost frame in the program, in the program's own lines.
+    fn place(&self, exception: &MontyException, program: &source::Rewritten) -> Option<Location> {
+        exception
+            .traceback()
+            .iter()
+            .rev()
+            .filter(|frame| frame.filename == FILE)
+            .find_map(|frame| program.locate(frame.start.line, frame.start.column))
+    }
+}
+
+fn is_time_limit(exception: &MontyException) -> bool {
+    exception.exc_type() == ExcType::TimeoutError
+        && exception
+            .message()
+            .is_some_and(|m| m.starts_with("time limit exceeded"))
+}
+
+/// The exception that ends the run at a suspension (the program cannot
+/// catch it); the run's outcome is the host's own error, not this.
+fn abort_exception(error: &RunError) -> MontyException {
+    MontyException::new(ExcType::RuntimeError, Some(error.message.clone()))
+}
+
+/// The host object that stands for `tools`.
+fn tools_object() -> MontyObject {
+    MontyObject::ClassInstance(Box::new(MontyClassInstance {
+        class_type: MontyClassType {
+            name: "Tools".to_owned(),
+            id: MontyUuid::from_u128(TOOLS_CLASS_ID),
+            host_defined: true,
+            is_dataclass: false,
+            attrs: DictPairs::default(),
+        },
+        instance_id: MontyUuid::from_u128(TOOLS_ID),
+        attrs: DictPairs::default(),
+    }))
+}
+
+/// A call's arguments as one JSON value: the one positional argument, the
+/// keyword arguments as an object, or `{}` for none.
+fn call_arguments(
+    name: &str,
+    args: &[MontyObject],
+    kwargs: &[(MontyObject, MontyObject)],
+) -> Result<Value, MontyException> {
+    let type_error = |message: String| MontyException::new(ExcType::TypeError, Some(message));
+    let value = match (args, kwargs.is_empty()) {
+        ([], true) => return Ok(Value::Object(serde_json::Map::new())),
+        ([one], true) => to_json(one, MAX_DEPTH),
+        ([], false) => {
+            let pairs: Vec<(MontyObject, MontyObject)> = kwargs.to_vec();
+            to_json(&MontyObject::Dict(DictPairs::from(pairs)), MAX_DEPTH)
+        }
+        _ => {
+            return Err(type_error(format!(
+                "tools.{name}() takes one dict of arguments (or keyword arguments), not {} positional and {} keyword arguments",
+                args.len(),
+                kwargs.len()
+            )));
+        }
+    };
+    value.map_err(|problem| {
+        type_error(format!(
+            "the arguments of tools.{name}() must be JSON values (dict, list, str, int, float, bool, None): {problem}"
+        ))
+    })
+}
+
+/// A Python value as JSON, or what stops it being JSON (with its path).
+fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
+    fn walk(value: &MontyObject, path: &mut String, depth: usize) -> Result<Value, String> {
+        if depth == 0 {
+            return Err(format!("at {path}: nesting deeper than {MAX_DEPTH} levels"));
+        }
+        Ok(match value {
+            MontyObject::None => Value::Null,
+            MontyObject::Bool(b) => Value::Bool(*b),
+            MontyObject::Int(i) => Value::from(*i),
+            MontyObject::BigInt(big) => match u64::try_from(big) {
+                Ok(u) => Value::from(u),
+                Err(_) => {
+                    return Err(format!(
+                        "at {path}: the integer {big} does not fit in 64 bits"
+                    ));
+                }
+            },
+            MontyObject::Float(f) => match serde_json::Number::from_f64(*f) {
+                Some(n) => Value::Number(n),
+                None => {
+                    return Err(format!(
+                        "at {path}: the float {f} (JSON has no NaN or infinity)"
+                    ));
+                }
+            },
+            MontyObject::String(s) => Value::String(s.clone()),
+            MontyObject::List(items) | MontyObject::Tuple(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    out.push(walk(item, path, depth - 1)?);
+                    path.truncate(len);
+                }
+                Value::Array(out)
+            }
+            MontyObject::Dict(pairs) => {
+                let mut out = serde_json::Map::new();
+                for (key, item) in pairs {
+                    let key = match key {
+                        MontyObject::String(s) => s.clone(),
+                        other => {
+                            return Err(format!(
+                                "at {path}: a dict key of type {} (JSON keys are strings)",
+                                other.type_name()
+                            ));
+                        }
+                    };
+                    let len = path.len();
+                    path.push_str(&format!("[{key:?}]"));
+                    let item = walk(item, path, depth - 1)?;
+                    path.truncate(len);
+                    out.insert(key, item);
+                }
+                Value::Object(out)
+            }
+            other => {
+                return Err(format!(
+                    "at {path}: a value of type {} (use dict, list, str, int, float, bool or None)",
+                    other.type_name()
+                ));
+            }
+        })
+    }
+    walk(value, &mut "$".to_owned(), depth + 1)
+}
+
+/// A JSON value as the Python value the program sees.
+fn to_python(value: Value) -> MontyObject {
+    match value {
+        Value::Null => MontyObject::None,
+        Value::Bool(b) => MontyObject::Bool(b),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                MontyObject::Int(i)
+            } else if let Some(u) = n.as_u64() {
+                MontyObject::BigInt(u.into())
+            } else {
+                MontyObject::Float(n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        Value::String(s) => MontyObject::String(s),
+        Value::Array(items) => MontyObject::List(items.into_iter().map(to_python).collect()),
+        Value::Object(map) => MontyObject::Dict(
+            map.into_iter()
+                .map(|(k, v)| (MontyObject::String(k), to_python(v)))
+                .collect(),
+        ),
+    }
+}

@@ -1,0 +1,462 @@
+//! The program text before the interpreter sees it: bounded, parsed once
+//! with the ruff parser, checked for what the interpreter cannot take, and
+//! rewritten where the sandbox's Python needs a different spelling.
+//!
+//! - `tools[<expr>]` becomes `getattr(tools, <expr>)`: the host object that
+//!   stands for `tools` has attributes, not items.
+//! - `<expr>.toolName` and `<expr>.kind` read through a helper, because a
+//!   tool failure arrives as a built-in exception that has no attributes of
+//!   its own; the helper reads them off the failure, and is `getattr` for
+//!   every other object.
+//!
+//! Every rewrite keeps the program's lines where they were, and the edits
+//! are kept so a column in the rewritten text maps back to the original.
+
+use crate::outcome::{Location, RunError, RunErrorKind};
+use codemode_core::{ERROR_CLASS, GLOBAL};
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{Expr, ExprContext, Stmt};
+use ruff_python_parser::ParseErrorType;
+use ruff_text_size::Ranged;
+
+/// Brackets may nest this deep (the parser recurses on each).
+const MAX_BRACKETS: usize = 200;
+/// Expressions and statements may nest this deep.
+const MAX_NESTING: usize = 200;
+/// Function definitions may nest this deep: the interpreter's compile time
+/// grows about threefold with each level, so 20 levels take minutes.
+pub(crate) const MAX_DEF_NESTING: usize = 6;
+
+/// The helper that reads a tool failure's `toolName` and `kind`.
+pub(crate) const FIELD_HELPER: &str = "__codemode_field";
+/// The host function behind it.
+pub(crate) const FIELD_HOST: &str = "__codemode_error_field";
+/// The attributes a tool failure carries.
+pub(crate) const FAILURE_FIELDS: [&str; 2] = ["toolName", "kind"];
+
+/// The one line the program runs after: it binds `ToolCallError` to the
+/// built-in exception a tool failure arrives as (`failure`), and defines the
+/// helper. Every line number of the program is one more than its own, which
+/// [`Rewritten::locate`] takes off.
+pub(crate) fn prelude() -> String {
+    format!(
+        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n: {FIELD_HOST}(o, n) if isinstance(o, BaseException) else getattr(o, n)\n"
+    )
+}
+
+/// The built-in exception a tool failure arrives as. Nothing in the
+/// interpreter raises it, and it has no subclasses, so `except
+/// ToolCallError` catches exactly the failures of tool calls.
+pub(crate) const FAILURE_TYPE: &str = "PermissionError";
+
+/// The lines the prelude adds before the program.
+const PRELUDE_LINES: u32 = 1;
+
+/// A program ready for the interpreter.
+#[derive(Debug)]
+pub(crate) struct Rewritten {
+    /// The prelude and the rewritten program.
+    pub(crate) source: String,
+    /// The original program (for locations).
+    original: String,
+    /// Edits, in order: the original byte range and the byte range of its
+    /// replacement in the rewritten program (without the prelude).
+    edits: Vec<Edit>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Edit {
+    old_start: usize,
+    old_end: usize,
+    new_start: usize,
+    new_end: usize,
+}
+
+impl Rewritten {
+    /// The place in the original program of a 1-based line and character
+    /// column of the rewritten one (prelude included).
+    pub(crate) fn locate(&self, line: u32, column: u32) -> Option<Location> {
+        let line = line.checked_sub(PRELUDE_LINES)?;
+        if line == 0 {
+            return None;
+        }
+        let body = &self.source[prelude().len().min(self.source.len())..];
+        let start = line_start(body, line)?;
+        let offset = body[start..]
+            .char_indices()
+            .nth(column.saturating_sub(1) as usize)
+            .map_or(body.len(), |(i, _)| start + i);
+        // Back through the edits before `offset`.
+        let mut delta: isize = 0;
+        let mut original = None;
+        for edit in &self.edits {
+            if edit.new_end <= offset {
+                delta = edit.new_end as isize - edit.old_end as isize;
+            } else if edit.new_start <= offset {
+                original = Some(edit.old_start);
+                break;
+            } else {
+                break;
+            }
+        }
+        let original_offset = original.unwrap_or_else(|| (offset as isize - delta).max(0) as usize);
+        Some(location_of(&self.original, original_offset))
+    }
+}
+
+/// The byte offset where 1-based `line` starts.
+fn line_start(text: &str, line: u32) -> Option<usize> {
+    if line == 1 {
+        return Some(0);
+    }
+    text.match_indices('\n')
+        .nth(line as usize - 2)
+        .map(|(i, _)| i + 1)
+}
+
+/// The 1-based line and character column of a byte offset.
+pub(crate) fn location_of(text: &str, offset: usize) -> Location {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[line_start..].chars().count() + 1;
+    Location {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+    }
+}
+
+/// Checks, parses and rewrites `code`.
+pub(crate) fn prepare(code: &str) -> Result<Rewritten, RunError> {
+    check_brackets(code)?;
+    let parsed = ruff_python_parser::parse_module(code).map_err(|error| {
+        let offset = usize::from(error.location.start());
+        if matches!(error.error, ParseErrorType::RecursionLimitExceeded) {
+            return too_deep(code, offset);
+        }
+        let at = location_of(code, offset);
+        RunError::new(
+            RunErrorKind::SyntaxError,
+            format!("SyntaxError: {}", error.error),
+        )
+        .at(Some(at))
+    })?;
+    let mut walk = Walk {
+        depth: 0,
+        defs: 0,
+        problem: None,
+        edits: Vec::new(),
+        code,
+    };
+    walk.visit_body(&parsed.syntax().body);
+    if let Some(problem) = walk.problem {
+        return Err(problem);
+    }
+    Ok(apply(code, walk.edits))
+}
+
+/// A replacement of `start..end` by `before` + the original text + `after`,
+/// or by `text` alone.
+#[derive(Debug)]
+struct Replace {
+    start: usize,
+    end: usize,
+    kind: ReplaceKind,
+}
+
+#[derive(Debug)]
+enum ReplaceKind {
+    /// `tools[<slice>]` becomes `getattr(tools, <slice>)`: `tools[` (up to
+    /// `open_end`) and the closing `]` change.
+    Subscript { open_end: usize },
+    /// `<value>.<attr>` becomes `helper(<value>, "<attr>")`: the text from
+    /// the dot on changes.
+    Field { dot: usize, attr: String },
+}
+
+impl Replace {
+    /// The pieces: (original range, new text) in order; the text between
+    /// them is kept.
+    fn pieces(&self) -> Vec<(usize, usize, String)> {
+        match &self.kind {
+            ReplaceKind::Subscript { open_end } => vec![
+                (self.start, *open_end, format!("getattr({GLOBAL}, ")),
+                (self.end - 1, self.end, ")".to_owned()),
+            ],
+            ReplaceKind::Field { dot, attr } => vec![
+                (self.start, self.start, format!("{FIELD_HELPER}(")),
+                (*dot, self.end, format!(", \"{attr}\")")),
+            ],
+        }
+    }
+}
+
+fn apply(code: &str, replaces: Vec<Replace>) -> Rewritten {
+    // Nested rewrites (a field of a subscript) only insert text at distinct
+    // points, so all pieces together are disjoint ranges once sorted.
+    let mut pieces: Vec<(usize, usize, String)> =
+        replaces.iter().flat_map(Replace::pieces).collect();
+    pieces.sort_by_key(|p| (p.0, p.1));
+    let mut out = prelude();
+    let base = out.len();
+    let mut edits = Vec::with_capacity(pieces.len());
+    let mut at = 0;
+    for (start, end, text) in pieces {
+        if start < at {
+            continue;
+        }
+        out.push_str(&code[at..start]);
+        let new_start = out.len() - base;
+        out.push_str(&text);
+        edits.push(Edit {
+            old_start: start,
+            old_end: end,
+            new_start,
+            new_end: out.len() - base,
+        });
+        at = end;
+    }
+    out.push_str(&code[at..]);
+    Rewritten {
+        source: out,
+        original: code.to_owned(),
+        edits,
+    }
+}
+
+/// Rejects bracket nesting the parser would recurse through, before it
+/// runs. Strings and comments are skipped.
+fn check_brackets(code: &str) -> Result<(), RunError> {
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            quote @ (b'\'' | b'"') => {
+                let triple = bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]) {
+                            i += 2;
+                            break;
+                        }
+                    } else if bytes[i] == quote || bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_BRACKETS {
+                    return Err(too_deep(code, i));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+fn too_deep(code: &str, offset: usize) -> RunError {
+    RunError::new(
+        RunErrorKind::StackOverflow,
+        format!(
+            "the program nests more than {MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
+        ),
+    )
+    .at(Some(location_of(code, offset)))
+}
+
+struct Walk<'a> {
+    depth: usize,
+    defs: usize,
+    problem: Option<RunError>,
+    edits: Vec<Replace>,
+    code: &'a str,
+}
+
+impl Walk<'_> {
+    /// Enters one level; false (and the walk stops) past the limit.
+    fn enter(&mut self, offset: usize) -> bool {
+        if self.problem.is_some() {
+            return false;
+        }
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            self.problem = Some(too_deep(self.code, offset));
+            return false;
+        }
+        true
+    }
+}
+
+impl<'a> Visitor<'a> for Walk<'_> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        let start = usize::from(stmt.range().start());
+        if !self.enter(start) {
+            return;
+        }
+        let is_def = matches!(stmt, Stmt::FunctionDef(_));
+        if is_def {
+            self.defs += 1;
+            if self.defs > MAX_DEF_NESTING {
+                self.problem = Some(
+                    RunError::new(
+                        RunErrorKind::SyntaxError,
+                        format!(
+                            "function definitions nest more than {MAX_DEF_NESTING} deep here; the sandbox's Python compiles each level several times over. Move inner functions out to the top level"
+                        ),
+                    )
+                    .at(Some(location_of(self.code, start))),
+                );
+                return;
+            }
+        }
+        visitor::walk_stmt(self, stmt);
+        if is_def {
+            self.defs -= 1;
+        }
+        self.depth -= 1;
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        let range = expr.range();
+        let (start, end) = (usize::from(range.start()), usize::from(range.end()));
+        if !self.enter(start) {
+            return;
+        }
+        match expr {
+            Expr::Subscript(sub) if is_tools(&sub.value) && sub.ctx == ExprContext::Load => {
+                let value_end = usize::from(sub.value.range().end());
+                // The `[` is the first after the name; the `]` ends the expression.
+                if let Some(open) = self.code[value_end..end].find('[') {
+                    self.edits.push(Replace {
+                        start,
+                        end,
+                        kind: ReplaceKind::Subscript {
+                            open_end: value_end + open + 1,
+                        },
+                    });
+                }
+            }
+            Expr::Attribute(attribute)
+                if attribute.ctx == ExprContext::Load
+                    && FAILURE_FIELDS.contains(&attribute.attr.as_str()) =>
+            {
+                // The dot is the last one before the name (a name has none).
+                let value_end = usize::from(attribute.value.range().end());
+                if let Some(dot) = self.code[value_end..end].rfind('.') {
+                    self.edits.push(Replace {
+                        start,
+                        end,
+                        kind: ReplaceKind::Field {
+                            dot: value_end + dot,
+                            attr: attribute.attr.to_string(),
+                        },
+                    });
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_expr(self, expr);
+        self.depth -= 1;
+    }
+}
+
+fn is_tools(expr: &Expr) -> bool {
+    matches!(expr, Expr::Name(name) if name.id.as_str() == GLOBAL)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(code: &str) -> String {
+        let r = prepare(code).unwrap();
+        r.source[prelude().len()..].to_owned()
+    }
+
+    #[test]
+    fn subscripts_of_tools_and_failure_fields_are_rewritten() {
+        assert_eq!(
+            body("x = await tools[\"kv.set\"]({\"k\": 1})\n"),
+            "x = await getattr(tools, \"kv.set\")({\"k\": 1})\n"
+        );
+        assert_eq!(
+            body("print(e.kind, err.toolName)"),
+            "print(__codemode_field(e, \"kind\"), __codemode_field(err, \"toolName\"))"
+        );
+        // A field of a subscript, and subscripts of other names, stay right.
+        assert_eq!(
+            body("tools[\"a-b\"].kind; other[\"x\"]"),
+            "__codemode_field(getattr(tools, \"a-b\"), \"kind\"); other[\"x\"]"
+        );
+        // Stores are left alone.
+        assert_eq!(body("o.kind = 1"), "o.kind = 1");
+        // Parentheses around the parts stay balanced.
+        assert_eq!(
+            body("(e).kind; tools[(\"x\")]"),
+            "__codemode_field((e), \"kind\"); getattr(tools, (\"x\"))"
+        );
+    }
+
+    #[test]
+    fn columns_map_back_through_the_rewrites() {
+        let code = "a = tools[\"x\"]; b = nope\n";
+        let r = prepare(code).unwrap();
+        // `nope` is further right in the rewritten line than in the original.
+        let body = &r.source[prelude().len()..];
+        let rewritten = body.find("nope").unwrap() as u32 + 1;
+        let original = code.find("nope").unwrap() as u32 + 1;
+        assert!(rewritten > original);
+        assert_eq!(
+            r.locate(2, rewritten),
+            Some(Location {
+                line: 1,
+                column: original
+            })
+        );
+    }
+
+    #[test]
+    fn deep_and_exponential_shapes_are_refused_before_compiling() {
+        let brackets = format!("x = {}1{}", "(".repeat(500), ")".repeat(500));
+        assert_eq!(
+            prepare(&brackets).unwrap_err().kind,
+            RunErrorKind::StackOverflow
+        );
+        let unary = format!("x = {}1", "-".repeat(5_000));
+        assert_eq!(
+            prepare(&unary).unwrap_err().kind,
+            RunErrorKind::StackOverflow
+        );
+        let mut defs = String::new();
+        for i in 0..(MAX_DEF_NESTING + 1) {
+            defs.push_str(&format!("{}def f{i}():\n", "    ".repeat(i)));
+        }
+        defs.push_str(&format!("{}return 1\n", "    ".repeat(MAX_DEF_NESTING + 1)));
+        let error = prepare(&defs).unwrap_err();
+        assert_eq!(error.kind, RunErrorKind::SyntaxError);
+        assert!(error.message.contains("nest"));
+        // Brackets inside strings and comments do not count.
+        let quoted = format!("x = \"{}\"  # {}\n", "(".repeat(500), "[".repeat(500));
+        assert!(prepare(&quoted).is_ok());
+    }
+}
