@@ -71,14 +71,16 @@ const PYTHON: Flavor = Flavor {
     instructions: concat!(
         "Run a Python program that calls the tools declared below, and get back what it returns.\n",
         "\n",
-        "- The program is the body of an async function: use `await` at the top level, and `return` a JSON-serialisable value to send it back. `print` output is returned as well.\n",
-        "- Exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs; their TypedDict classes do not exist at run time.\n",
+        "- The program runs as a module with top-level `await`. Its result is the value of a top-level `return`, or else of its last expression, and must be JSON: a dict with str keys, list, tuple, str, int, float, bool or None. `print` output is returned as well.\n",
+        "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs; their TypedDict classes do not exist at run time, so pass plain dicts.\n",
         "- Call a tool as `await tools.name(args)`, or `await tools[\"name\"](args)` for a name that is not an identifier; `args` is a plain dict.\n",
-        "- A failed call raises `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
-        "- Calls that do not depend on each other can run at the same time: `await asyncio.gather(...)`.\n",
+        "- A failed call raises `ToolCallError`: `e.toolName` and `e.kind` say which tool failed and how, and `str(e)` says why. Catch it to recover.\n",
+        "- Calls that do not depend on each other can run at the same time: `import asyncio`, then `await asyncio.gather(...)`.\n",
+        "- The sandbox runs a subset of Python: functions, async functions, lambdas, comprehensions, f-strings, try/except, plain classes and dataclasses, and the modules asyncio (`gather`), json, math, re, datetime, collections, itertools, functools, dataclasses and typing. It has no class inheritance (so no exception classes of your own), no generators (`yield`), no `match`, no clock or timers (`time`, `asyncio.sleep`), no `random`, no files (`open`), no network, and no `eval` or `exec`: reach the outside only through `tools`.\n",
+        "- A run has limits on time, memory, tool calls and output; an error names the limit it hit, and its line and column.\n",
         "- Always pass `description`: one line saying what the program does.\n",
     ),
-    code: "The Python program: the body of an async function.",
+    code: "The Python program: a module with top-level `await`, whose `return` or last expression is the result.",
     fence: "python",
 };
 

@@ -250,7 +250,7 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
         .args(&command.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .env_clear()
         .spawn();
     let mut child: Child = match child {
@@ -267,6 +267,26 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
             };
         }
     };
+    // The last of what the child writes to stderr tells how it died.
+    let stderr_tail = child.stderr.take().and_then(|mut stderr| {
+        std::thread::Builder::new()
+            .name("codemode-worker-err".to_owned())
+            .spawn(move || {
+                let mut tail = Vec::new();
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = std::io::Read::read(&mut stderr, &mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    tail.extend_from_slice(&buf[..n]);
+                    if tail.len() > STDERR_TAIL {
+                        tail.drain(..tail.len() - STDERR_TAIL);
+                    }
+                }
+                String::from_utf8_lossy(&tail).into_owned()
+            })
+            .ok()
+    });
     let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
@@ -332,8 +352,11 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
                 })
             };
             if !done {
+                let tail = stderr_tail
+                    .and_then(|reader| reader.join().ok())
+                    .unwrap_or_default();
                 let error = match status {
-                    Some(Ok(status)) => died(status, timeout),
+                    Some(Ok(status)) => died(status, timeout, &tail),
                     _ => RunError::new(RunErrorKind::Cancelled, "the host cancelled the run"),
                 };
                 let _ = events_tx.unbounded_send(ToHost::Done(EngineOutcome {
@@ -354,9 +377,35 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
     }
 }
 
-/// The run error for a worker that ended without an outcome.
-fn died(status: std::process::ExitStatus, timeout: std::time::Duration) -> RunError {
+/// How much of a worker's stderr is kept.
+const STDERR_TAIL: usize = 8 << 10;
+
+/// The run error for a worker that ended without an outcome, from how it
+/// ended and the last of its stderr.
+fn died(status: std::process::ExitStatus, timeout: std::time::Duration, stderr: &str) -> RunError {
     use std::os::unix::process::ExitStatusExt;
+    if stderr.contains("has overflowed its stack") {
+        return RunError::new(
+            RunErrorKind::StackOverflow,
+            "the program nested or recursed so deeply that the sandbox process ran out of stack; split the deepest part into steps",
+        );
+    }
+    if stderr.contains("memory allocation of") {
+        return RunError::new(
+            RunErrorKind::OutOfMemory,
+            "the program ran out of memory: the sandbox process reached its memory limit; use less memory",
+        );
+    }
+    if let Some(at) = stderr.rfind("panicked at") {
+        let what = stderr[at..].lines().take(2).collect::<Vec<_>>().join(": ");
+        return RunError::new(
+            RunErrorKind::Internal,
+            format!(
+                "the sandbox's engine crashed on this program, and only its process ended ({}); rewrite the construct near the error, or report it",
+                crate::outcome::cut(&what, 300)
+            ),
+        );
+    }
     match status.signal() {
         Some(libc::SIGXCPU) => {
             engine::timeout_error(timeout, Some("the sandbox process used up its CPU time"))

@@ -102,15 +102,7 @@ fn syntax(message: impl Into<String>, at: Option<Location>) -> RunError {
 /// Refuses a program that is too large or nests brackets too deeply, before
 /// any recursive parser sees it.
 pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
-    if code.len() > max_bytes {
-        return Err(syntax(
-            format!(
-                "the program is {} bytes; the sandbox takes at most {max_bytes}",
-                code.len()
-            ),
-            None,
-        ));
-    }
+    check_length(code, max_bytes)?;
     let mut depth = 0usize;
     for (i, b) in code.bytes().enumerate() {
         match b {
@@ -128,6 +120,20 @@ pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+    }
+    Ok(())
+}
+
+/// Refuses a program longer than `max_bytes`, before any parser sees it.
+pub(crate) fn check_length(code: &str, max_bytes: usize) -> Result<(), RunError> {
+    if code.len() > max_bytes {
+        return Err(syntax(
+            format!(
+                "the program is {} bytes; the sandbox takes at most {max_bytes}",
+                code.len()
+            ),
+            None,
+        ));
     }
     Ok(())
 }

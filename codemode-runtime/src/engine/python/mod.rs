@@ -174,7 +174,7 @@ type Step = Result<RunProgress, MontyException>;
 impl Engine {
     fn run(&mut self, job: &Job) -> Result<String, RunError> {
         self.printer.max = self.limits.max_output_bytes;
-        super::prepare::check_size(&job.code, self.limits.max_source_bytes)?;
+        super::prepare::check_length(&job.code, self.limits.max_source_bytes)?;
         let program = source::prepare(&job.code)?;
         self.check()?;
         let compiled = MontyRun::new(
@@ -244,7 +244,10 @@ impl Engine {
                     self.resume(|p| lookup.resume(answer, p))
                 }
                 RunProgress::OsCall(os) => {
-                    let error = MontyException::new(ExcType::OSError, Some(NO_OS.to_owned()));
+                    let error = MontyException::new(
+                        ExcType::OSError,
+                        Some(format!("{}(): {NO_OS}", os.function_call.name())),
+                    );
                     self.resume(|p| os.resume(error, p))
                 }
             };
@@ -281,7 +284,11 @@ impl Engine {
         self.resume(|p| call.resume(missing, p))
     }
 
-    fn tool_call(&mut self, call: monty::FunctionCall, name: String) -> Step {
+    fn tool_call(&mut self, mut call: monty::FunctionCall, name: String) -> Step {
+        // The interpreter counts only its own running time; from here on it
+        // may run for what is left of the wall clock.
+        let tracker = call.tracker_mut();
+        tracker.set_max_duration(tracker.elapsed() + self.remaining());
         if let Err(error) = self.check() {
             let exception = abort_exception(&error);
             self.fatal.get_or_insert(error);
@@ -559,10 +566,16 @@ impl Engine {
         let location = self.place(exception, program);
         let message = exception.message().unwrap_or_default();
         let text = match exception.exc_type() {
-            ExcType::NotImplementedError => format!(
-                "the sandbox's Python does not support this: {message}. Write it with plain functions, dicts and lists"
-            ),
-            _ => format!("{}", exception.summary()),
+            ExcType::NotImplementedError => {
+                // Monty says "The monty syntax parser does not yet support X".
+                let what = message
+                    .split_once("does not yet support ")
+                    .map_or(message, |(_, what)| what);
+                format!(
+                    "the sandbox's Python does not support {what}; write it with plain functions, dicts and lists"
+                )
+            }
+            _ => exception.summary(),
         };
         RunError::new(RunErrorKind::SyntaxError, text).at(location)
     }
@@ -602,20 +615,19 @@ impl Engine {
             return timeout_error(self.limits.timeout, None);
         }
         let mut text = exception.summary();
-        if exception.exc_type() == FAILURE
-            && let Some((tool, kind)) = self.failures.get(message)
-        {
-            text = format!("{ERROR_CLASS}: {message} (from tool {tool:?}, kind {kind})");
+        if exception.exc_type() == FAILURE && self.failures.contains_key(message) {
+            // The message already names the tool and the kind.
+            text = format!("{ERROR_CLASS}: {message}");
         } else if exception.exc_type() == ExcType::NameError {
             text.push_str(&format!(
-                " (the sandbox binds only `{GLOBAL}` and `{ERROR_CLASS}`, and has no files, network, timers or clock; call tools through `{GLOBAL}`)"
+                " (besides Python's built-ins the sandbox binds only `{GLOBAL}` and `{ERROR_CLASS}`; it has no files, network, clock, `eval` or `exec`, so reach the outside through `{GLOBAL}`)"
             ));
         } else if matches!(
             exception.exc_type(),
             ExcType::ModuleNotFoundError | ExcType::ImportError
         ) {
             text.push_str(
-                " (the sandbox's Python has only a few modules, such as asyncio, json, math and re; reach the outside only through `tools`)",
+                " (the sandbox's Python has only asyncio, json, math, re, datetime, collections, itertools, functools, dataclasses and typing; reach the outside through `tools`)",
             );
         }
         RunError::new(RunErrorKind::Thrown, text).at(location)

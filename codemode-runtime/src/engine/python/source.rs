@@ -263,7 +263,7 @@ fn check_brackets(code: &str) -> Result<(), RunError> {
             b'(' | b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_BRACKETS {
-                    return Err(too_deep(code, i));
+                    return Err(too_many_brackets(code, i));
                 }
             }
             b')' | b']' | b'}' => depth = depth.saturating_sub(1),
@@ -272,6 +272,14 @@ fn check_brackets(code: &str) -> Result<(), RunError> {
         i += 1;
     }
     Ok(())
+}
+
+fn too_many_brackets(code: &str, offset: usize) -> RunError {
+    RunError::new(
+        RunErrorKind::SyntaxError,
+        format!("brackets nest more than {MAX_BRACKETS} levels deep here; flatten the expression"),
+    )
+    .at(Some(location_of(code, offset)))
 }
 
 fn too_deep(code: &str, offset: usize) -> RunError {
@@ -440,7 +448,7 @@ mod tests {
         let brackets = format!("x = {}1{}", "(".repeat(500), ")".repeat(500));
         assert_eq!(
             prepare(&brackets).unwrap_err().kind,
-            RunErrorKind::StackOverflow
+            RunErrorKind::SyntaxError
         );
         let unary = format!("x = {}1", "-".repeat(5_000));
         assert_eq!(
