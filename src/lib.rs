@@ -166,7 +166,9 @@ pub use codemode_macros::tool;
 pub use codemode_macros::toolset;
 
 /// Runs a model's program against a [`Toolset`] in an embedded, bounded
-/// QuickJS sandbox (default feature `runtime`).
+/// sandbox: JavaScript and TypeScript in QuickJS (default feature
+/// `runtime`), Python in Monty (feature `python`: `PyRuntime`, and
+/// `Runtime` for any language).
 #[cfg(feature = "runtime")]
 pub mod runtime {
     pub use codemode_runtime::*;

@@ -1,11 +1,15 @@
-//! Runs a Code Mode program against a [`Toolset`], in an embedded QuickJS
-//! sandbox with limits, safely inside an async server.
+//! Runs a Code Mode program against a [`Toolset`], in an embedded sandbox
+//! with limits, safely inside an async server: JavaScript and TypeScript in
+//! QuickJS ([`JsRuntime`]), Python in pydantic's Monty ([`PyRuntime`], with
+//! the `python` feature), or either by language ([`Runtime`]).
 //!
-//! The program is the body of one async function (top-level `await` and
-//! `return` work; no text in it can close that function). It sees exactly
-//! the names the SDK promises, [`GLOBAL`] and [`ERROR_CLASS`], plus
-//! `console`; nothing reaches files, the network, the environment, timers or
-//! a clock except through a tool. Every run gets a fresh engine.
+//! A JavaScript program is the body of one async function (top-level `await`
+//! and `return` work; no text in it can close that function). A Python
+//! program is a module with top-level `await`, whose `return` or last
+//! expression is the result. Either sees exactly the names the SDK
+//! promises, [`GLOBAL`] and [`ERROR_CLASS`], plus `console` or `print`;
+//! nothing reaches files, the network, the environment, timers or a clock
+//! except through a tool. Every run gets a fresh engine.
 //!
 //! ```
 //! use codemode_core::{Language, ToolDef};
@@ -33,7 +37,7 @@
 //!
 //! # The async contract
 //!
-//! [`JsRuntime::run`] returns a `Send` future that never blocks the thread
+//! [`Runtime::run`] (and so `JsRuntime` and `PyRuntime`) returns a `Send` future that never blocks the thread
 //! polling it: the engine runs on a thread of its own (or in a worker
 //! process), and the future only waits on channels and timers. So it is
 //! correct on a tokio multi-thread runtime, a tokio current-thread runtime
@@ -57,6 +61,9 @@
 //!
 //! # Isolation
 //!
+//! Each engine has its own default: in-process for JavaScript, a worker
+//! process for Python (see [`PyRuntime`] for why).
+//!
 //! [`Isolation::InProcess`] (the default for JavaScript) runs QuickJS on a
 //! dedicated thread of the host with a 256 MiB stack. Its heap is bounded by
 //! a counting allocator, its time by an interrupt handler plus guards on the
@@ -69,9 +76,9 @@
 //! [`Isolation::Worker`] runs the engine in a child process under OS limits
 //! (address space, CPU time, no new processes, no files), killed at the
 //! deadline. It costs a process start per run and holds against anything,
-//! including a crash inside the engine. Start it with
-//! [`WorkerCommand::current_exe`] from a binary whose `main` calls
-//! [`run_worker_if_requested`] first.
+//! including a crash inside the engine. [`WorkerCommand::this_process`]
+//! re-executes the host's own binary, which becomes a worker before its
+//! `main` runs.
 //!
 //! # Limits
 //!
@@ -221,6 +228,11 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
     pub fn with_isolation_for(mut self, language: Language, isolation: Isolation) -> Self {
         self.isolation[Engine::of(language).index()] = isolation;
         self
+    }
+
+    /// The toolset programs call.
+    pub fn toolset(&self) -> &T {
+        &self.toolset
     }
 
     /// The limits every run gets.

@@ -20,9 +20,13 @@ pub struct Limits {
     /// a `ToolCallError` of kind `timeout`, which the program can catch.
     #[serde(with = "millis")]
     pub call_timeout: Duration,
-    /// Memory the engine's heap may use.
+    /// Memory the engine's heap may use. QuickJS counts every allocation.
+    /// Python's interpreter refuses any one value larger than this; its heap
+    /// as a whole is bounded only in a worker process, whose address space
+    /// is this plus a fixed margin (see `PyRuntime`).
     pub memory_bytes: usize,
-    /// Stack the engine may use for the program's own recursion.
+    /// Stack the JavaScript engine may use for the program's own recursion.
+    /// Python programs recurse at most 200 calls deep instead.
     pub stack_bytes: usize,
     /// Tool calls one run may make.
     pub max_tool_calls: usize,

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, NotRequired, Protocol, TypedDict
 
 class ToolCallError(Exception):
@@ -32,7 +33,9 @@ class Profile(TypedDict):
 class Tools(Protocol):
     async def constrained(self, args: ConstrainedArgs = ...) -> Any:
         """An allOf that is not made of objects."""
+        ...
     async def create_user(self, args: CreateUserArgs) -> Any:
         """Create a user from a base profile plus credentials."""
+        ...
 
 tools: Tools

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
@@ -27,5 +28,6 @@ class PlotArgs(TypedDict, total=False):
 class Tools(Protocol):
     async def plot(self, args: PlotArgs) -> list[str]:
         """Plot points and labelled series."""
+        ...
 
 tools: Tools

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
@@ -28,6 +29,7 @@ class GreetOutput(TypedDict):
 class Tools(Protocol):
     async def greet(self, args: GreetArgs) -> GreetOutput:
         """Say hello to someone."""
+        ...
     async def ping(self, args: dict[str, Any]) -> Any:
         ...
 

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
@@ -32,5 +33,6 @@ class BrokenArgs(TypedDict, total=False):
 class Tools(Protocol):
     async def broken(self, args: BrokenArgs) -> Any:
         """Schemas the renderer cannot fully express."""
+        ...
 
 tools: Tools

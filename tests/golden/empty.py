@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Literal, Protocol
 
 class ToolCallError(Exception):

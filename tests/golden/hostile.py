@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict, overload
 
 class ToolCallError(Exception):
@@ -69,6 +70,7 @@ class Tools(Protocol):
         \"\"\"
         '''
         """
+        ...
     # tools["line\u2028sep\u2029para"](args: LineSepParaArgs) -> Any
     #   Separators
     #    inside
@@ -79,8 +81,10 @@ class Tools(Protocol):
     #   Ends with a backslash \
     async def tools(self, args: ToolsArgs = ...) -> Any:
         """Named like the global"""
+        ...
     async def unicodé(self, args: UnicodArgs = ...) -> Any:
         """Unicode identifiers are fine in Python"""
+        ...
     # tools["ﬁle"](args: LeArgs) -> Any
     #   Not NFKC-stable: the ligature fi
     @overload

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
@@ -27,5 +28,6 @@ class SetModeArgs(TypedDict, total=False):
 class Tools(Protocol):
     async def set_mode(self, args: SetModeArgs) -> Any:
         """Switch the thermostat mode."""
+        ...
 
 tools: Tools

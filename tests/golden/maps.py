@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, Never, Protocol, Required, TypedDict
 
 class ToolCallError(Exception):
@@ -30,5 +31,6 @@ class SetHeadersArgsLabelled(TypedDict):
 class Tools(Protocol):
     async def set_headers(self, args: SetHeadersArgs) -> Any:
         """Replace request headers and metadata."""
+        ...
 
 tools: Tools

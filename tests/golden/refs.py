@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
@@ -48,7 +49,9 @@ class TreeInsertArgs(TypedDict):
 class Tools(Protocol):
     async def nested_filter(self, args: NestedFilterArgs = ...) -> Any:
         """A filter that refers to itself through the root."""
+        ...
     async def tree_insert(self, args: TreeInsertArgs) -> Tree:
         """Insert a value into a tree."""
+        ...
 
 tools: Tools

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
@@ -81,5 +82,6 @@ class ShippingStandard(TypedDict):
 class Tools(Protocol):
     async def ship(self, args: ShipArgs) -> ShipOutput:
         """Ship an order."""
+        ...
 
 tools: Tools

@@ -10,6 +10,7 @@ a Python identifier is listed as a comment; call it as
 `await tools["its-name"](args)`. A failed call raises ToolCallError
 (`.toolName`, `.kind`).
 """
+from __future__ import annotations
 from typing import Literal, NotRequired, Protocol, TypedDict
 
 class ToolCallError(Exception):
@@ -36,5 +37,6 @@ class NotifyOutputSentAt(TypedDict):
 class Tools(Protocol):
     async def notify(self, args: NotifyArgs) -> NotifyOutputSentAt | None:
         """Send a notification to a channel or a user."""
+        ...
 
 tools: Tools

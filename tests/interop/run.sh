@@ -7,7 +7,8 @@
 #    (the lists are cached with the install);
 #  - for the golden tool sets, the examples, the servers and a generated hostile
 #    corpus: `tsc --strict --noEmit` on the TypeScript SDK and `mypy --strict`
-#    on the Python SDK;
+#    on the Python SDK; pyright (npm, strict) on the example agent's SDK and
+#    its Python program;
 #  - usage probes (probes/): correct programs must type-check, wrong ones must be
 #    rejected with the error code they name;
 #  - the reserved-name lists in codemode-core match the pinned checkers.
@@ -48,7 +49,8 @@ if [ ! -f "$cache/ready" ]; then
 fi
 tsc="$cache/node_modules/.bin/tsc"
 mypy="$cache/venv/bin/mypy"
-echo "interop: $("$tsc" --version), $("$mypy" --version)"
+pyright="$cache/node_modules/.bin/pyright"
+echo "interop: $("$tsc" --version), $("$mypy" --version), $("$pyright" --version)"
 
 # --- reserved names match the pinned checkers --------------------------------
 (cd "$cache" && NODE_PATH="$cache/node_modules" node "$here/ts-globals.js") \
@@ -124,6 +126,16 @@ done
 { cat "$work/sdk/agent.ts"; echo "async function main() {"; cat "$root/examples/agent/programs/triage.ts"; echo "}"; } > "$work/triage.ts"
 if "$tsc" --strict --noEmit --target es2022 "$work/triage.ts" > "$work/triage.log" 2>&1; then probes=$((probes + 1)); else
   fail "examples/agent/programs/triage.ts does not type-check against the agent's SDK"; sed -n 1,10p "$work/triage.log"; fi
+# ... and so does its Python program, under mypy and pyright strict, with the
+# SDK's stub (the program runs at the top level in the sandbox; here it is the
+# body of an async function).
+{ cat "$work/sdk/agent.py"; echo "async def main() -> object:"; sed 's/^/    /' "$root/examples/agent/programs/triage.py"; } > "$work/triage.py"
+if "$mypy" --strict --cache-dir "$cache/mypy-cache" "$work/triage.py" > "$work/triage-mypy.log" 2>&1; then probes=$((probes + 1)); else
+  fail "examples/agent/programs/triage.py does not type-check against the agent's SDK (mypy)"; sed -n 1,10p "$work/triage-mypy.log"; fi
+echo '{"typeCheckingMode": "strict", "pythonVersion": "3.11"}' > "$work/pyrightconfig.json"
+cp "$work/sdk/agent.py" "$work/agent_sdk.py"
+if (cd "$work" && "$pyright" -p pyrightconfig.json agent_sdk.py triage.py) > "$work/triage-pyright.log" 2>&1; then probes=$((probes + 1)); else
+  fail "the agent's Python SDK or examples/agent/programs/triage.py is not clean under pyright strict"; sed -n 1,20p "$work/triage-pyright.log"; fi
 echo "interop: ran $probes usage probes"
 
 total=$(( ${#sets[@]} * 2 + probes + 2 ))

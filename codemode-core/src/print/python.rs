@@ -137,6 +137,9 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
     let body = std::mem::take(&mut p.out);
     let mut out = header();
     let imports: Vec<&str> = p.imports.into_iter().collect();
+    // Annotations may name a type declared further down: postponed, they
+    // are forward references for every checker.
+    out.push_str("from __future__ import annotations\n");
     let _ = writeln!(out, "from typing import {}\n", imports.join(", "));
     let kinds: Vec<String> = ErrorKind::ALL
         .iter()
@@ -788,10 +791,12 @@ impl Printer<'_> {
                     "    async def {}(self, args: {args}{default}) -> {output}:",
                     m.name
                 );
-                match docstring(&description, "        ") {
-                    Some(doc) => self.out.push_str(&doc),
-                    None => self.out.push_str("        ...\n"),
+                // A body of `...` (after the docstring, if any) marks a
+                // stub that returns what it declares, for every checker.
+                if let Some(doc) = docstring(&description, "        ") {
+                    self.out.push_str(&doc);
                 }
+                self.out.push_str("        ...\n");
                 statements += 1;
             } else {
                 let _ = writeln!(

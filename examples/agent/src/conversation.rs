@@ -2,7 +2,7 @@
 //! tool call in a provider's wire shape (recorded in `conversations/`), run
 //! it, send the tool result back, and read the model's final answer.
 
-use codemode::runtime::{Answer, JsRuntime};
+use codemode::runtime::{Answer, Runtime};
 use codemode::{Language, ProviderCall, ToolFormat, Toolset, run_code_tool};
 use serde_json::{Value, json};
 
@@ -101,7 +101,7 @@ pub struct Transcript {
 /// Runs the conversation against `runtime`: at most eight model turns.
 pub async fn run_loop<T: Toolset + Send + Sync + 'static>(
     conversation: &Conversation,
-    runtime: &JsRuntime<T>,
+    runtime: &Runtime<T>,
     tools: &[codemode::ToolDef],
     language: Language,
 ) -> Result<Transcript, String> {

@@ -1,22 +1,25 @@
 //! The example agent.
 //!
-//! - `agent [--language javascript|typescript]` runs a realistic Code Mode
-//!   program (`programs/triage.*`) against the support tools in the embedded
-//!   sandbox, and prints its result, its console output and its call trace.
+//! - `agent [--provider P]` drives a scripted model through the agent loop.
+//! - `agent --language javascript|typescript|python` (or `--program`) runs a
+//!   realistic Code Mode program (`programs/triage.*`) against the support
+//!   tools in the embedded sandbox, and prints its result, its console output
+//!   and its call trace.
 //! - `agent --sdk [--language L]` prints the SDK fixed at compile time.
 
 use agent::conversation::Conversation;
 use agent_tools::SupportTools;
-use codemode::runtime::{Isolation, JsRuntime, Limits, RunOutcome, WorkerCommand};
+use codemode::runtime::{Isolation, Limits, RunOutcome, Runtime, WorkerCommand};
 use codemode::{Language, StaticToolset, ToolFormat};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: agent [--provider anthropic|openai-responses] [--program [--language javascript|typescript]] [--sdk [--language L]] [--worker]\n\n\
+const USAGE: &str = "usage: agent [--provider anthropic|openai-responses] [--program] [--language javascript|typescript|python] [--sdk] [--worker]\n\n\
     Drives a scripted model (a recorded conversation) through the agent loop: offers\n\
     run_code, runs the program in the model's tool call against the support tools,\n\
-    sends the tool result back and prints the final answer. --program runs the example\n\
-    program directly; --sdk prints the SDK the build script fixed at compile time;\n\
-    --worker runs the engine in a child process under OS limits.";
+    sends the tool result back and prints the final answer. --program, or --language\n\
+    on its own, runs the example program in that language directly (Python runs in a\n\
+    worker process by default); --sdk prints the SDK the build script fixed at compile\n\
+    time; --worker runs every engine in a child process under OS limits.";
 
 fn main() -> ExitCode {
     // This binary is also the sandbox's worker process (`--worker`).
@@ -24,15 +27,15 @@ fn main() -> ExitCode {
     let mut language = None;
     let mut print_sdk = false;
     let mut direct = false;
-    let mut provider = ToolFormat::Anthropic;
-    let mut isolation = Isolation::InProcess;
+    let mut provider = None;
+    let mut isolation = None;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--sdk" => print_sdk = true,
             "--program" => direct = true,
             "--worker" => match WorkerCommand::current_exe() {
-                Ok(command) => isolation = Isolation::Worker(command),
+                Ok(command) => isolation = Some(Isolation::Worker(command)),
                 Err(e) => {
                     return usage(&format!(
                         "cannot find this executable to start workers: {e}"
@@ -40,7 +43,9 @@ fn main() -> ExitCode {
                 }
             },
             "--provider" => match args.next().map(|p| p.parse::<ToolFormat>()) {
-                Some(Ok(p @ (ToolFormat::Anthropic | ToolFormat::OpenAiResponses))) => provider = p,
+                Some(Ok(p @ (ToolFormat::Anthropic | ToolFormat::OpenAiResponses))) => {
+                    provider = Some(p)
+                }
                 Some(Ok(other)) => {
                     return usage(&format!(
                         "no conversation is recorded for {}",
@@ -74,11 +79,21 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let runtime = JsRuntime::new(SupportTools::with_sample_tickets(), Limits::default())
-        .with_isolation(isolation);
-    if direct {
+    let mut runtime = Runtime::new(SupportTools::with_sample_tickets(), Limits::default());
+    if let Some(isolation) = isolation {
+        runtime = runtime.with_isolation(isolation);
+    }
+    // A language on its own asks for the example program in it; the
+    // recorded conversations are JavaScript.
+    if direct || (language.is_some() && provider.is_none()) {
         return run_program(&runtime, language.unwrap_or(Language::JavaScript));
     }
+    if language.is_some_and(|l| l != Language::JavaScript) {
+        return usage(
+            "the recorded conversations are JavaScript; add --program to run the example program in another language",
+        );
+    }
+    let provider = provider.unwrap_or(ToolFormat::Anthropic);
     let conversation = match Conversation::recorded(provider) {
         Ok(c) => c,
         Err(e) => return usage(&e),
@@ -116,15 +131,11 @@ fn main() -> ExitCode {
 }
 
 /// Runs the example program directly, without a model.
-fn run_program(runtime: &JsRuntime<SupportTools>, language: Language) -> ExitCode {
+fn run_program(runtime: &Runtime<SupportTools>, language: Language) -> ExitCode {
     let program = match language {
         Language::JavaScript => include_str!("../programs/triage.js"),
         Language::TypeScript => include_str!("../programs/triage.ts"),
-        Language::Python => {
-            return usage(
-                "the embedded runtime runs JavaScript and TypeScript; use --sdk to print the Python SDK",
-            );
-        }
+        Language::Python => include_str!("../programs/triage.py"),
     };
     let outcome = futures_executor::block_on(runtime.run(language, program));
     println!(

@@ -180,7 +180,11 @@ impl Engine {
         let compiled = MontyRun::new(
             program.source.clone(),
             FILE,
-            vec![GLOBAL.to_owned(), source::FIELD_HOST.to_owned()],
+            vec![
+                GLOBAL.to_owned(),
+                source::FIELD_HOST.to_owned(),
+                source::TOOL_HOST.to_owned(),
+            ],
             CompileOptions::default(),
         )
         .map_err(|e| self.compile_error(&e, &program))?;
@@ -195,6 +199,10 @@ impl Engine {
             tools_object(),
             MontyObject::Function {
                 name: source::FIELD_HOST.to_owned(),
+                docstring: None,
+            },
+            MontyObject::Function {
+                name: source::TOOL_HOST.to_owned(),
                 docstring: None,
             },
         ];
@@ -234,10 +242,7 @@ impl Engine {
                 RunProgress::NameLookup(lookup) => {
                     let answer = match lookup.object_id() {
                         Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => {
-                            NameLookupResult::Value(MontyObject::Function {
-                                name: format!("{TOOL_FUNCTION_PREFIX}{}", lookup.name),
-                                docstring: None,
-                            })
+                            NameLookupResult::Value(tool_function(&lookup.name))
                         }
                         _ => NameLookupResult::Undefined,
                     };
@@ -275,6 +280,16 @@ impl Engine {
         };
         if let Some(name) = tool {
             return self.tool_call(call, name);
+        }
+        if call.object_id.is_none() && call.function_name == source::TOOL_HOST {
+            let answer = match call.args.as_slice() {
+                [MontyObject::String(name)] => ExtFunctionResult::Return(tool_function(name)),
+                _ => ExtFunctionResult::Error(MontyException::new(
+                    ExcType::TypeError,
+                    Some(format!("a tool is named by a str: {GLOBAL}[\"name\"]")),
+                )),
+            };
+            return self.resume(|p| call.resume(answer, p));
         }
         if call.object_id.is_none() && call.function_name == source::FIELD_HOST {
             let answer = self.failure_field(&call.args);
@@ -443,10 +458,17 @@ impl Engine {
         };
         if let Some(error) = parsed.error {
             let kind = error.kind.to_string();
-            let message = format!(
-                "tool '{}' failed ({kind}): {}",
-                error.tool_name, error.message
-            );
+            // `str(e)` is the tool's message; `e.toolName` and `e.kind` are
+            // found by it, so a message already taken by another tool or
+            // kind gets them appended to stay unique.
+            let mut message = error.message;
+            if self
+                .failures
+                .get(&message)
+                .is_some_and(|(tool, k)| *tool != error.tool_name || *k != kind)
+            {
+                message = format!("{message} (tool '{}', {kind})", error.tool_name);
+            }
             self.failures
                 .insert(message.clone(), (error.tool_name, kind));
             return ExtFunctionResult::Error(MontyException::new(FAILURE, Some(message)));
@@ -615,9 +637,10 @@ impl Engine {
             return timeout_error(self.limits.timeout, None);
         }
         let mut text = exception.summary();
-        if exception.exc_type() == FAILURE && self.failures.contains_key(message) {
-            // The message already names the tool and the kind.
-            text = format!("{ERROR_CLASS}: {message}");
+        if exception.exc_type() == FAILURE
+            && let Some((tool, kind)) = self.failures.get(message)
+        {
+            text = format!("{ERROR_CLASS}: {message} (from tool {tool:?}, kind {kind})");
         } else if exception.exc_type() == ExcType::NameError {
             text.push_str(&format!(
                 " (besides Python's built-ins the sandbox binds only `{GLOBAL}` and `{ERROR_CLASS}`; it has no files, network, clock, `eval` or `exec`, so reach the outside through `{GLOBAL}`)"
@@ -655,6 +678,14 @@ fn is_time_limit(exception: &MontyException) -> bool {
 /// catch it); the run's outcome is the host's own error, not this.
 fn abort_exception(error: &RunError) -> MontyException {
     MontyException::new(ExcType::RuntimeError, Some(error.message.clone()))
+}
+
+/// The function value that calls the tool `name`.
+fn tool_function(name: &str) -> MontyObject {
+    MontyObject::Function {
+        name: format!("{TOOL_FUNCTION_PREFIX}{name}"),
+        docstring: None,
+    }
 }
 
 /// The host object that stands for `tools`.

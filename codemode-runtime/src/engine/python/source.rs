@@ -2,8 +2,11 @@
 //! with the ruff parser, checked for what the interpreter cannot take, and
 //! rewritten where the sandbox's Python needs a different spelling.
 //!
-//! - `tools[<expr>]` becomes `getattr(tools, <expr>)`: the host object that
-//!   stands for `tools` has attributes, not items.
+//! - `tools[<expr>]` becomes `__codemode_tool(<expr>)`, and `tools._name`
+//!   becomes `__codemode_tool("_name")`: the host object that stands for
+//!   `tools` has attributes, not items, and passes no name that starts with
+//!   an underscore to the host. The host function answers any name with the
+//!   tool function of that name.
 //! - `<expr>.toolName` and `<expr>.kind` read through a helper, because a
 //!   tool failure arrives as a built-in exception that has no attributes of
 //!   its own; the helper reads them off the failure, and is `getattr` for
@@ -27,6 +30,8 @@ const MAX_NESTING: usize = 200;
 /// grows about threefold with each level, so 20 levels take minutes.
 pub(crate) const MAX_DEF_NESTING: usize = 6;
 
+/// The host function that gives the tool function of a name.
+pub(crate) const TOOL_HOST: &str = "__codemode_tool";
 /// The helper that reads a tool failure's `toolName` and `kind`.
 pub(crate) const FIELD_HELPER: &str = "__codemode_field";
 /// The host function behind it.
@@ -170,9 +175,11 @@ struct Replace {
 
 #[derive(Debug)]
 enum ReplaceKind {
-    /// `tools[<slice>]` becomes `getattr(tools, <slice>)`: `tools[` (up to
+    /// `tools[<slice>]` becomes `__codemode_tool(<slice>)`: `tools[` (up to
     /// `open_end`) and the closing `]` change.
     Subscript { open_end: usize },
+    /// `tools._name` becomes `__codemode_tool("_name")`.
+    Underscore { name: String },
     /// `<value>.<attr>` becomes `helper(<value>, "<attr>")`: the text from
     /// the dot on changes.
     Field { dot: usize, attr: String },
@@ -184,9 +191,12 @@ impl Replace {
     fn pieces(&self) -> Vec<(usize, usize, String)> {
         match &self.kind {
             ReplaceKind::Subscript { open_end } => vec![
-                (self.start, *open_end, format!("getattr({GLOBAL}, ")),
+                (self.start, *open_end, format!("{TOOL_HOST}(")),
                 (self.end - 1, self.end, ")".to_owned()),
             ],
+            ReplaceKind::Underscore { name } => {
+                vec![(self.start, self.end, format!("{TOOL_HOST}(\"{name}\")"))]
+            }
             ReplaceKind::Field { dot, attr } => vec![
                 (self.start, self.start, format!("{FIELD_HELPER}(")),
                 (*dot, self.end, format!(", \"{attr}\")")),
@@ -366,6 +376,19 @@ impl<'a> Visitor<'a> for Walk<'_> {
             }
             Expr::Attribute(attribute)
                 if attribute.ctx == ExprContext::Load
+                    && is_tools(&attribute.value)
+                    && attribute.attr.as_str().starts_with('_') =>
+            {
+                self.edits.push(Replace {
+                    start,
+                    end,
+                    kind: ReplaceKind::Underscore {
+                        name: attribute.attr.to_string(),
+                    },
+                });
+            }
+            Expr::Attribute(attribute)
+                if attribute.ctx == ExprContext::Load
                     && FAILURE_FIELDS.contains(&attribute.attr.as_str()) =>
             {
                 // The dot is the last one before the name (a name has none).
@@ -405,7 +428,7 @@ mod tests {
     fn subscripts_of_tools_and_failure_fields_are_rewritten() {
         assert_eq!(
             body("x = await tools[\"kv.set\"]({\"k\": 1})\n"),
-            "x = await getattr(tools, \"kv.set\")({\"k\": 1})\n"
+            "x = await __codemode_tool(\"kv.set\")({\"k\": 1})\n"
         );
         assert_eq!(
             body("print(e.kind, err.toolName)"),
@@ -414,14 +437,15 @@ mod tests {
         // A field of a subscript, and subscripts of other names, stay right.
         assert_eq!(
             body("tools[\"a-b\"].kind; other[\"x\"]"),
-            "__codemode_field(getattr(tools, \"a-b\"), \"kind\"); other[\"x\"]"
+            "__codemode_field(__codemode_tool(\"a-b\"), \"kind\"); other[\"x\"]"
         );
+        assert_eq!(body("tools._x({})"), "__codemode_tool(\"_x\")({})");
         // Stores are left alone.
         assert_eq!(body("o.kind = 1"), "o.kind = 1");
         // Parentheses around the parts stay balanced.
         assert_eq!(
             body("(e).kind; tools[(\"x\")]"),
-            "__codemode_field((e), \"kind\"); getattr(tools, (\"x\"))"
+            "__codemode_field((e), \"kind\"); __codemode_tool((\"x\"))"
         );
     }
 
