@@ -307,7 +307,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             code: code.to_owned(),
             tools: self.names.as_ref().clone(),
             limits: self.limits.clone(),
-            spent_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            deadline_us: deadline_us(self.limits.timeout.saturating_sub(started.elapsed())),
         };
         let connection = match &self.isolation[engine.index()] {
             Isolation::InProcess => host::spawn_thread(job),
@@ -561,6 +561,15 @@ pub struct Answer {
     pub result: serde_json::Value,
     /// What the run produced.
     pub outcome: Option<RunOutcome>,
+}
+
+/// The time `left` from now, in microseconds since the Unix epoch.
+fn deadline_us(left: std::time::Duration) -> u64 {
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default()
+        + left;
+    u64::try_from(at.as_micros()).unwrap_or(u64::MAX)
 }
 
 /// The names a program may call: declared, callable from a program, the

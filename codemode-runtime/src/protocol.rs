@@ -16,8 +16,21 @@ pub(crate) struct Job {
     /// The tool names the program may call, sorted.
     pub(crate) tools: Vec<String>,
     pub(crate) limits: Limits,
-    /// Milliseconds of the run's time already spent when the engine starts.
-    pub(crate) spent_ms: u64,
+    /// When the run must end, in microseconds since the Unix epoch: the
+    /// host and a worker share the system clock, so the time a worker takes
+    /// to start counts against the run too.
+    pub(crate) deadline_us: u64,
+}
+
+impl Job {
+    /// The run's deadline on this process's monotonic clock.
+    pub(crate) fn deadline(&self) -> Instant {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let left = std::time::Duration::from_micros(self.deadline_us).saturating_sub(now);
+        Instant::now() + left.min(self.limits.timeout)
+    }
 }
 
 /// A message from the engine to the host.

@@ -553,3 +553,65 @@ fn every_tool_name_is_callable() {
         );
     }
 }
+
+#[test]
+fn the_rewrites_keep_python_semantics() {
+    let cases: Vec<(&str, &str, Value)> = vec![
+        (
+            "exceptions built from any values",
+            "r = []\nfor make in [lambda: ValueError(5), lambda: KeyError('k'), lambda: Exception({'a': 1}), lambda: ValueError('a', 'b')]:\n    try:\n        raise make()\n    except Exception as e:\n        r.append(str(e))\nr",
+            json!(["5", "'k'", "{'a': 1}", "('a', 'b')"]),
+        ),
+        (
+            "a program's own `tools` is left alone",
+            "tools = {'a': 1}\ntools['a']",
+            json!(1),
+        ),
+        (
+            "a parameter named tools is left alone",
+            "def f(tools):\n    return tools['a']\nf({'a': 2})",
+            json!(2),
+        ),
+        (
+            "comments inside rewritten expressions",
+            "x = await (tools  # [ not this one\n    ['echo'])({'a': 1})\ntry:\n    await tools.fail({})\nexcept ToolCallError as e:\n    k = (e  # . not this one\n        ).kind\n[x, k]",
+            json!([{"a": 1}, "tool_failed"]),
+        ),
+        (
+            "shadowed built-ins do not break the failure fields",
+            "isinstance = None\ngetattr = None\nclass O:\n    kind = 3\ntry:\n    await tools.fail({})\nexcept ToolCallError as e:\n    r = [O().kind, e.kind]\nr",
+            json!([3, "tool_failed"]),
+        ),
+        (
+            "hasattr and getattr see the tools there are",
+            "[hasattr(tools, 'echo'), hasattr(tools, 'zzz'), getattr(tools, 'nope', 5)]",
+            json!([true, false, 5]),
+        ),
+    ];
+    for mode in modes() {
+        for (what, code, want) in &cases {
+            assert_eq!(&value(&mode, code), want, "{what} ({mode:?})");
+        }
+        let error = run(&mode, Limits::default(), "x = 1\nraise ValueError(x)")
+            .error
+            .unwrap();
+        assert_eq!(error.message, "ValueError: 1");
+        assert_eq!(error.location.map(|l| l.line), Some(2));
+        let error = run(&mode, Limits::default(), "raise ToolCallError('mine')")
+            .error
+            .unwrap();
+        assert_eq!(error.message, "ToolCallError: mine");
+        // A huge int is refused at once, by its size, not its digits.
+        let started = Instant::now();
+        let error = run(&mode, limits(5_000), "1 << 20_000_000").error.unwrap();
+        assert_eq!(error.kind, K::InvalidResult);
+        assert!(error.message.contains("20000001 bits"), "{}", error.message);
+        assert!(started.elapsed() < Duration::from_secs(2));
+        // Lambdas count as function nesting.
+        let lambdas = format!("f = {}1", "lambda: ".repeat(12));
+        assert_eq!(
+            run(&mode, Limits::default(), &lambdas).error.unwrap().kind,
+            K::SyntaxError
+        );
+    }
+}

@@ -136,8 +136,7 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
 /// Runs a JavaScript or TypeScript job.
 fn javascript(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
     let limits = job.limits.clone();
-    let spent = Duration::from_millis(job.spent_ms);
-    let deadline = Instant::now() + limits.timeout.saturating_sub(spent);
+    let deadline = job.deadline();
     let stop = Stop {
         deadline,
         cancelled,

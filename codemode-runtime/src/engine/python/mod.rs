@@ -54,19 +54,25 @@ const NO_OS: &str = "the sandbox has no files, environment, clock or network; re
 /// Runs one Python job to its end.
 pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
     let limits = job.limits.clone();
-    let spent = Duration::from_millis(job.spent_ms);
-    let deadline = Instant::now() + limits.timeout.saturating_sub(spent);
+    let deadline = job.deadline();
     let mut engine = Engine {
-        io,
+        out: Printer {
+            io,
+            host_bytes: 0,
+            max_host_bytes: limits.max_host_bytes,
+            line: String::new(),
+            bytes: 0,
+            max: limits.max_output_bytes,
+            over: false,
+            host_over: false,
+        },
         limits,
         deadline,
         cancelled,
         fatal: None,
         calls: 0,
         outstanding: BTreeSet::new(),
-        host_bytes: 0,
         failures: BTreeMap::new(),
-        printer: Printer::default(),
     };
     let outcome = match catch_unwind(AssertUnwindSafe(|| engine.run(&job))) {
         Ok(outcome) => outcome,
@@ -75,7 +81,7 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
             "the Python interpreter failed on this program (the failure was contained); rewrite the construct the error points near, or report it",
         )),
     };
-    engine.flush_print();
+    engine.out.flush();
     match outcome {
         Ok(value) => EngineOutcome {
             value: Some(value),
@@ -89,7 +95,8 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
 }
 
 struct Engine {
-    io: Box<dyn EngineIo>,
+    /// The way to the host, shared with `print`.
+    out: Printer,
     limits: Limits,
     deadline: Instant,
     cancelled: Arc<AtomicBool>,
@@ -98,21 +105,26 @@ struct Engine {
     calls: usize,
     /// Tool calls sent and not yet answered.
     outstanding: BTreeSet<u32>,
-    host_bytes: usize,
     /// The message of each failure raised into the program, with its tool
     /// and kind (what `e.toolName` and `e.kind` read).
     failures: BTreeMap<String, (String, String)>,
-    printer: Printer,
 }
 
-/// `print` output: whole lines go to the host, within the output limit.
-#[derive(Default)]
+/// The way to the host, and `print`: each whole line goes to the host as it
+/// is printed, within the output limit and the host budget.
 struct Printer {
+    io: Box<dyn EngineIo>,
+    host_bytes: usize,
+    max_host_bytes: usize,
+    /// The line being printed.
     line: String,
-    lines: Vec<String>,
+    /// Bytes printed so far.
     bytes: usize,
     max: usize,
+    /// The output limit was passed.
     over: bool,
+    /// The host budget was passed.
+    host_over: bool,
 }
 
 impl PrintWriterCallback for Printer {
@@ -127,8 +139,38 @@ impl PrintWriterCallback for Printer {
 }
 
 impl Printer {
+    /// Counts `bytes` against the host budget; false when it would pass.
+    fn charge(&mut self, bytes: usize) -> bool {
+        let used = self.host_bytes.saturating_add(bytes);
+        if used > self.max_host_bytes {
+            self.host_over = true;
+            return false;
+        }
+        self.host_bytes = used;
+        true
+    }
+
+    /// Sends one line to the host.
+    fn send_line(&mut self, text: String) {
+        if !self.charge(text.len() + 1) {
+            return;
+        }
+        let _ = self.io.send(ToHost::Log(LogLine {
+            level: "log".to_owned(),
+            text,
+        }));
+    }
+
+    /// Sends what is left of the last line.
+    fn flush(&mut self) {
+        if !self.line.is_empty() {
+            let text = std::mem::take(&mut self.line);
+            self.send_line(text);
+        }
+    }
+
     fn push(&mut self, text: &str) -> Result<(), MontyException> {
-        if self.over {
+        if self.over || self.host_over {
             return Err(output_exception(self.max));
         }
         for piece in text.split_inclusive('\n') {
@@ -143,7 +185,8 @@ impl Printer {
                     "… [print output truncated: the limit for all output is {} bytes]",
                     self.max
                 ));
-                self.lines.push(std::mem::take(&mut self.line));
+                let line = std::mem::take(&mut self.line);
+                self.send_line(line);
                 self.bytes = self.max;
                 self.over = true;
                 return Err(output_exception(self.max));
@@ -152,7 +195,11 @@ impl Printer {
             match piece.strip_suffix('\n') {
                 Some(rest) => {
                     self.line.push_str(rest);
-                    self.lines.push(std::mem::take(&mut self.line));
+                    let line = std::mem::take(&mut self.line);
+                    self.send_line(line);
+                    if self.host_over {
+                        return Err(output_exception(self.max));
+                    }
                 }
                 None => self.line.push_str(piece),
             }
@@ -173,7 +220,6 @@ type Step = Result<RunProgress, MontyException>;
 
 impl Engine {
     fn run(&mut self, job: &Job) -> Result<String, RunError> {
-        self.printer.max = self.limits.max_output_bytes;
         super::prepare::check_length(&job.code, self.limits.max_source_bytes)?;
         let program = source::prepare(&job.code)?;
         self.check()?;
@@ -206,18 +252,8 @@ impl Engine {
                 docstring: None,
             },
         ];
-        let mut step = {
-            let mut printer = std::mem::take(&mut self.printer);
-            let step = compiled.start(
-                inputs,
-                ResourceTracker::new(limits),
-                PrintWriter::Callback(&mut printer),
-            );
-            self.printer = printer;
-            step
-        };
+        let mut step = self.resume(|p| compiled.start(inputs, ResourceTracker::new(limits), p));
         loop {
-            self.forward_print();
             let progress = match step {
                 Ok(progress) => progress,
                 Err(exception) => return Err(self.thrown(&exception, &program)),
@@ -240,8 +276,13 @@ impl Engine {
                     }
                 }
                 RunProgress::NameLookup(lookup) => {
+                    // `tools.x` as a value, `getattr` and `hasattr`: the
+                    // tools there are, and no others.
                     let answer = match lookup.object_id() {
-                        Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => {
+                        Some(id)
+                            if id == MontyUuid::from_u128(TOOLS_ID)
+                                && job.tools.binary_search(&lookup.name).is_ok() =>
+                        {
                             NameLookupResult::Value(tool_function(&lookup.name))
                         }
                         _ => NameLookupResult::Undefined,
@@ -261,10 +302,7 @@ impl Engine {
 
     /// Runs one step of the interpreter with the printer attached, contained.
     fn resume(&mut self, step: impl FnOnce(PrintWriter<'_>) -> Step) -> Step {
-        let mut printer = std::mem::take(&mut self.printer);
-        let result = step(PrintWriter::Callback(&mut printer));
-        self.printer = printer;
-        result
+        step(PrintWriter::Callback(&mut self.out))
     }
 
     /// A call the program made: a tool, the failure-field helper, or a name
@@ -337,7 +375,7 @@ impl Engine {
         }
         self.calls += 1;
         self.outstanding.insert(call.call_id);
-        let sent = self.io.send(ToHost::Call {
+        let sent = self.out.io.send(ToHost::Call {
             id: u64::from(call.call_id),
             name,
             args: text,
@@ -398,7 +436,7 @@ impl Engine {
         let mut results = Vec::new();
         let mut deadline = self.deadline;
         loop {
-            match self.io.recv(deadline) {
+            match self.out.io.recv(deadline) {
                 Recv::Reply(reply) => {
                     let Ok(id) = u32::try_from(reply.id) else {
                         continue;
@@ -506,14 +544,12 @@ impl Engine {
     /// Counts `bytes` against the host budget; false (and the run ends)
     /// when it would pass.
     fn charge(&mut self, bytes: usize) -> bool {
-        let used = self.host_bytes.saturating_add(bytes);
-        if used > self.limits.max_host_bytes {
-            self.fatal
-                .get_or_insert_with(|| host_memory_error(self.limits.max_host_bytes));
-            return false;
+        if self.out.charge(bytes) {
+            return true;
         }
-        self.host_bytes = used;
-        true
+        self.fatal
+            .get_or_insert_with(|| host_memory_error(self.limits.max_host_bytes));
+        false
     }
 
     fn remaining(&self) -> Duration {
@@ -537,7 +573,12 @@ impl Engine {
         if let Some(error) = &self.fatal {
             return Some(error.clone());
         }
-        if self.printer.over {
+        if self.out.host_over {
+            let error = host_memory_error(self.limits.max_host_bytes);
+            self.fatal = Some(error.clone());
+            return Some(error);
+        }
+        if self.out.over {
             let error = RunError::new(
                 RunErrorKind::OutputLimit,
                 format!(
@@ -555,32 +596,6 @@ impl Engine {
             ));
         }
         None
-    }
-
-    /// Sends the whole lines printed so far.
-    fn forward_print(&mut self) {
-        for text in std::mem::take(&mut self.printer.lines) {
-            self.send_line(text);
-        }
-    }
-
-    /// Sends what is left, the last partial line included.
-    fn flush_print(&mut self) {
-        self.forward_print();
-        if !self.printer.line.is_empty() {
-            let text = std::mem::take(&mut self.printer.line);
-            self.send_line(text);
-        }
-    }
-
-    fn send_line(&mut self, text: String) {
-        if !self.charge(text.len() + 1) {
-            return;
-        }
-        let _ = self.io.send(ToHost::Log(LogLine {
-            level: "log".to_owned(),
-            text,
-        }));
     }
 
     /// The run error for a program the interpreter would not compile.
@@ -637,10 +652,14 @@ impl Engine {
             return timeout_error(self.limits.timeout, None);
         }
         let mut text = exception.summary();
-        if exception.exc_type() == FAILURE
-            && let Some((tool, kind)) = self.failures.get(message)
-        {
-            text = format!("{ERROR_CLASS}: {message} (from tool {tool:?}, kind {kind})");
+        if exception.exc_type() == FAILURE {
+            // `ToolCallError` is this type, and the interpreter never raises it.
+            text = match self.failures.get(message) {
+                Some((tool, kind)) => {
+                    format!("{ERROR_CLASS}: {message} (from tool {tool:?}, kind {kind})")
+                }
+                None => format!("{ERROR_CLASS}: {message}"),
+            };
         } else if exception.exc_type() == ExcType::NameError {
             text.push_str(&format!(
                 " (besides Python's built-ins the sandbox binds only `{GLOBAL}` and `{ERROR_CLASS}`; it has no files, network, clock, `eval` or `exec`, so reach the outside through `{GLOBAL}`)"
@@ -746,8 +765,11 @@ fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
             MontyObject::BigInt(big) => match u64::try_from(big) {
                 Ok(u) => Value::from(u),
                 Err(_) => {
+                    // Its bit length, not its digits: printing a huge int
+                    // costs time quadratic in its size.
                     return Err(format!(
-                        "at {path}: the integer {big} does not fit in 64 bits"
+                        "at {path}: an integer of {} bits (JSON numbers here fit in 64 bits; pass a str)",
+                        big.bits()
                     ));
                 }
             },

@@ -45,7 +45,7 @@ pub(crate) const FAILURE_FIELDS: [&str; 2] = ["toolName", "kind"];
 /// [`Rewritten::locate`] takes off.
 pub(crate) fn prelude() -> String {
     format!(
-        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n: {FIELD_HOST}(o, n) if isinstance(o, BaseException) else getattr(o, n)\n"
+        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n)\n"
     )
 }
 
@@ -155,13 +155,21 @@ pub(crate) fn prepare(code: &str) -> Result<Rewritten, RunError> {
         defs: 0,
         problem: None,
         edits: Vec::new(),
+        tools_edits: Vec::new(),
+        binds_tools: false,
         code,
     };
     walk.visit_body(&parsed.syntax().body);
     if let Some(problem) = walk.problem {
         return Err(problem);
     }
-    Ok(apply(code, walk.edits))
+    let mut edits = walk.edits;
+    // A program that binds `tools` itself means its own value by it somewhere:
+    // its subscripts are left as written.
+    if !walk.binds_tools {
+        edits.extend(walk.tools_edits);
+    }
+    Ok(apply(code, edits))
 }
 
 /// A replacement of `start..end` by `before` + the original text + `after`,
@@ -180,6 +188,11 @@ enum ReplaceKind {
     Subscript { open_end: usize },
     /// `tools._name` becomes `__codemode_tool("_name")`.
     Underscore { name: String },
+    /// The arguments of an exception's constructor, `start..end`, become
+    /// one string (`str(..)`, or `str((..))` for several): the sandbox's
+    /// exceptions take at most one string, and `str()` of the exception is
+    /// the same either way.
+    Stringify { several: bool },
     /// `<value>.<attr>` becomes `helper(<value>, "<attr>")`: the text from
     /// the dot on changes.
     Field { dot: usize, attr: String },
@@ -196,6 +209,17 @@ impl Replace {
             ],
             ReplaceKind::Underscore { name } => {
                 vec![(self.start, self.end, format!("{TOOL_HOST}(\"{name}\")"))]
+            }
+            ReplaceKind::Stringify { several } => {
+                let (open, close) = if *several {
+                    ("str((", "))")
+                } else {
+                    ("str(", ")")
+                };
+                vec![
+                    (self.start, self.start, open.to_owned()),
+                    (self.end, self.end, close.to_owned()),
+                ]
             }
             ReplaceKind::Field { dot, attr } => vec![
                 (self.start, self.start, format!("{FIELD_HELPER}(")),
@@ -304,13 +328,92 @@ fn too_deep(code: &str, offset: usize) -> RunError {
 
 struct Walk<'a> {
     depth: usize,
+    /// Function scopes (`def` and `lambda`) around the current node.
     defs: usize,
     problem: Option<RunError>,
     edits: Vec<Replace>,
+    /// The rewrites of `tools[..]` and `tools._x`.
+    tools_edits: Vec<Replace>,
+    /// Whether the program binds the name `tools` anywhere.
+    binds_tools: bool,
     code: &'a str,
 }
 
+/// The exceptions a program can construct by name.
+const EXCEPTIONS: &[&str] = &[
+    ERROR_CLASS,
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "Exception",
+    "FileExistsError",
+    "FileNotFoundError",
+    "ImportError",
+    "IndexError",
+    "KeyError",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PermissionError",
+    "RecursionError",
+    "RuntimeError",
+    "StopIteration",
+    "TimeoutError",
+    "TypeError",
+    "UnboundLocalError",
+    "ValueError",
+    "ZeroDivisionError",
+];
+
+/// The position of the first (or last) `ch` in `text` outside comments.
+fn find_code(text: &str, ch: u8, last: bool) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut found = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b if b == ch => {
+                found = Some(i);
+                if !last {
+                    return found;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
 impl Walk<'_> {
+    /// Enters a function scope; false (and the walk stops) past the limit.
+    fn enter_function(&mut self, offset: usize) -> bool {
+        self.defs += 1;
+        if self.defs > MAX_DEF_NESTING {
+            self.problem = Some(
+                RunError::new(
+                    RunErrorKind::SyntaxError,
+                    format!(
+                        "functions (`def` and `lambda`) nest more than {MAX_DEF_NESTING} deep here; the sandbox's Python compiles each level several times over. Move inner functions out to the top level"
+                    ),
+                )
+                .at(Some(location_of(self.code, offset))),
+            );
+            return false;
+        }
+        true
+    }
+
     /// Enters one level; false (and the walk stops) past the limit.
     fn enter(&mut self, offset: usize) -> bool {
         if self.problem.is_some() {
@@ -331,27 +434,43 @@ impl<'a> Visitor<'a> for Walk<'_> {
         if !self.enter(start) {
             return;
         }
+        match stmt {
+            Stmt::FunctionDef(def) if def.name.as_str() == GLOBAL => self.binds_tools = true,
+            Stmt::ClassDef(class) if class.name.as_str() == GLOBAL => self.binds_tools = true,
+            _ => {}
+        }
         let is_def = matches!(stmt, Stmt::FunctionDef(_));
-        if is_def {
-            self.defs += 1;
-            if self.defs > MAX_DEF_NESTING {
-                self.problem = Some(
-                    RunError::new(
-                        RunErrorKind::SyntaxError,
-                        format!(
-                            "function definitions nest more than {MAX_DEF_NESTING} deep here; the sandbox's Python compiles each level several times over. Move inner functions out to the top level"
-                        ),
-                    )
-                    .at(Some(location_of(self.code, start))),
-                );
-                return;
-            }
+        if is_def && !self.enter_function(start) {
+            return;
         }
         visitor::walk_stmt(self, stmt);
         if is_def {
             self.defs -= 1;
         }
         self.depth -= 1;
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a ruff_python_ast::Parameter) {
+        if parameter.name.as_str() == GLOBAL {
+            self.binds_tools = true;
+        }
+        visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_alias(&mut self, alias: &'a ruff_python_ast::Alias) {
+        let bound = alias.asname.as_ref().unwrap_or(&alias.name);
+        if bound.as_str() == GLOBAL {
+            self.binds_tools = true;
+        }
+        visitor::walk_alias(self, alias);
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ruff_python_ast::ExceptHandler) {
+        let ruff_python_ast::ExceptHandler::ExceptHandler(h) = handler;
+        if h.name.as_ref().is_some_and(|n| n.as_str() == GLOBAL) {
+            self.binds_tools = true;
+        }
+        visitor::walk_except_handler(self, handler);
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -361,11 +480,14 @@ impl<'a> Visitor<'a> for Walk<'_> {
             return;
         }
         match expr {
+            Expr::Name(name) if name.id.as_str() == GLOBAL && name.ctx != ExprContext::Load => {
+                self.binds_tools = true;
+            }
             Expr::Subscript(sub) if is_tools(&sub.value) && sub.ctx == ExprContext::Load => {
                 let value_end = usize::from(sub.value.range().end());
                 // The `[` is the first after the name; the `]` ends the expression.
-                if let Some(open) = self.code[value_end..end].find('[') {
-                    self.edits.push(Replace {
+                if let Some(open) = find_code(&self.code[value_end..end], b'[', false) {
+                    self.tools_edits.push(Replace {
                         start,
                         end,
                         kind: ReplaceKind::Subscript {
@@ -379,7 +501,7 @@ impl<'a> Visitor<'a> for Walk<'_> {
                     && is_tools(&attribute.value)
                     && attribute.attr.as_str().starts_with('_') =>
             {
-                self.edits.push(Replace {
+                self.tools_edits.push(Replace {
                     start,
                     end,
                     kind: ReplaceKind::Underscore {
@@ -391,9 +513,9 @@ impl<'a> Visitor<'a> for Walk<'_> {
                 if attribute.ctx == ExprContext::Load
                     && FAILURE_FIELDS.contains(&attribute.attr.as_str()) =>
             {
-                // The dot is the last one before the name (a name has none).
+                // The dot is the last one before the name, outside comments.
                 let value_end = usize::from(attribute.value.range().end());
-                if let Some(dot) = self.code[value_end..end].rfind('.') {
+                if let Some(dot) = find_code(&self.code[value_end..end], b'.', true) {
                     self.edits.push(Replace {
                         start,
                         end,
@@ -404,9 +526,40 @@ impl<'a> Visitor<'a> for Walk<'_> {
                     });
                 }
             }
+            Expr::Call(call) => {
+                let args = &call.arguments;
+                let is_exception =
+                    matches!(&*call.func, Expr::Name(n) if EXCEPTIONS.contains(&n.id.as_str()));
+                let plain = args.keywords.is_empty()
+                    && !args.args.iter().any(|a| matches!(a, Expr::Starred(_)));
+                let one_string = matches!(
+                    args.args.as_ref(),
+                    [Expr::StringLiteral(_) | Expr::FString(_)]
+                );
+                if is_exception
+                    && plain
+                    && !one_string
+                    && let (Some(first), Some(last)) = (args.args.first(), args.args.last())
+                {
+                    self.edits.push(Replace {
+                        start: usize::from(first.range().start()),
+                        end: usize::from(last.range().end()),
+                        kind: ReplaceKind::Stringify {
+                            several: args.args.len() > 1,
+                        },
+                    });
+                }
+            }
             _ => {}
         }
+        let is_lambda = matches!(expr, Expr::Lambda(_));
+        if is_lambda && !self.enter_function(start) {
+            return;
+        }
         visitor::walk_expr(self, expr);
+        if is_lambda {
+            self.defs -= 1;
+        }
         self.depth -= 1;
     }
 }
