@@ -583,6 +583,21 @@ fn the_rewrites_keep_python_semantics() {
             json!([3, "tool_failed"]),
         ),
         (
+            "a failure caught inside a gathered coroutine stays there",
+            "import asyncio\nasync def one(i):\n    try:\n        return await tools.fail({'i': i})\n    except ToolCallError as e:\n        return [i, e.kind]\nawait asyncio.gather(one(0), tools.echo({'n': 1}), one(2))",
+            json!([[0, "tool_failed"], {"n": 1}, [2, "tool_failed"]]),
+        ),
+        (
+            "a failure awaited later is raised where it is awaited",
+            "f = tools.fail({})\nx = 1\ntry:\n    await f\nexcept ToolCallError as e:\n    x = e.toolName\nx",
+            json!("fail"),
+        ),
+        (
+            "the asyncio.run(main()) idiom",
+            "import asyncio\nasync def main():\n    return await tools.echo({'a': 1})\nif __name__ == '__main__':\n    r = asyncio.run(main())\nr",
+            json!({"a": 1}),
+        ),
+        (
             "hasattr and getattr see the tools there are",
             "[hasattr(tools, 'echo'), hasattr(tools, 'zzz'), getattr(tools, 'nope', 5)]",
             json!([true, false, 5]),

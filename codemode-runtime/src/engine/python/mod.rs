@@ -230,6 +230,7 @@ impl Engine {
                 GLOBAL.to_owned(),
                 source::FIELD_HOST.to_owned(),
                 source::TOOL_HOST.to_owned(),
+                source::RAISE_HOST.to_owned(),
             ],
             CompileOptions::default(),
         )
@@ -249,6 +250,10 @@ impl Engine {
             },
             MontyObject::Function {
                 name: source::TOOL_HOST.to_owned(),
+                docstring: None,
+            },
+            MontyObject::Function {
+                name: source::RAISE_HOST.to_owned(),
                 docstring: None,
             },
         ];
@@ -326,6 +331,15 @@ impl Engine {
                     ExcType::TypeError,
                     Some(format!("a tool is named by a str: {GLOBAL}[\"name\"]")),
                 )),
+            };
+            return self.resume(|p| call.resume(answer, p));
+        }
+        if call.object_id.is_none() && call.function_name == source::RAISE_HOST {
+            let answer = match call.args.as_slice() {
+                [MontyObject::Exception { exc_type, arg }] => {
+                    ExtFunctionResult::Error(MontyException::new(*exc_type, arg.clone()))
+                }
+                _ => ExtFunctionResult::Return(MontyObject::None),
             };
             return self.resume(|p| call.resume(answer, p));
         }
@@ -509,7 +523,12 @@ impl Engine {
             }
             self.failures
                 .insert(message.clone(), (error.tool_name, kind));
-            return ExtFunctionResult::Error(MontyException::new(FAILURE, Some(message)));
+            // Resolved with the failure as a value: the check around the
+            // `await` raises it there (see `source`).
+            return ExtFunctionResult::Return(MontyObject::Exception {
+                exc_type: FAILURE,
+                arg: Some(message),
+            });
         }
         ExtFunctionResult::Return(to_python(parsed.value))
     }

@@ -11,6 +11,12 @@
 //!   tool failure arrives as a built-in exception that has no attributes of
 //!   its own; the helper reads them off the failure, and is `getattr` for
 //!   every other object.
+//! - `await <expr>` becomes `__codemode_check(await <expr>)`. A failed tool
+//!   call resolves to the failure as a value, and the check raises it where
+//!   it was awaited, so a coroutine that catches it inside `gather` does
+//!   (Monty fails a whole `gather` when an awaited call inside fails). For
+//!   `await ...gather(...)` the check looks at each result, as `gather`
+//!   raises the first failure.
 //!
 //! Every rewrite keeps the program's lines where they were, and the edits
 //! are kept so a column in the rewritten text maps back to the original.
@@ -32,6 +38,11 @@ pub(crate) const MAX_DEF_NESTING: usize = 6;
 
 /// The host function that gives the tool function of a name.
 pub(crate) const TOOL_HOST: &str = "__codemode_tool";
+/// The helpers that raise a failed call's failure where it is awaited.
+pub(crate) const CHECK: &str = "__codemode_check";
+pub(crate) const CHECK_ALL: &str = "__codemode_check_all";
+/// The host function behind them, which raises the failure it is given.
+pub(crate) const RAISE_HOST: &str = "__codemode_raise";
 /// The helper that reads a tool failure's `toolName` and `kind`.
 pub(crate) const FIELD_HELPER: &str = "__codemode_field";
 /// The host function behind it.
@@ -45,7 +56,7 @@ pub(crate) const FAILURE_FIELDS: [&str; 2] = ["toolName", "kind"];
 /// [`Rewritten::locate`] takes off.
 pub(crate) fn prelude() -> String {
     format!(
-        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n)\n"
+        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n); {CHECK} = lambda v, i=isinstance, t={FAILURE_TYPE}, r={RAISE_HOST}: r(v) if i(v, t) else v; {CHECK_ALL} = lambda v, i=isinstance, l=list, c={CHECK}: [c(x) for x in v] if i(v, l) else c(v)\n"
     )
 }
 
@@ -188,6 +199,8 @@ enum ReplaceKind {
     Subscript { open_end: usize },
     /// `tools._name` becomes `__codemode_tool("_name")`.
     Underscore { name: String },
+    /// `await <expr>` becomes `check(await <expr>)`.
+    Await { helper: &'static str },
     /// The arguments of an exception's constructor, `start..end`, become
     /// one string (`str(..)`, or `str((..))` for several): the sandbox's
     /// exceptions take at most one string, and `str()` of the exception is
@@ -210,6 +223,10 @@ impl Replace {
             ReplaceKind::Underscore { name } => {
                 vec![(self.start, self.end, format!("{TOOL_HOST}(\"{name}\")"))]
             }
+            ReplaceKind::Await { helper } => vec![
+                (self.start, self.start, format!("{helper}(")),
+                (self.end, self.end, ")".to_owned()),
+            ],
             ReplaceKind::Stringify { several } => {
                 let (open, close) = if *several {
                     ("str((", "))")
@@ -526,6 +543,23 @@ impl<'a> Visitor<'a> for Walk<'_> {
                     });
                 }
             }
+            Expr::Await(awaited) => {
+                let gathers = match &*awaited.value {
+                    Expr::Call(call) => match &*call.func {
+                        Expr::Name(n) => n.id.as_str() == "gather",
+                        Expr::Attribute(a) => a.attr.as_str() == "gather",
+                        _ => false,
+                    },
+                    _ => false,
+                };
+                self.edits.push(Replace {
+                    start,
+                    end,
+                    kind: ReplaceKind::Await {
+                        helper: if gathers { CHECK_ALL } else { CHECK },
+                    },
+                });
+            }
             Expr::Call(call) => {
                 let args = &call.arguments;
                 let is_exception =
@@ -581,7 +615,7 @@ mod tests {
     fn subscripts_of_tools_and_failure_fields_are_rewritten() {
         assert_eq!(
             body("x = await tools[\"kv.set\"]({\"k\": 1})\n"),
-            "x = await __codemode_tool(\"kv.set\")({\"k\": 1})\n"
+            "x = __codemode_check(await __codemode_tool(\"kv.set\")({\"k\": 1}))\n"
         );
         assert_eq!(
             body("print(e.kind, err.toolName)"),
@@ -593,6 +627,11 @@ mod tests {
             "__codemode_field(__codemode_tool(\"a-b\"), \"kind\"); other[\"x\"]"
         );
         assert_eq!(body("tools._x({})"), "__codemode_tool(\"_x\")({})");
+        // Awaits are checked; a gather's results one by one.
+        assert_eq!(
+            body("a = await f(await g())\nb = await asyncio.gather(x)"),
+            "a = __codemode_check(await f(__codemode_check(await g())))\nb = __codemode_check_all(await asyncio.gather(x))"
+        );
         // Stores are left alone.
         assert_eq!(body("o.kind = 1"), "o.kind = 1");
         // Parentheses around the parts stay balanced.
