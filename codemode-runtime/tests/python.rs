@@ -593,6 +593,11 @@ fn the_rewrites_keep_python_semantics() {
             json!("fail"),
         ),
         (
+            "a caught failure returned as a value stays a value",
+            "import asyncio\nasync def safe():\n    try:\n        return await tools.fail({})\n    except ToolCallError as e:\n        return e\ngot = await asyncio.gather(safe(), safe())\none = await safe()\n[[g.kind for g in got], one.toolName]",
+            json!([["tool_failed", "tool_failed"], "fail"]),
+        ),
+        (
             "the asyncio.run(main()) idiom",
             "import asyncio\nasync def main():\n    return await tools.echo({'a': 1})\nif __name__ == '__main__':\n    r = asyncio.run(main())\nr",
             json!({"a": 1}),

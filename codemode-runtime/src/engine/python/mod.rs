@@ -22,8 +22,8 @@ use codemode_core::{ERROR_CLASS, GLOBAL, ToolCallError};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyClassInstance, MontyClassType,
-    MontyException, MontyObject, MontyUuid, NameLookupResult, PrintWriter, PrintWriterCallback,
-    ResourceLimits, ResourceTracker,
+    MontyException, MontyObject, MontyType, MontyUuid, NameLookupResult, PrintWriter,
+    PrintWriterCallback, ResourceLimits, ResourceTracker,
 };
 use serde_json::Value;
 use std::borrow::Cow;
@@ -38,6 +38,8 @@ const FILE: &str = "program.py";
 /// Ids of the host object that stands for `tools`, and of its class.
 const TOOLS_ID: u128 = 0xC0DE_0001;
 const TOOLS_CLASS_ID: u128 = 0xC0DE_0002;
+/// The id of the class of failed calls; its instances count up from it.
+const FAILED_CLASS_ID: u128 = 0xC0DE_0003 << 64;
 /// The name a tool fetched as a value (`getattr(tools, "x")`, `f =
 /// tools.x`) carries; no identifier contains a dot, so a call of an
 /// undefined name never looks like one.
@@ -71,6 +73,7 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
         cancelled,
         fatal: None,
         calls: 0,
+        failed: 0,
         outstanding: BTreeSet::new(),
         failures: BTreeMap::new(),
     };
@@ -103,6 +106,8 @@ struct Engine {
     /// Why the run must end, decided by the host side (limits, cancel).
     fatal: Option<RunError>,
     calls: usize,
+    /// Failed calls so far (each gets an object of its own).
+    failed: u64,
     /// Tool calls sent and not yet answered.
     outstanding: BTreeSet<u32>,
     /// The message of each failure raised into the program, with its tool
@@ -231,6 +236,7 @@ impl Engine {
                 source::FIELD_HOST.to_owned(),
                 source::TOOL_HOST.to_owned(),
                 source::RAISE_HOST.to_owned(),
+                source::FAILED_CLASS.to_owned(),
             ],
             CompileOptions::default(),
         )
@@ -256,6 +262,7 @@ impl Engine {
                 name: source::RAISE_HOST.to_owned(),
                 docstring: None,
             },
+            MontyObject::Type(MontyType::Instance(Box::new(failed_class()))),
         ];
         let mut step = self.resume(|p| compiled.start(inputs, ResourceTracker::new(limits), p));
         loop {
@@ -336,8 +343,16 @@ impl Engine {
         }
         if call.object_id.is_none() && call.function_name == source::RAISE_HOST {
             let answer = match call.args.as_slice() {
-                [MontyObject::Exception { exc_type, arg }] => {
-                    ExtFunctionResult::Error(MontyException::new(*exc_type, arg.clone()))
+                [MontyObject::ClassInstance(failed)]
+                    if failed.class_type.id == MontyUuid::from_u128(FAILED_CLASS_ID) =>
+                {
+                    let message = (&failed.attrs).into_iter().find_map(|(k, v)| match (k, v) {
+                        (MontyObject::String(k), MontyObject::String(v)) if k == "message" => {
+                            Some(v.clone())
+                        }
+                        _ => None,
+                    });
+                    ExtFunctionResult::Error(MontyException::new(FAILURE, message))
                 }
                 _ => ExtFunctionResult::Return(MontyObject::None),
             };
@@ -523,12 +538,19 @@ impl Engine {
             }
             self.failures
                 .insert(message.clone(), (error.tool_name, kind));
-            // Resolved with the failure as a value: the check around the
-            // `await` raises it there (see `source`).
-            return ExtFunctionResult::Return(MontyObject::Exception {
-                exc_type: FAILURE,
-                arg: Some(message),
-            });
+            // Resolved with an object that stands for the failure: the
+            // check around the `await` raises it there (see `source`).
+            self.failed += 1;
+            return ExtFunctionResult::Return(MontyObject::ClassInstance(Box::new(
+                MontyClassInstance {
+                    class_type: failed_class(),
+                    instance_id: MontyUuid::from_u128(FAILED_CLASS_ID + u128::from(self.failed)),
+                    attrs: DictPairs::from(vec![(
+                        MontyObject::String("message".to_owned()),
+                        MontyObject::String(message),
+                    )]),
+                },
+            )));
         }
         ExtFunctionResult::Return(to_python(parsed.value))
     }
@@ -723,6 +745,17 @@ fn tool_function(name: &str) -> MontyObject {
     MontyObject::Function {
         name: format!("{TOOL_FUNCTION_PREFIX}{name}"),
         docstring: None,
+    }
+}
+
+/// The host class whose instances stand for failed calls.
+fn failed_class() -> MontyClassType {
+    MontyClassType {
+        name: "ToolFailure".to_owned(),
+        id: MontyUuid::from_u128(FAILED_CLASS_ID),
+        host_defined: true,
+        is_dataclass: false,
+        attrs: DictPairs::default(),
     }
 }
 

@@ -12,8 +12,9 @@
 //!   its own; the helper reads them off the failure, and is `getattr` for
 //!   every other object.
 //! - `await <expr>` becomes `__codemode_check(await <expr>)`. A failed tool
-//!   call resolves to the failure as a value, and the check raises it where
-//!   it was awaited, so a coroutine that catches it inside `gather` does
+//!   call resolves to a host object that stands for the failure (not an
+//!   exception, so a program that returns a caught `ToolCallError` as a
+//!   value keeps it), and the check raises the failure where it was awaited, so a coroutine that catches it inside `gather` does
 //!   (Monty fails a whole `gather` when an awaited call inside fails). For
 //!   `await ...gather(...)` the check looks at each result, as `gather`
 //!   raises the first failure.
@@ -43,6 +44,9 @@ pub(crate) const CHECK: &str = "__codemode_check";
 pub(crate) const CHECK_ALL: &str = "__codemode_check_all";
 /// The host function behind them, which raises the failure it is given.
 pub(crate) const RAISE_HOST: &str = "__codemode_raise";
+/// The host class of a failed call's result (never an exception the
+/// program could hold or return itself).
+pub(crate) const FAILED_CLASS: &str = "__codemode_failed";
 /// The helper that reads a tool failure's `toolName` and `kind`.
 pub(crate) const FIELD_HELPER: &str = "__codemode_field";
 /// The host function behind it.
@@ -56,7 +60,7 @@ pub(crate) const FAILURE_FIELDS: [&str; 2] = ["toolName", "kind"];
 /// [`Rewritten::locate`] takes off.
 pub(crate) fn prelude() -> String {
     format!(
-        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n); {CHECK} = lambda v, i=isinstance, t={FAILURE_TYPE}, r={RAISE_HOST}: r(v) if i(v, t) else v; {CHECK_ALL} = lambda v, i=isinstance, l=list, c={CHECK}: [c(x) for x in v] if i(v, l) else c(v)\n"
+        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n); {CHECK} = lambda v, i=isinstance, t={FAILED_CLASS}, r={RAISE_HOST}: r(v) if i(v, t) else v; {CHECK_ALL} = lambda v, i=isinstance, l=list, c={CHECK}: [c(x) for x in v] if i(v, l) else c(v)\n"
     )
 }
 
