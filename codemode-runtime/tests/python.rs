@@ -20,7 +20,7 @@ struct Tools {
 
 impl Toolset for Tools {
     fn defs(&self) -> Vec<ToolDef> {
-        ["echo", "fail", "kv.set", "meet"]
+        ["also_fail", "echo", "fail", "kv.set", "meet"]
             .into_iter()
             .map(|n| ToolDef::new(n, json!({})))
             .collect()
@@ -596,6 +596,21 @@ fn the_rewrites_keep_python_semantics() {
             "a caught failure returned as a value stays a value",
             "import asyncio\nasync def safe():\n    try:\n        return await tools.fail({})\n    except ToolCallError as e:\n        return e\ngot = await asyncio.gather(safe(), safe())\none = await safe()\n[[g.kind for g in got], one.toolName]",
             json!([["tool_failed", "tool_failed"], "fail"]),
+        ),
+        (
+            "a gather stored, aliased or nested still raises its failure",
+            "import asyncio\nr = []\npending = asyncio.gather(tools.fail({}), tools.echo({}))\nga = asyncio.gather\nfor make in [lambda: pending, lambda: ga(tools.echo({}), tools['also_fail']({})), lambda: asyncio.gather(asyncio.gather(tools.echo({}), tools.fail({})), tools.echo({}))]:\n    try:\n        await make()\n        r.append('missed')\n    except ToolCallError as e:\n        r.append(e.toolName)\nr",
+            json!(["fail", "also_fail", "fail"]),
+        ),
+        (
+            "asyncio.run of a failing call raises",
+            "import asyncio\ntry:\n    r = asyncio.run(tools.fail({}))\nexcept ToolCallError as e:\n    r = ['caught', str(e)]\nr",
+            json!(["caught", "it broke"]),
+        ),
+        (
+            "two tools failing with one message keep it, and their names",
+            "out = []\nfor t in ['fail', 'also_fail']:\n    try:\n        await tools[t]({})\n    except ToolCallError as e:\n        out.append([str(e), e.toolName])\nout",
+            json!([["it broke", "fail"], ["it broke", "also_fail"]]),
         ),
         (
             "the asyncio.run(main()) idiom",

@@ -74,6 +74,7 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
         fatal: None,
         calls: 0,
         failed: 0,
+        unraised: BTreeSet::new(),
         outstanding: BTreeSet::new(),
         failures: BTreeMap::new(),
     };
@@ -108,6 +109,8 @@ struct Engine {
     calls: usize,
     /// Failed calls so far (each gets an object of its own).
     failed: u64,
+    /// The failed calls whose objects were not raised yet.
+    unraised: BTreeSet<u64>,
     /// Tool calls sent and not yet answered.
     outstanding: BTreeSet<u32>,
     /// The message of each failure raised into the program, with its tool
@@ -237,6 +240,7 @@ impl Engine {
                 source::TOOL_HOST.to_owned(),
                 source::RAISE_HOST.to_owned(),
                 source::FAILED_CLASS.to_owned(),
+                source::UNRAISED_HOST.to_owned(),
             ],
             CompileOptions::default(),
         )
@@ -263,6 +267,10 @@ impl Engine {
                 docstring: None,
             },
             MontyObject::Type(MontyType::Instance(Box::new(failed_class()))),
+            MontyObject::Function {
+                name: source::UNRAISED_HOST.to_owned(),
+                docstring: None,
+            },
         ];
         let mut step = self.resume(|p| compiled.start(inputs, ResourceTracker::new(limits), p));
         loop {
@@ -341,18 +349,16 @@ impl Engine {
             };
             return self.resume(|p| call.resume(answer, p));
         }
+        if call.object_id.is_none() && call.function_name == source::UNRAISED_HOST {
+            let answer = MontyObject::Bool(!self.unraised.is_empty());
+            return self.resume(|p| call.resume(answer, p));
+        }
         if call.object_id.is_none() && call.function_name == source::RAISE_HOST {
             let answer = match call.args.as_slice() {
                 [MontyObject::ClassInstance(failed)]
                     if failed.class_type.id == MontyUuid::from_u128(FAILED_CLASS_ID) =>
                 {
-                    let message = (&failed.attrs).into_iter().find_map(|(k, v)| match (k, v) {
-                        (MontyObject::String(k), MontyObject::String(v)) if k == "message" => {
-                            Some(v.clone())
-                        }
-                        _ => None,
-                    });
-                    ExtFunctionResult::Error(MontyException::new(FAILURE, message))
+                    self.raise_failed(failed)
                 }
                 _ => ExtFunctionResult::Return(MontyObject::None),
             };
@@ -504,6 +510,27 @@ impl Engine {
         }
     }
 
+    /// Raises the failure a failed call's object stands for. Its message is
+    /// the tool's, so `e.toolName` and `e.kind` are found by the message:
+    /// the failure raised last with it.
+    fn raise_failed(&mut self, failed: &MontyClassInstance) -> ExtFunctionResult {
+        let field = |name: &str| {
+            (&failed.attrs).into_iter().find_map(|(k, v)| match (k, v) {
+                (MontyObject::String(k), MontyObject::String(v)) if k == name => Some(v.clone()),
+                _ => None,
+            })
+        };
+        let message = field("message").unwrap_or_default();
+        if let (Some(tool), Some(kind)) = (field("tool"), field("kind")) {
+            self.failures.insert(message.clone(), (tool, kind));
+        }
+        let id = u128::from_be_bytes(*failed.instance_id.as_bytes()).wrapping_sub(FAILED_CLASS_ID);
+        if let Ok(id) = u64::try_from(id) {
+            self.unraised.remove(&id);
+        }
+        ExtFunctionResult::Error(MontyException::new(FAILURE, Some(message)))
+    }
+
     /// A tool's reply as the program sees it: the value, or a failure.
     fn reply(&mut self, envelope: &str) -> ExtFunctionResult {
         #[derive(serde::Deserialize)]
@@ -524,31 +551,20 @@ impl Engine {
             }
         };
         if let Some(error) = parsed.error {
-            let kind = error.kind.to_string();
-            // `str(e)` is the tool's message; `e.toolName` and `e.kind` are
-            // found by it, so a message already taken by another tool or
-            // kind gets them appended to stay unique.
-            let mut message = error.message;
-            if self
-                .failures
-                .get(&message)
-                .is_some_and(|(tool, k)| *tool != error.tool_name || *k != kind)
-            {
-                message = format!("{message} (tool '{}', {kind})", error.tool_name);
-            }
-            self.failures
-                .insert(message.clone(), (error.tool_name, kind));
             // Resolved with an object that stands for the failure: the
             // check around the `await` raises it there (see `source`).
             self.failed += 1;
+            self.unraised.insert(self.failed);
+            let text = |s: String| MontyObject::String(s);
             return ExtFunctionResult::Return(MontyObject::ClassInstance(Box::new(
                 MontyClassInstance {
                     class_type: failed_class(),
                     instance_id: MontyUuid::from_u128(FAILED_CLASS_ID + u128::from(self.failed)),
-                    attrs: DictPairs::from(vec![(
-                        MontyObject::String("message".to_owned()),
-                        MontyObject::String(message),
-                    )]),
+                    attrs: DictPairs::from(vec![
+                        (text("message".to_owned()), text(error.message)),
+                        (text("tool".to_owned()), text(error.tool_name)),
+                        (text("kind".to_owned()), text(error.kind.to_string())),
+                    ]),
                 },
             )));
         }

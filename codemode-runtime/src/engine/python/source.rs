@@ -41,7 +41,9 @@ pub(crate) const MAX_DEF_NESTING: usize = 6;
 pub(crate) const TOOL_HOST: &str = "__codemode_tool";
 /// The helpers that raise a failed call's failure where it is awaited.
 pub(crate) const CHECK: &str = "__codemode_check";
-pub(crate) const CHECK_ALL: &str = "__codemode_check_all";
+/// The host function that says whether a failed call's object may still be
+/// about (one not yet raised), so results need looking into.
+pub(crate) const UNRAISED_HOST: &str = "__codemode_unraised";
 /// The host function behind them, which raises the failure it is given.
 pub(crate) const RAISE_HOST: &str = "__codemode_raise";
 /// The host class of a failed call's result (never an exception the
@@ -60,7 +62,7 @@ pub(crate) const FAILURE_FIELDS: [&str; 2] = ["toolName", "kind"];
 /// [`Rewritten::locate`] takes off.
 pub(crate) fn prelude() -> String {
     format!(
-        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n); {CHECK} = lambda v, i=isinstance, t={FAILED_CLASS}, r={RAISE_HOST}: r(v) if i(v, t) else v; {CHECK_ALL} = lambda v, i=isinstance, l=list, c={CHECK}: [c(x) for x in v] if i(v, l) else c(v)\n"
+        "{ERROR_CLASS} = {FAILURE_TYPE}; {FIELD_HELPER} = lambda o, n, i=isinstance, b=BaseException, g=getattr, f={FIELD_HOST}: f(o, n) if i(o, b) else g(o, n); {CHECK} = lambda v, i=isinstance, t={FAILED_CLASS}, r={RAISE_HOST}, l=list, u={UNRAISED_HOST}: r(v) if i(v, t) else ([{CHECK}(x) for x in v] if i(v, l) and u() else v)\n"
     )
 }
 
@@ -203,8 +205,8 @@ enum ReplaceKind {
     Subscript { open_end: usize },
     /// `tools._name` becomes `__codemode_tool("_name")`.
     Underscore { name: String },
-    /// `await <expr>` becomes `check(await <expr>)`.
-    Await { helper: &'static str },
+    /// `<expr>` (an `await`, or `asyncio.run(..)`) becomes `check(<expr>)`.
+    Check,
     /// The arguments of an exception's constructor, `start..end`, become
     /// one string (`str(..)`, or `str((..))` for several): the sandbox's
     /// exceptions take at most one string, and `str()` of the exception is
@@ -227,8 +229,8 @@ impl Replace {
             ReplaceKind::Underscore { name } => {
                 vec![(self.start, self.end, format!("{TOOL_HOST}(\"{name}\")"))]
             }
-            ReplaceKind::Await { helper } => vec![
-                (self.start, self.start, format!("{helper}(")),
+            ReplaceKind::Check => vec![
+                (self.start, self.start, format!("{CHECK}(")),
                 (self.end, self.end, ")".to_owned()),
             ],
             ReplaceKind::Stringify { several } => {
@@ -547,24 +549,22 @@ impl<'a> Visitor<'a> for Walk<'_> {
                     });
                 }
             }
-            Expr::Await(awaited) => {
-                let gathers = match &*awaited.value {
-                    Expr::Call(call) => match &*call.func {
-                        Expr::Name(n) => n.id.as_str() == "gather",
-                        Expr::Attribute(a) => a.attr.as_str() == "gather",
-                        _ => false,
-                    },
-                    _ => false,
-                };
-                self.edits.push(Replace {
-                    start,
-                    end,
-                    kind: ReplaceKind::Await {
-                        helper: if gathers { CHECK_ALL } else { CHECK },
-                    },
-                });
-            }
+            Expr::Await(_) => self.edits.push(Replace {
+                start,
+                end,
+                kind: ReplaceKind::Check,
+            }),
             Expr::Call(call) => {
+                if matches!(&*call.func, Expr::Attribute(a)
+                    if a.attr.as_str() == "run"
+                        && matches!(&*a.value, Expr::Name(n) if n.id.as_str() == "asyncio"))
+                {
+                    self.edits.push(Replace {
+                        start,
+                        end,
+                        kind: ReplaceKind::Check,
+                    });
+                }
                 let args = &call.arguments;
                 let is_exception =
                     matches!(&*call.func, Expr::Name(n) if EXCEPTIONS.contains(&n.id.as_str()));
@@ -631,10 +631,10 @@ mod tests {
             "__codemode_field(__codemode_tool(\"a-b\"), \"kind\"); other[\"x\"]"
         );
         assert_eq!(body("tools._x({})"), "__codemode_tool(\"_x\")({})");
-        // Awaits are checked; a gather's results one by one.
+        // Awaits and asyncio.run are checked.
         assert_eq!(
-            body("a = await f(await g())\nb = await asyncio.gather(x)"),
-            "a = __codemode_check(await f(__codemode_check(await g())))\nb = __codemode_check_all(await asyncio.gather(x))"
+            body("a = await f(await g())\nb = asyncio.run(m())"),
+            "a = __codemode_check(await f(__codemode_check(await g())))\nb = __codemode_check(asyncio.run(m()))"
         );
         // Stores are left alone.
         assert_eq!(body("o.kind = 1"), "o.kind = 1");
