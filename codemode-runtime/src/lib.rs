@@ -522,7 +522,8 @@ one_engine_runtime!(
     /// A program is a module with top-level `await`: its `return` or its
     /// last expression is the result. `tools.name(args)` (or
     /// `tools["name"](args)`) calls a tool; `asyncio.gather` runs calls
-    /// together; a failure raises `ToolCallError`, whose `toolName` and
+    /// together; a failure raises `ToolCallError` where the call is awaited
+    /// (a coroutine inside `gather` catches its own), and its `toolName` and
     /// `kind` name the tool and the kind.
     ///
     /// ```
