@@ -174,6 +174,25 @@ pub mod runtime {
     pub use codemode_runtime::*;
 }
 
+/// The MCP bridge (feature `mcp`): the tools of MCP servers as a toolset
+/// ([`mcp::McpToolset`]), and any toolset served as a Code Mode MCP server
+/// ([`mcp::serve`]).
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use codemode::mcp::{McpConfig, McpToolset, Transport, serve};
+///
+/// let config = McpConfig::load("mcp.json")?;
+/// let upstream = McpToolset::connect(&config).await?;
+/// serve(upstream, Transport::Stdio).await?;
+/// # Ok(())
+/// # }
+/// ```
+#[cfg(feature = "mcp")]
+pub mod mcp {
+    pub use codemode_mcp::*;
+}
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

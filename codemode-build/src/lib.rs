@@ -31,6 +31,21 @@
 //! `TOOL_NAMES`, `FINGERPRINT`, and the `run_code` tool per language in every
 //! provider format (`run_code::python::ANTHROPIC`, `run_code::typescript::MCP`, ...).
 //!
+//! # Tools of MCP servers
+//!
+//! An MCP server's tools live in another process, but their SDK can be
+//! fixed at compile time too: vendor the server's `tools/list` with
+//! `codemode snapshot --config mcp.json --out snapshots`, and add it with
+//! [`Sdk::mcp_snapshot`]. Its tools join the SDK (under the same prefix an
+//! `McpToolset` gives them), and `sdk.rs` gains a module per server,
+//! `mcp::<name>`, with `NAME`, `PREFIX`, `SNAPSHOT` and `FINGERPRINT`. Pin the
+//! live server to them, so drift is caught at connect:
+//!
+//! ```text
+//! let pin = Pin::new("github", sdk::mcp::github::SNAPSHOT, sdk::mcp::github::FINGERPRINT)?;
+//! let tools = McpToolset::builder().servers(&config).pin("github", pin).connect().await?;
+//! ```
+//!
 //! # Without a build-dependency
 //!
 //! Teams that want every prompt change in code review, or cannot add a
@@ -47,10 +62,9 @@
 #![warn(missing_docs)]
 
 use codemode_core::{
-    Degradation, Language, StaticToolset, ToolDef, ToolFormat, normalize, render_report,
-    run_code_tool,
+    Degradation, Language, StaticToolset, ToolDef, ToolFormat, fingerprint, fingerprint_texts,
+    normalize, parse_tool_list, render_report, run_code_tool, server_prefix,
 };
-use sha2::{Digest, Sha256};
 use std::fmt::{self, Write as _};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -66,6 +80,8 @@ pub enum Error {
     Degraded(Vec<Degradation>),
     /// Writing a file failed.
     Io(PathBuf, std::io::Error),
+    /// An MCP snapshot cannot be read or used; the message names the file.
+    Snapshot(String),
 }
 
 impl fmt::Display for Error {
@@ -83,6 +99,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            Error::Snapshot(message) => f.write_str(message),
         }
     }
 }
@@ -103,6 +120,55 @@ pub struct Artifacts {
     pub fingerprint: String,
     /// Every schema node that fell to the escape hatch, in any language.
     pub degradations: Vec<Degradation>,
+    /// The MCP servers pinned by [`Sdk::mcp_snapshot`], in name order.
+    pub mcp: Vec<PinnedServer>,
+}
+
+/// An MCP server's vendored tool list, as [`Sdk::mcp_snapshot`] takes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McpSnapshot {
+    name: String,
+    path: PathBuf,
+    prefix: Option<String>,
+}
+
+impl McpSnapshot {
+    /// The snapshot of server `name` (its key in `mcpServers`) in the file
+    /// at `path`, relative to the package root: a `tools/list` result, as
+    /// `codemode snapshot` writes it.
+    pub fn new(name: impl Into<String>, path: impl Into<PathBuf>) -> Self {
+        McpSnapshot {
+            name: name.into(),
+            path: path.into(),
+            prefix: None,
+        }
+    }
+
+    /// The prefix of the server's tools. By default it follows the rule of
+    /// `McpToolset`: none when this is the only snapshot, else the server's
+    /// name and `_` ([`codemode_core::server_prefix`]).
+    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = Some(prefix.into());
+        self
+    }
+}
+
+/// A pinned MCP server, as rendered.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PinnedServer {
+    /// The server's name.
+    pub name: String,
+    /// The module `sdk.rs` declares for it (`mcp::<module>`).
+    pub module: String,
+    /// The prefix of its tools in the SDK.
+    pub prefix: String,
+    /// The snapshot's text, as read.
+    pub snapshot: String,
+    /// The fingerprint of its tools, in its own names
+    /// ([`codemode_core::fingerprint`]): what `Pin::new` checks.
+    pub fingerprint: String,
+    /// Its tools, in its own names.
+    pub tools: Vec<ToolDef>,
 }
 
 /// Builds the SDK constants of a tool set, in the style of `prost-build`.
@@ -123,6 +189,7 @@ pub struct Artifacts {
 #[derive(Debug, Clone)]
 pub struct Sdk {
     tools: Vec<ToolDef>,
+    snapshots: Vec<McpSnapshot>,
     languages: Vec<Language>,
     deny_degradations: bool,
     rerun_if_changed: Vec<PathBuf>,
@@ -139,6 +206,7 @@ impl Sdk {
     pub fn new() -> Self {
         Sdk {
             tools: Vec::new(),
+            snapshots: Vec::new(),
             languages: Language::ALL.to_vec(),
             deny_degradations: false,
             rerun_if_changed: vec![PathBuf::from("build.rs")],
@@ -156,6 +224,59 @@ impl Sdk {
     pub fn tools(mut self, tools: Vec<ToolDef>) -> Self {
         self.tools.extend(tools);
         self
+    }
+
+    /// Adds the tools of an MCP server from its vendored `tools/list`
+    /// snapshot, and declares `mcp::<name>` constants for it (see the crate
+    /// documentation). The file also reruns the build when it changes.
+    pub fn mcp_snapshot(mut self, snapshot: McpSnapshot) -> Self {
+        self.rerun_if_changed.push(snapshot.path.clone());
+        self.snapshots.push(snapshot);
+        self
+    }
+
+    /// Reads the snapshots: each server, and every tool with its prefix.
+    fn pinned(&self) -> Result<(Vec<PinnedServer>, Vec<ToolDef>), Error> {
+        let mut servers: Vec<PinnedServer> = Vec::new();
+        let mut tools = self.tools.clone();
+        let single = self.snapshots.len() == 1;
+        let mut snapshots: Vec<&McpSnapshot> = self.snapshots.iter().collect();
+        snapshots.sort_by(|a, b| a.name.cmp(&b.name));
+        for snapshot in snapshots {
+            let source = snapshot.path.display().to_string();
+            let text = std::fs::read_to_string(&snapshot.path)
+                .map_err(|e| Error::Snapshot(format!("{source}: cannot read: {e}")))?;
+            let listed =
+                parse_tool_list(&source, &text).map_err(|e| Error::Snapshot(e.to_string()))?;
+            let module = module_name(&snapshot.name);
+            if let Some(other) = servers
+                .iter()
+                .find(|s| s.name == snapshot.name || s.module == module)
+            {
+                return Err(Error::Snapshot(format!(
+                    "MCP servers {:?} and {:?} would share the module `mcp::{module}`: rename one",
+                    other.name, snapshot.name
+                )));
+            }
+            let prefix = match &snapshot.prefix {
+                Some(prefix) => prefix.clone(),
+                None if single => String::new(),
+                None => server_prefix(&snapshot.name),
+            };
+            tools.extend(listed.iter().map(|t| ToolDef {
+                name: format!("{prefix}{}", t.name),
+                ..t.clone()
+            }));
+            servers.push(PinnedServer {
+                name: snapshot.name.clone(),
+                module,
+                prefix,
+                fingerprint: fingerprint(&listed),
+                snapshot: text,
+                tools: listed,
+            });
+        }
+        Ok((servers, tools))
     }
 
     /// The languages to render (all by default).
@@ -180,7 +301,8 @@ impl Sdk {
 
     /// Renders everything without writing anything.
     pub fn render(&self) -> Result<Artifacts, Error> {
-        for (index, tool) in self.tools.iter().enumerate() {
+        let (mcp, tools) = self.pinned()?;
+        for (index, tool) in tools.iter().enumerate() {
             if tool.name.is_empty() {
                 return Err(Error::BadTool(format!("tool #{index} has an empty name")));
             }
@@ -194,7 +316,7 @@ impl Sdk {
         let wants = |langs: &[Language]| self.languages.iter().any(|l| langs.contains(l));
         let mut degradations = Vec::new();
         let mut render = |lang| {
-            let out = render_report(lang, &self.tools);
+            let out = render_report(lang, &tools);
             degradations.extend(out.degradations);
             out.text
         };
@@ -203,29 +325,15 @@ impl Sdk {
         let python = wants(&[Language::Python]).then(|| render(Language::Python));
         degradations.sort();
         degradations.dedup();
-        let tool_names: Vec<String> = normalize(&self.tools)
-            .iter()
-            .map(|t| t.name.clone())
-            .collect();
-        let mut hasher = Sha256::new();
-        for (tag, text) in [("typescript", &typescript), ("python", &python)] {
-            if let Some(text) = text {
-                hasher.update(tag.as_bytes());
-                hasher.update([0]);
-                hasher.update(text.as_bytes());
-                hasher.update([0]);
-            }
-        }
-        let fingerprint = hasher.finalize().iter().fold(String::new(), |mut hex, b| {
-            let _ = write!(hex, "{b:02x}");
-            hex
-        });
+        let tool_names: Vec<String> = normalize(&tools).iter().map(|t| t.name.clone()).collect();
+        let fingerprint = fingerprint_texts(typescript.as_deref(), python.as_deref());
         Ok(Artifacts {
             typescript,
             python,
             tool_names,
             fingerprint,
             degradations,
+            mcp,
         })
     }
 
@@ -298,8 +406,9 @@ impl Sdk {
         rs.push_str(
             "\n/// The `run_code` tool definitions, one module per language.\n#[allow(dead_code)]\npub mod run_code {\n",
         );
+        let (_, tools) = self.pinned()?;
         for lang in languages {
-            let tool = run_code_tool(lang, &self.tools);
+            let tool = run_code_tool(lang, &tools);
             let _ = writeln!(
                 rs,
                 "    /// `run_code` for {lang} programs.\n    pub mod {} {{",
@@ -339,9 +448,60 @@ impl Sdk {
             names.join(", "),
             artifacts.fingerprint
         );
+        if !artifacts.mcp.is_empty() {
+            rs.push_str("\n/// The MCP servers whose tool lists are pinned, one module each.\n#[allow(dead_code)]\npub mod mcp {\n");
+            for server in &artifacts.mcp {
+                let file = format!("mcp.{}.json", server.module);
+                write_if_changed(&dir.join(&file), &server.snapshot)
+                    .map_err(io(&dir.join(&file)))?;
+                let _ = write!(
+                    rs,
+                    "    /// The MCP server {name:?}: {count} tools, pinned.\n    pub mod {module} {{\n\
+                     \x20       /// The server's name in `mcpServers`.\n        pub const NAME: &str = {name:?};\n\
+                     \x20       /// The prefix of its tools in the SDK.\n        pub const PREFIX: &str = {prefix:?};\n\
+                     \x20       /// Its vendored `tools/list` snapshot.\n        pub const SNAPSHOT: &str = include_str!({file:?});\n\
+                     \x20       /// The fingerprint of its tools, for `Pin::new`.\n        pub const FINGERPRINT: &str = {fingerprint:?};\n    }}\n",
+                    name = server.name,
+                    count = server.tools.len(),
+                    module = server.module,
+                    prefix = server.prefix,
+                    fingerprint = server.fingerprint,
+                );
+            }
+            rs.push_str("}\n");
+        }
         write_if_changed(&dir.join("sdk.rs"), &rs).map_err(io(&dir.join("sdk.rs")))?;
         Ok(())
     }
+}
+
+/// A Rust module name for a server: lowercase ASCII, digits and `_`, never
+/// a keyword or starting with a digit.
+fn module_name(server: &str) -> String {
+    let mut name: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert_str(0, "server_");
+    }
+    const KEYWORDS: &[&str] = &[
+        "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum",
+        "extern", "false", "fn", "for", "gen", "if", "impl", "in", "let", "loop", "match", "mod",
+        "move", "mut", "pub", "ref", "return", "self", "static", "struct", "super", "trait",
+        "true", "type", "unsafe", "use", "where", "while", "abstract", "become", "box", "do",
+        "final", "macro", "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "_",
+    ];
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
 }
 
 /// Writes only when the content differs, so an unchanged SDK keeps its
@@ -431,6 +591,7 @@ mod tests {
 
     #[test]
     fn fingerprint_is_a_known_value() {
+        use sha2::{Digest, Sha256};
         // Pinned: equal on every platform and run. It changes only when the
         // rendered text does (then update it along with the goldens).
         let sdk = Sdk::new()
@@ -494,6 +655,90 @@ mod tests {
                 .contains("cargo::error=codemode: tool \"c\"")
         );
         assert!(!dir.join("codemode/sdk.rs").exists());
+    }
+
+    #[test]
+    fn mcp_snapshots_join_the_sdk_with_their_own_constants() {
+        let dir = std::env::temp_dir().join(format!("codemode-build-mcp-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let snapshot = r#"{"tools": [{"name": "read", "description": "Read a file.", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]}}]}"#;
+        std::fs::write(dir.join("files.json"), snapshot).unwrap();
+        std::fs::write(
+            dir.join("gh.json"),
+            r#"[{"name": "search", "inputSchema": {}}]"#,
+        )
+        .unwrap();
+        let sdk = Sdk::new()
+            .tools(tools())
+            .mcp_snapshot(McpSnapshot::new("files", dir.join("files.json")))
+            .mcp_snapshot(McpSnapshot::new("type", dir.join("gh.json")).prefix("gh_"));
+        let artifacts = sdk.render().unwrap();
+        assert_eq!(
+            artifacts.tool_names,
+            ["a", "b", "c", "files_read", "gh_search"]
+        );
+        assert!(
+            artifacts
+                .typescript
+                .unwrap()
+                .contains(r#""files_read"(args: { path: string })"#)
+        );
+        let files = &artifacts.mcp[0];
+        assert_eq!(
+            (files.prefix.as_str(), files.module.as_str()),
+            ("files_", "files")
+        );
+        assert_eq!(
+            files.fingerprint,
+            fingerprint(&parse_tool_list("", snapshot).unwrap())
+        );
+        assert_eq!(artifacts.mcp[1].module, "type_");
+
+        let mut directives = Vec::new();
+        sdk.emit_to(&dir, &mut directives).unwrap();
+        let rs = std::fs::read_to_string(dir.join("codemode/sdk.rs")).unwrap();
+        assert!(rs.contains("pub mod files {"), "{rs}");
+        assert!(
+            rs.contains(&format!(
+                "pub const FINGERPRINT: &str = {:?};",
+                files.fingerprint
+            )),
+            "{rs}"
+        );
+        assert!(
+            rs.contains(r#"pub const SNAPSHOT: &str = include_str!("mcp.files.json");"#),
+            "{rs}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.join("codemode/mcp.files.json")).unwrap(),
+            snapshot
+        );
+        let directives = String::from_utf8(directives).unwrap();
+        assert!(directives.contains(&format!(
+            "cargo::rerun-if-changed={}",
+            dir.join("gh.json").display()
+        )));
+        let run_code =
+            std::fs::read_to_string(dir.join("codemode/run_code.typescript.txt")).unwrap();
+        assert!(run_code.contains("\"gh_search\""));
+
+        // A single snapshot gets no prefix; a bad one is an error naming the file.
+        let one = Sdk::new()
+            .mcp_snapshot(McpSnapshot::new("files", dir.join("files.json")))
+            .render()
+            .unwrap();
+        assert_eq!(one.tool_names, ["read"]);
+        std::fs::write(dir.join("bad.json"), r#"{"tools": [{"name": 1}]}"#).unwrap();
+        let err = Sdk::new()
+            .mcp_snapshot(McpSnapshot::new("bad", dir.join("bad.json")))
+            .render()
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("bad.json: tool #0: `name` must be a string, found a number"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

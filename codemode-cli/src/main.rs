@@ -1,8 +1,9 @@
 #![warn(missing_docs)]
 //! `codemode`: render the typed SDK a Code Mode program is written against,
-//! from any MCP server's tool list.
+//! from any MCP server's tool list, and serve Code Mode in front of MCP
+//! servers.
 
-mod input;
+mod mcp;
 mod tokens;
 
 use clap::{Parser, Subcommand};
@@ -59,6 +60,16 @@ enum Command {
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
+    /// Serve Code Mode over MCP in front of the servers of an MCP client
+    /// configuration: one `run_code` tool whose description carries the SDK
+    /// of every upstream tool, and whose programs call them.
+    ///
+    /// It serves stdio (put it in a client's config in place of the servers)
+    /// or, with --http, streamable HTTP on loopback. Logs go to stderr.
+    Serve(mcp::ServeArgs),
+    /// Write each server's tool list (NAME.json, a `tools/list` result) for
+    /// `codemode-build` to pin at compile time, and `serve --pinned` to check.
+    Snapshot(mcp::SnapshotArgs),
 }
 
 #[derive(clap::Args)]
@@ -79,7 +90,7 @@ fn parse_format(s: &str) -> Result<ToolFormat, String> {
     s.parse()
 }
 
-fn parse_language(s: &str) -> Result<Language, String> {
+pub(crate) fn parse_language(s: &str) -> Result<Language, String> {
     s.parse()
         .map_err(|e: codemode::UnknownLanguage| e.to_string())
 }
@@ -146,13 +157,15 @@ fn run(cli: Cli) -> Result<(), String> {
                 .map_err(|e| format!("cannot print the tool: {e}"))?;
             write_stdout(&(json + "\n"))
         }
+        Command::Serve(args) => mcp::serve(args),
+        Command::Snapshot(args) => mcp::snapshot(args),
     }
 }
 
 /// Reads and parses the tool list named on the command line.
 fn read_tools(file: Option<&std::path::Path>) -> Result<Vec<codemode::ToolDef>, String> {
     let (source, text) = read_input(file)?;
-    input::parse_tools(&source, &text).map_err(|e| e.to_string())
+    codemode::parse_tool_list(&source, &text).map_err(|e| e.to_string())
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), String> {

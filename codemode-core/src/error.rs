@@ -24,11 +24,18 @@ pub enum ErrorKind {
     InvalidResult,
     /// The host's approval hook refused the call; the message says why.
     Denied,
+    /// The tool lives in another process (an MCP server) that is not running
+    /// or cannot be reached: it failed to start, exited, or closed the
+    /// connection. Other tools keep working.
+    Unavailable,
+    /// The tool's server answered with a protocol error instead of a result
+    /// (a JSON-RPC error, such as an unknown tool or a rejected request).
+    ServerError,
 }
 
 impl ErrorKind {
     /// Every kind, in the order the SDK lists them.
-    pub const ALL: [ErrorKind; 7] = [
+    pub const ALL: [ErrorKind; 9] = [
         ErrorKind::UnknownTool,
         ErrorKind::InvalidArguments,
         ErrorKind::ToolFailed,
@@ -36,6 +43,8 @@ impl ErrorKind {
         ErrorKind::Timeout,
         ErrorKind::InvalidResult,
         ErrorKind::Denied,
+        ErrorKind::Unavailable,
+        ErrorKind::ServerError,
     ];
 
     /// The wire name, as the SDK text spells it.
@@ -48,6 +57,8 @@ impl ErrorKind {
             ErrorKind::Timeout => "timeout",
             ErrorKind::InvalidResult => "invalid_result",
             ErrorKind::Denied => "denied",
+            ErrorKind::Unavailable => "unavailable",
+            ErrorKind::ServerError => "server_error",
         }
     }
 }

@@ -28,17 +28,21 @@ mod render;
 mod run_code;
 pub mod schema;
 mod tool;
+mod tool_list;
 mod toolset;
 
 pub use error::{ErrorKind, ToolCallError};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
 pub use provider::{ProviderCall, RunCodeArgs, native_tool, native_tools};
-pub use render::{Rendered, json_schema_to_type, render, render_report};
+pub use render::{
+    Rendered, fingerprint, fingerprint_texts, json_schema_to_type, render, render_report,
+};
 pub use run_code::{
     DESCRIPTION_PARAMETER, Flavor, RUN_CODE, RunCodeTool, ToolFormat, flavor, run_code_tool,
 };
 pub use schema::Degradation;
-pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize};
+pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize, server_prefix};
+pub use tool_list::{MAX_NESTING, ToolListError, json_kind, parse_tool_list, tool_list_from_value};
 pub use toolset::{
     BoxFuture, DynToolset, StaticToolset, Tool, Toolset, ToolsetError, ToolsetObject, Toolsets,
     unknown_tool,

@@ -91,3 +91,46 @@ pub fn json_schema_to_type(language: Language, schema: &Value) -> String {
         Language::Python => crate::print::python::expression(&ty, &defs),
     }
 }
+
+/// The fingerprint of a tool set: SHA-256, in hex, of its TypeScript and
+/// Python SDK texts. Equal tool sets give equal fingerprints on every machine
+/// (declaration order does not matter); any change a model could see in
+/// either SDK changes it. `codemode-build` writes it as `FINGERPRINT` (when
+/// it renders both languages), and an MCP toolset compares a live tool list
+/// with a pinned one by it.
+///
+/// ```
+/// use codemode_core::{ToolDef, fingerprint};
+/// use serde_json::json;
+///
+/// let a = ToolDef::new("a", json!({"type": "object"}));
+/// let b = ToolDef::new("b", json!({"type": "object"}));
+/// assert_eq!(fingerprint(&[a.clone(), b.clone()]), fingerprint(&[b.clone(), a.clone()]));
+/// assert_ne!(fingerprint(&[a.clone()]), fingerprint(&[a.with_description("A.")]));
+/// assert_eq!(fingerprint(&[]).len(), 64);
+/// ```
+pub fn fingerprint(tools: &[ToolDef]) -> String {
+    let typescript = render(Language::TypeScript, tools);
+    let python = render(Language::Python, tools);
+    fingerprint_texts(Some(&typescript), Some(&python))
+}
+
+/// The fingerprint of SDK texts already rendered: SHA-256 over each present
+/// text, tagged with its language, as [`fingerprint`] computes it.
+pub fn fingerprint_texts(typescript: Option<&str>, python: Option<&str>) -> String {
+    use sha2::{Digest, Sha256};
+    use std::fmt::Write as _;
+    let mut hasher = Sha256::new();
+    for (tag, text) in [("typescript", typescript), ("python", python)] {
+        if let Some(text) = text {
+            hasher.update(tag.as_bytes());
+            hasher.update([0]);
+            hasher.update(text.as_bytes());
+            hasher.update([0]);
+        }
+    }
+    hasher.finalize().iter().fold(String::new(), |mut hex, b| {
+        let _ = write!(hex, "{b:02x}");
+        hex
+    })
+}

@@ -171,3 +171,27 @@ pub(crate) fn unique_sorted<'a>(tools: impl IntoIterator<Item = &'a ToolDef>) ->
     out.sort_by(|a, b| a.name.cmp(&b.name));
     out
 }
+
+/// The prefix an MCP server's tools get when several servers share one
+/// SDK and the configuration sets none: the server's name, with every
+/// character a tool name cannot hold replaced by `_`, then `_`.
+///
+/// ```
+/// assert_eq!(codemode_core::server_prefix("github"), "github_");
+/// assert_eq!(codemode_core::server_prefix("my server/2"), "my_server_2_");
+/// ```
+pub fn server_prefix(server: &str) -> String {
+    let mut prefix: String = server
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(63)
+        .collect();
+    prefix.push('_');
+    prefix
+}

@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 class ToolCallError(Exception):
     """Raised by a failed tool call."""
     toolName: str
-    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied"]
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class Tools(Protocol):
     pass

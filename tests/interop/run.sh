@@ -17,36 +17,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-cache_root="${CODEMODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-interop}"
-key="$(cat "$here/package-lock.json" "$here/requirements.txt" "$here/list-tools.mjs" | sha256sum | cut -c1-16)"
-cache="$cache_root/$key"
+cache="$("$here/install.sh")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
-# --- install (cached) --------------------------------------------------------
-if [ ! -f "$cache/ready" ]; then
-  echo "interop: installing pinned checkers and MCP servers into $cache"
-  rm -rf "$cache" && mkdir -p "$cache"
-  cp "$here/package.json" "$here/package-lock.json" "$cache/"
-  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error)
-  python3 -m venv "$cache/venv"
-  "$cache/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt"
-  mkdir -p "$cache/servers"
-  bin="$cache/node_modules/.bin"
-  list() { # name, command...
-    local name="$1"; shift
-    node "$here/list-tools.mjs" "$@" > "$cache/servers/$name.json" 2> "$cache/servers/$name.log"
-  }
-  list everything "$bin/mcp-server-everything"
-  list filesystem "$bin/mcp-server-filesystem" /tmp
-  GITHUB_PERSONAL_ACCESS_TOKEN=unused list github "$bin/mcp-server-github"
-  list memory "$bin/mcp-server-memory"
-  list sequential-thinking "$bin/mcp-server-sequential-thinking"
-  list playwright "$bin/playwright-mcp"
-  touch "$cache/ready"
-fi
 tsc="$cache/node_modules/.bin/tsc"
 mypy="$cache/venv/bin/mypy"
 pyright="$cache/node_modules/.bin/pyright"

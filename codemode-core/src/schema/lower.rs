@@ -9,6 +9,7 @@
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use crate::canonical::to_canonical;
 use crate::tool::ToolDef;
+use crate::tool_list::json_kind;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -834,17 +835,6 @@ fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
     let mut entries: Vec<_> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     entries
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// `get-weather_now` → `GetWeatherNow`: ASCII letters and digits of the

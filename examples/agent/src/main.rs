@@ -6,6 +6,8 @@
 //!   tools in the embedded sandbox, and prints its result, its console output
 //!   and its call trace.
 //! - `agent --sdk [--language L]` prints the SDK fixed at compile time.
+//! - `agent --serve [--language L]` serves the support tools as a Code Mode
+//!   MCP server over stdio: put it in an MCP client's `mcpServers`.
 
 use agent::conversation::Conversation;
 use agent_tools::SupportTools;
@@ -13,19 +15,22 @@ use codemode::runtime::{Isolation, Limits, RunOutcome, Runtime, WorkerCommand};
 use codemode::{Language, StaticToolset, ToolFormat};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: agent [--provider anthropic|openai-responses] [--program] [--language javascript|typescript|python] [--sdk] [--worker]\n\n\
+const USAGE: &str = "usage: agent [--provider anthropic|openai-responses] [--program] [--language javascript|typescript|python] [--sdk] [--serve] [--worker]\n\n\
     Drives a scripted model (a recorded conversation) through the agent loop: offers\n\
     run_code, runs the program in the model's tool call against the support tools,\n\
     sends the tool result back and prints the final answer. --program, or --language\n\
     on its own, runs the example program in that language directly (Python runs in a\n\
     worker process by default); --sdk prints the SDK the build script fixed at compile\n\
-    time; --worker runs every engine in a child process under OS limits.";
+    time; --serve serves the support tools as a Code Mode MCP server on stdio (the\n\
+    run_code description is the one fixed at compile time); --worker runs every\n\
+    engine in a child process under OS limits.";
 
 fn main() -> ExitCode {
     // This binary is also the sandbox's worker process (`--worker`).
     codemode::runtime::run_worker_if_requested();
     let mut language = None;
     let mut print_sdk = false;
+    let mut serve = false;
     let mut direct = false;
     let mut provider = None;
     let mut isolation = None;
@@ -33,6 +38,7 @@ fn main() -> ExitCode {
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--sdk" => print_sdk = true,
+            "--serve" => serve = true,
             "--program" => direct = true,
             "--worker" => match WorkerCommand::current_exe() {
                 Ok(command) => isolation = Some(Isolation::Worker(command)),
@@ -78,6 +84,9 @@ fn main() -> ExitCode {
             agent::sdk::FINGERPRINT
         );
         return ExitCode::SUCCESS;
+    }
+    if serve {
+        return serve_mcp(language.unwrap_or(Language::JavaScript));
     }
     let mut runtime = Runtime::new(SupportTools::with_sample_tickets(), Limits::default());
     if let Some(isolation) = isolation {
@@ -128,6 +137,31 @@ fn main() -> ExitCode {
     }
     println!("\n== final answer\n{}", transcript.final_text);
     ExitCode::SUCCESS
+}
+
+/// Serves the support tools over MCP on stdio until the client leaves.
+/// Logs go to stderr; stdout carries only protocol messages.
+fn serve_mcp(language: Language) -> ExitCode {
+    use codemode::mcp::{CodeModeServer, Transport};
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let server = CodeModeServer::new(SupportTools::with_sample_tickets()).language(language);
+    match runtime.block_on(server.serve(Transport::Stdio)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Runs the example program directly, without a model.

@@ -1,6 +1,6 @@
 //! Reading a tool list: an array of MCP tools, or a `tools/list` result.
 
-use codemode::ToolDef;
+use crate::tool::ToolDef;
 use serde_json::Value;
 use std::fmt;
 
@@ -11,7 +11,7 @@ pub const MAX_NESTING: usize = 100_000;
 /// Why an input could not be read as a tool list. Its `Display` names the
 /// source and the place.
 #[derive(Debug, PartialEq)]
-pub struct InputError {
+pub struct ToolListError {
     /// The file name, or `<stdin>`.
     pub source: String,
     /// Line and column (1-based), for errors in the JSON text itself.
@@ -20,7 +20,7 @@ pub struct InputError {
     pub message: String,
 }
 
-impl fmt::Display for InputError {
+impl fmt::Display for ToolListError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
             Some((line, column)) => write!(f, "{}:{line}:{column}: {}", self.source, self.message),
@@ -29,14 +29,29 @@ impl fmt::Display for InputError {
     }
 }
 
-/// Parses `text` (named `source` in errors) into tool definitions.
-pub fn parse_tools(source: &str, text: &str) -> Result<Vec<ToolDef>, InputError> {
-    let fail = |message: String| InputError {
+/// Parses `text` (named `source` in errors) into tool definitions: a JSON
+/// array of MCP tools, or the result of MCP `tools/list` (an object with a
+/// `tools` array; other keys are ignored). Only `name` and `inputSchema`
+/// are required; a bad tool is named by its index.
+///
+/// Nesting past [`MAX_NESTING`] is refused with its place; input nested
+/// deeply, though within that cap, needs a deep stack to parse.
+///
+/// ```
+/// use codemode_core::parse_tool_list;
+///
+/// let tools = parse_tool_list("list.json", r#"{"tools": [{"name": "ping", "inputSchema": {}}], "nextCursor": null}"#).unwrap();
+/// assert_eq!(tools[0].name, "ping");
+/// let err = parse_tool_list("list.json", r#"[{"name": 7}]"#).unwrap_err();
+/// assert_eq!(err.to_string(), "list.json: tool #0: `name` must be a string, found a number");
+/// ```
+pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolListError> {
+    let fail = |message: String| ToolListError {
         source: source.to_owned(),
         position: None,
         message,
     };
-    let fail_at = |position: (usize, usize), message: String| InputError {
+    let fail_at = |position: (usize, usize), message: String| ToolListError {
         position: Some(position),
         ..fail(message)
     };
@@ -56,29 +71,35 @@ pub fn parse_tools(source: &str, text: &str) -> Result<Vec<ToolDef>, InputError>
                 format!("invalid JSON: {}", strip_position(&e.to_string())),
             )
         })?;
+    tool_list_from_value(value).map_err(fail)
+}
+
+/// Reads an already parsed JSON value as a tool list (see
+/// [`parse_tool_list`]); the error names the bad tool by index.
+pub fn tool_list_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
     let tools = match value {
         Value::Array(tools) => tools,
         Value::Object(mut map) => match map.remove("tools") {
             Some(Value::Array(tools)) => tools,
             Some(other) => {
-                return Err(fail(format!(
+                return Err(format!(
                     "`tools` must be an array of tools, found {}",
-                    kind(&other)
-                )));
+                    json_kind(&other)
+                ));
             }
-            None => return Err(fail("expected an array of tools or an object with a `tools` array; this object has no `tools` key".to_owned())),
+            None => return Err("expected an array of tools or an object with a `tools` array; this object has no `tools` key".to_owned()),
         },
         other => {
-            return Err(fail(format!(
+            return Err(format!(
                 "expected an array of tools or an object with a `tools` array, found {}",
-                kind(&other)
-            )));
+                json_kind(&other)
+            ));
         }
     };
     tools
         .into_iter()
         .enumerate()
-        .map(|(index, tool)| tool_def(index, tool).map_err(&fail))
+        .map(|(index, tool)| tool_def(index, tool))
         .collect()
 }
 
@@ -86,7 +107,7 @@ fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
     let Value::Object(mut map) = tool else {
         return Err(format!(
             "tool #{index}: expected an object, found {}",
-            kind(&tool)
+            json_kind(&tool)
         ));
     };
     let name = match map.remove("name") {
@@ -94,7 +115,7 @@ fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
         Some(other) => {
             return Err(format!(
                 "tool #{index}: `name` must be a string, found {}",
-                kind(&other)
+                json_kind(&other)
             ));
         }
         None => return Err(format!("tool #{index}: `name` is missing")),
@@ -109,7 +130,7 @@ fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
         Some(other) => {
             return Err(format!(
                 "{at}: `description` must be a string, found {}",
-                kind(&other)
+                json_kind(&other)
             ));
         }
     };
@@ -131,7 +152,9 @@ fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
     Ok(tool)
 }
 
-fn kind(value: &Value) -> &'static str {
+/// What a JSON value is, for error messages: `null`, `a boolean`, `a
+/// number`, `a string`, `an array` or `an object`.
+pub fn json_kind(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -189,7 +212,7 @@ mod tests {
     use super::*;
 
     fn err(text: &str) -> String {
-        parse_tools("in.json", text).unwrap_err().to_string()
+        parse_tool_list("in.json", text).unwrap_err().to_string()
     }
 
     #[test]
@@ -198,15 +221,15 @@ mod tests {
         let two =
             r#"{"tools":[{"name":"a","title":"A","_meta":{},"inputSchema":{}}],"nextCursor":"x"}"#;
         assert_eq!(
-            parse_tools("-", one).unwrap(),
-            parse_tools("-", two).unwrap()
+            parse_tool_list("-", one).unwrap(),
+            parse_tool_list("-", two).unwrap()
         );
     }
 
     #[test]
     fn annotations_are_carried() {
         let text = r#"[{"name":"a","annotations":{"readOnlyHint":true,"x":1},"inputSchema":{}}]"#;
-        let tools = parse_tools("-", text).unwrap();
+        let tools = parse_tool_list("-", text).unwrap();
         let hints = tools[0].annotations.as_ref().expect("annotations");
         assert_eq!(hints.read_only_hint, Some(true));
     }
@@ -254,7 +277,7 @@ mod tests {
         // The parser needs a large stack at this depth; the binary gives it one.
         let tools = std::thread::Builder::new()
             .stack_size(256 << 20)
-            .spawn(move || parse_tools("-", &text).map(|t| t.len()))
+            .spawn(move || parse_tool_list("-", &text).map(|t| t.len()))
             .unwrap()
             .join()
             .unwrap();

@@ -1,0 +1,395 @@
+//! `codemode serve` and `codemode snapshot`, driven by a real MCP client
+//! (rmcp's), in front of the fixture server and real servers from npm.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, NumberOrString, ProgressNotificationParam,
+    ProgressToken, RequestMetaObject,
+};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::{Value, json};
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+const CODEMODE: &str = env!("CARGO_BIN_EXE_codemode");
+
+/// A client that records what the server tells it.
+#[derive(Clone, Default)]
+struct Recorder {
+    progress: Arc<Mutex<Vec<String>>>,
+    list_changed: Arc<tokio::sync::Notify>,
+}
+
+impl ClientHandler for Recorder {
+    fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        self.progress
+            .lock()
+            .unwrap()
+            .push(params.message.unwrap_or_default());
+        std::future::ready(())
+    }
+
+    fn on_tool_list_changed(
+        &self,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        self.list_changed.notify_one();
+        std::future::ready(())
+    }
+}
+
+type Client = RunningService<RoleClient, Recorder>;
+
+/// A scratch directory, removed at the end.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("codemode-serve-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn fixture_entry(name: &str) -> Value {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../codemode-mcp/tests/fixtures/server.py");
+    json!({"command": "python3", "args": [script, "--name", name]})
+}
+
+async fn start(args: &[&str]) -> (Client, Recorder) {
+    let recorder = Recorder::default();
+    let mut command = tokio::process::Command::new(CODEMODE);
+    command.arg("serve").args(args);
+    let transport = rmcp::transport::TokioChildProcess::new(command).unwrap();
+    let client = recorder.clone().serve(transport).await.unwrap();
+    (client, recorder)
+}
+
+async fn run_code(client: &Client, code: &str, progress: bool) -> CallToolResult {
+    let mut params = CallToolRequestParams::new("run_code").with_arguments(
+        json!({"code": code, "description": "a test program"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
+    if progress {
+        let mut meta = RequestMetaObject::default();
+        meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
+        params.meta = Some(meta);
+    }
+    client.peer().call_tool(params).await.unwrap()
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+async fn description(client: &Client, tool: &str) -> String {
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let tool = tools.iter().find(|t| t.name == tool).unwrap();
+    tool.description.clone().unwrap_or_default().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_run_code_over_stdio_in_front_of_two_servers() {
+    let dir = Scratch::new("stdio");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"left": fixture_entry("left"), "right": fixture_entry("right")}})
+            .to_string(),
+    );
+    let (client, recorder) =
+        start(&["--config", config.to_str().unwrap(), "--direct", "left_add"]).await;
+
+    let tools = client.peer().list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    assert_eq!(names, ["run_code", "left_add"]);
+    let sdk = description(&client, "run_code").await;
+    assert!(
+        sdk.contains(r#""left_echo"(args: { message: string })"#),
+        "{sdk}"
+    );
+    assert!(sdk.contains(r#""right_meet""#), "{sdk}");
+
+    // Calls to two servers, concurrently (each `meet` waits for the other),
+    // and a failure the program catches.
+    let meet = Scratch::new("stdio-meet");
+    let program = format!(
+        r#"const dir = {:?};
+        const [a, b] = await Promise.all([tools.left_meet({{ dir, count: 2 }}), tools.right_meet({{ dir, count: 2 }})]);
+        let caught = null;
+        try {{ await tools.right_fail({{}}); }} catch (e) {{ caught = e.kind + ": " + e.message; }}
+        console.log("done");
+        return {{ met: a.met && b.met, servers: [a.server, b.server], caught }};"#,
+        meet.0.display().to_string()
+    );
+    let result = run_code(&client, &program, true).await;
+    assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    assert_eq!(
+        result.structured_content,
+        Some(
+            json!({"result": {"met": true, "servers": ["left", "right"], "caught": "tool_failed: right cannot do that"}})
+        )
+    );
+    assert!(text(&result).contains("done"), "{}", text(&result));
+    let mut progress = recorder.progress.lock().unwrap().clone();
+    progress.sort();
+    assert_eq!(
+        progress,
+        [
+            "called left_meet",
+            "called right_fail: failed (tool_failed)",
+            "called right_meet"
+        ]
+    );
+
+    // A failed run is an error result that says where.
+    let result = run_code(&client, "const x = 1;\nnull.boom;", false).await;
+    assert_eq!(result.is_error, Some(true));
+    assert!(text(&result).contains("line 2"), "{}", text(&result));
+
+    // The direct tool, straight through.
+    let direct = client
+        .peer()
+        .call_tool(
+            CallToolRequestParams::new("left_add")
+                .with_arguments(json!({"a": 2, "b": 5}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        direct.structured_content,
+        Some(json!({"result": {"sum": 7}}))
+    );
+
+    // An upstream list change reaches the client, and the SDK shows it.
+    let result = run_code(&client, "return await tools.right_grow({});", false).await;
+    assert_eq!(result.structured_content, Some(json!({"result": "grown"})));
+    tokio::time::timeout(Duration::from_secs(10), recorder.list_changed.notified())
+        .await
+        .unwrap();
+    assert!(
+        description(&client, "run_code")
+            .await
+            .contains(r#""right_extra""#)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_python_programs_over_streamable_http_on_loopback() {
+    let dir = Scratch::new("http");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let mut child = tokio::process::Command::new(CODEMODE)
+        .args([
+            "serve",
+            "--config",
+            config.to_str().unwrap(),
+            "--language",
+            "python",
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(url) = line.strip_prefix("codemode: serving MCP at ") {
+                return url.to_owned();
+            }
+        }
+        panic!("the server ended without saying where it listens");
+    })
+    .await
+    .unwrap();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
+    let client = Recorder::default().serve(transport).await.unwrap();
+    let sdk = description(&client, "run_code").await;
+    assert!(
+        sdk.contains("async def echo(self, args: EchoArgs)"),
+        "{sdk}"
+    );
+    let program = "import asyncio\nfirst, second = await asyncio.gather(tools.echo({'message': 'a'}), tools.add({'a': 1, 'b': 2}))\n{'echo': first['echo']['message'], 'sum': second['sum']}";
+    let result = run_code(&client, program, false).await;
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"result": {"echo": "a", "sum": 3}})),
+        "{}",
+        text(&result)
+    );
+    client.cancel().await.unwrap();
+    let _ = child.kill().await;
+}
+
+/// Runs `codemode ARGS` to its end, with nothing on its standard input.
+fn codemode(args: &[&str]) -> std::process::Output {
+    Command::new(CODEMODE)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn refuses_bad_configs_and_non_loopback_addresses_with_exit_2() {
+    let dir = Scratch::new("bad");
+    let bad = dir.write(
+        "bad.json",
+        r#"{"mcpServers": {"x": {"command": "srv", "args": "-v"}}}"#,
+    );
+    let out = codemode(&["serve", "--config", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("bad.json: mcpServers.x.args: must be an array of strings, found a string"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+
+    let good = dir.write(
+        "good.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let out = codemode(&[
+        "serve",
+        "--config",
+        good.to_str().unwrap(),
+        "--http",
+        "0.0.0.0:0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("listen on a loopback address"));
+
+    let out = codemode(&[
+        "serve",
+        "--config",
+        good.to_str().unwrap(),
+        "--direct",
+        "nope",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--direct nope: no upstream server provides a tool by that name"),
+        "{stderr}"
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn snapshots_pin_the_sdk_and_drift_is_refused_by_policy() {
+    let dir = Scratch::new("snapshot");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let out_dir = dir.0.join("snapshots");
+    let out = codemode(&[
+        "snapshot",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let snapshot = std::fs::read_to_string(out_dir.join("one.json")).unwrap();
+    let listed: Value = serde_json::from_str(&snapshot).unwrap();
+    let names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "add", "echo", "exit", "fail", "grow", "hang", "meet", "picture", "refuse", "slow"
+        ]
+    );
+    // The same servers give the same bytes.
+    let again = codemode(&[
+        "snapshot",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(again.status.success());
+    assert_eq!(
+        std::fs::read_to_string(out_dir.join("one.json")).unwrap(),
+        snapshot
+    );
+
+    // A snapshot that no longer matches: refused under --drift error.
+    let mut edited = listed.clone();
+    edited["tools"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|t| t["name"] != "slow");
+    std::fs::write(
+        out_dir.join("one.json"),
+        serde_json::to_string(&edited).unwrap(),
+    )
+    .unwrap();
+    let out = codemode(&[
+        "serve",
+        "--config",
+        config.to_str().unwrap(),
+        "--pinned",
+        out_dir.to_str().unwrap(),
+        "--drift",
+        "error",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("differ from its pinned snapshot") && stderr.contains("added: slow"),
+        "{stderr}"
+    );
+}

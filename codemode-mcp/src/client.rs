@@ -1,0 +1,857 @@
+//! Upstream MCP servers as one toolset: connect, list, route, call, and
+//! follow their tool lists as they change.
+
+use crate::config::{McpConfig, ServerConfig, ServerTransport};
+use crate::pin::{Drift, DriftPolicy, Pin};
+use crate::result::call_value;
+use codemode_core::{
+    CallPolicy, ErrorKind, ToolCallError, ToolDef, Toolset, fingerprint, json_kind, server_prefix,
+    tool_list_from_value, unknown_tool,
+};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::{NotificationContext, Peer, RoleClient, RunningServiceCancellationToken};
+use rmcp::{ClientHandler, ServiceError, ServiceExt};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+use tokio::sync::{mpsc, watch};
+
+/// How long a server may take to start and list its tools, by default.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one call may take, by default (a run's own per-call limit may
+/// end it sooner).
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The tools of one or more MCP servers, as one [`Toolset`].
+///
+/// Each server's tools carry a prefix: none when there is one server, else
+/// the server's name and `_` (or the prefix its [`ServerConfig`] sets). A
+/// name two servers would share is an error that names both.
+///
+/// A call goes to the server that declared the tool, as `tools/call`; its
+/// result becomes JSON as the crate documentation describes. `isError` is a
+/// [`ToolCallError`] of kind `tool_failed` with the server's text; a
+/// JSON-RPC error is `server_error`; a server that is not running is
+/// `unavailable`; no answer in time is `timeout`.
+///
+/// A server that fails to start, or exits, fails only the calls to its own
+/// tools: [`McpToolset::servers`] says what happened, and the other servers
+/// keep working. When a server sends `notifications/tools/list_changed`, its
+/// list is read again; [`McpToolset::defs`](Toolset::defs) and
+/// [`McpToolset::fingerprint`] change with it, and [`McpToolset::changes`]
+/// tells the host.
+///
+/// A server can be pinned to a `tools/list` snapshot fixed at build time
+/// ([`McpToolsetBuilder::pin`]): its tools are then declared from the
+/// snapshot, so the SDK stays byte-identical whatever the server does, and
+/// a live list that differs is reported as [`Drift`], a warning or an
+/// error by [`DriftPolicy`].
+///
+/// Dropping the last handle closes every connection and stops the child
+/// processes. It needs a tokio runtime (with the `time` driver).
+#[derive(Clone)]
+pub struct McpToolset {
+    inner: Arc<Inner>,
+}
+
+/// Builds an [`McpToolset`]: servers, pins, policies and timeouts.
+#[derive(Debug, Clone)]
+pub struct McpToolsetBuilder {
+    servers: BTreeMap<String, ServerConfig>,
+    pins: BTreeMap<String, Pin>,
+    drift: DriftPolicy,
+    connect_timeout: Duration,
+    call_timeout: Duration,
+    direct: BTreeSet<String>,
+}
+
+/// Why an [`McpToolset`] could not be built. A server that fails to start
+/// is not one of these: it fails only the calls to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum McpError {
+    /// Two servers declare a tool under the same name.
+    Collision {
+        /// The name as a program would call it.
+        tool: String,
+        /// The server that declares it first (in name order).
+        first: String,
+        /// The other server.
+        second: String,
+    },
+    /// A prefix that cannot start a tool name.
+    InvalidPrefix {
+        /// The server.
+        server: String,
+        /// The prefix.
+        prefix: String,
+    },
+    /// A pin names a server that is not configured.
+    UnknownServer {
+        /// The name the pin gives.
+        server: String,
+    },
+    /// A pinned server's live tool list differs from its snapshot, and the
+    /// policy is [`DriftPolicy::Error`].
+    Drift(Box<Drift>),
+    /// There are no servers to connect to.
+    NoServers,
+}
+
+impl fmt::Display for McpError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            McpError::Collision {
+                tool,
+                first,
+                second,
+            } => write!(
+                f,
+                "MCP servers {first:?} and {second:?} both provide a tool named {tool:?}: give one of them a different prefix"
+            ),
+            McpError::InvalidPrefix { server, prefix } => write!(
+                f,
+                "MCP server {server:?}: the prefix {prefix:?} cannot start a tool name (use ASCII letters, digits, `_`, `-` or `.`)"
+            ),
+            McpError::UnknownServer { server } => {
+                write!(
+                    f,
+                    "a pin names the MCP server {server:?}, which is not configured"
+                )
+            }
+            McpError::Drift(drift) => drift.fmt(f),
+            McpError::NoServers => f.write_str("no MCP servers are configured"),
+        }
+    }
+}
+
+impl std::error::Error for McpError {}
+
+/// What one upstream server is doing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerState {
+    /// Connected; its tools can be called.
+    Connected,
+    /// It could not be started or did not complete the handshake or the
+    /// tool listing; the message says why.
+    Failed(String),
+    /// It was connected, then exited or closed the connection.
+    Exited(String),
+}
+
+/// One upstream server, as [`McpToolset::servers`] reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerStatus {
+    /// Its name in the configuration.
+    pub name: String,
+    /// The prefix of its tools.
+    pub prefix: String,
+    /// Whether it is connected.
+    pub state: ServerState,
+    /// How many tools it contributes to the SDK.
+    pub tools: usize,
+    /// How its live tool list differs from its pinned snapshot, if it does.
+    pub drift: Option<Drift>,
+}
+
+struct Inner {
+    servers: Vec<Slot>,
+    catalog: RwLock<Catalog>,
+    changes: watch::Sender<u64>,
+    drift: DriftPolicy,
+    connect_timeout: Duration,
+    direct: BTreeSet<String>,
+}
+
+struct Slot {
+    name: String,
+    prefix: String,
+    config: ServerConfig,
+    pin: Option<Pin>,
+    call_timeout: Duration,
+    live: Mutex<SlotLive>,
+}
+
+#[derive(Default)]
+struct SlotLive {
+    peer: Option<Peer<RoleClient>>,
+    cancel: Option<RunningServiceCancellationToken>,
+    state: Option<ServerState>,
+    tools: Vec<ToolDef>,
+    drift: Option<Drift>,
+}
+
+#[derive(Default)]
+struct Catalog {
+    defs: Vec<ToolDef>,
+    routes: BTreeMap<String, (usize, String)>,
+    fingerprint: String,
+    version: u64,
+}
+
+impl McpToolset {
+    /// A builder with no servers.
+    pub fn builder() -> McpToolsetBuilder {
+        McpToolsetBuilder {
+            servers: BTreeMap::new(),
+            pins: BTreeMap::new(),
+            drift: DriftPolicy::Warn,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            call_timeout: DEFAULT_CALL_TIMEOUT,
+            direct: BTreeSet::new(),
+        }
+    }
+
+    /// Connects to every server of `config`, with the default settings.
+    pub async fn connect(config: &McpConfig) -> Result<McpToolset, McpError> {
+        McpToolset::builder().servers(config).connect().await
+    }
+
+    /// The fingerprint of the SDK these tools render to (see
+    /// [`codemode_core::fingerprint`]); it changes when a tool list does.
+    pub fn fingerprint(&self) -> String {
+        self.inner.read_catalog().fingerprint.clone()
+    }
+
+    /// How many times the tool list has changed since connecting.
+    pub fn version(&self) -> u64 {
+        self.inner.read_catalog().version
+    }
+
+    /// A receiver that wakes whenever the tool list (and so the SDK)
+    /// changes; its value is [`McpToolset::version`].
+    pub fn changes(&self) -> watch::Receiver<u64> {
+        self.inner.changes.subscribe()
+    }
+
+    /// Every server, in name order, with its state.
+    pub fn servers(&self) -> Vec<ServerStatus> {
+        let catalog = self.inner.read_catalog();
+        self.inner
+            .servers
+            .iter()
+            .enumerate()
+            .map(|(index, slot)| {
+                let live = slot.lock();
+                ServerStatus {
+                    name: slot.name.clone(),
+                    prefix: slot.prefix.clone(),
+                    state: live
+                        .state
+                        .clone()
+                        .unwrap_or_else(|| ServerState::Failed("not connected".into())),
+                    tools: catalog.routes.values().filter(|(i, _)| *i == index).count(),
+                    drift: live.drift.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// The tools server `name` lists now, in its own names (before any
+    /// prefix), sorted: what a snapshot of it holds. `None` when no server
+    /// has that name.
+    pub fn live_tools(&self, name: &str) -> Option<Vec<ToolDef>> {
+        let slot = self.inner.servers.iter().find(|s| s.name == name)?;
+        let mut tools = slot.lock().tools.clone();
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        Some(tools)
+    }
+
+    /// Reads the tool list of `server` again (as a `list_changed`
+    /// notification does). Returns whether the SDK changed.
+    pub async fn refresh(&self, server: &str) -> bool {
+        match self.inner.servers.iter().position(|s| s.name == server) {
+            Some(index) => self.inner.refresh(index).await,
+            None => false,
+        }
+    }
+}
+
+impl fmt::Debug for McpToolset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("McpToolset")
+            .field("servers", &self.servers())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpToolsetBuilder {
+    /// Adds a server under `name`.
+    pub fn server(mut self, name: impl Into<String>, config: ServerConfig) -> Self {
+        self.servers.insert(name.into(), config);
+        self
+    }
+
+    /// Adds every server of `config`.
+    pub fn servers(mut self, config: &McpConfig) -> Self {
+        for (name, server) in &config.servers {
+            self.servers.insert(name.clone(), server.clone());
+        }
+        self
+    }
+
+    /// Pins the tools of server `name` to a snapshot (see [`Pin`]).
+    pub fn pin(mut self, name: impl Into<String>, pin: Pin) -> Self {
+        self.pins.insert(name.into(), pin);
+        self
+    }
+
+    /// What a pinned server's drift does (a warning by default).
+    pub fn drift_policy(mut self, policy: DriftPolicy) -> Self {
+        self.drift = policy;
+        self
+    }
+
+    /// How long a server may take to start, shake hands and list its tools.
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// Offers the tools named (as a program calls them, prefix included) to
+    /// the model directly as well (policy `both`), whatever their server's
+    /// configuration says. Names no server provides are ignored; compare
+    /// with [`Toolset::defs`] to report them.
+    pub fn direct(mut self, names: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.direct.extend(names.into_iter().map(Into::into));
+        self
+    }
+
+    /// How long one call may take, for servers that do not set their own.
+    pub fn call_timeout(mut self, timeout: Duration) -> Self {
+        self.call_timeout = timeout;
+        self
+    }
+
+    /// Starts or reaches every server at once, lists their tools, and
+    /// builds the toolset. Servers that fail are reported by
+    /// [`McpToolset::servers`], not here.
+    pub async fn connect(self) -> Result<McpToolset, McpError> {
+        if self.servers.is_empty() {
+            return Err(McpError::NoServers);
+        }
+        if let Some(server) = self.pins.keys().find(|p| !self.servers.contains_key(*p)) {
+            return Err(McpError::UnknownServer {
+                server: server.clone(),
+            });
+        }
+        let single = self.servers.len() == 1;
+        let mut pins = self.pins;
+        let mut slots = Vec::new();
+        for (name, config) in self.servers {
+            let prefix = match &config.prefix {
+                Some(prefix) => prefix.clone(),
+                None if single => String::new(),
+                None => server_prefix(&name),
+            };
+            if !valid_prefix(&prefix) {
+                return Err(McpError::InvalidPrefix {
+                    server: name,
+                    prefix,
+                });
+            }
+            slots.push(Slot {
+                pin: pins.remove(&name),
+                call_timeout: config.call_timeout.unwrap_or(self.call_timeout),
+                name,
+                prefix,
+                config,
+                live: Mutex::new(SlotLive::default()),
+            });
+        }
+        let (changes, _) = watch::channel(0);
+        let inner = Arc::new(Inner {
+            servers: slots,
+            catalog: RwLock::new(Catalog::default()),
+            changes,
+            drift: self.drift,
+            connect_timeout: self.connect_timeout,
+            direct: self.direct,
+        });
+        let (notify, notices) = mpsc::unbounded_channel();
+        let connects: Vec<_> = (0..inner.servers.len())
+            .map(|index| {
+                let inner = Arc::clone(&inner);
+                let notify = notify.clone();
+                tokio::spawn(async move { inner.start(index, notify).await })
+            })
+            .collect();
+        for connect in connects {
+            let _ = connect.await;
+        }
+        for slot in &inner.servers {
+            if let Some(drift) = slot.lock().drift.clone()
+                && inner.drift == DriftPolicy::Error
+            {
+                return Err(McpError::Drift(Box::new(drift)));
+            }
+        }
+        let catalog = inner.build_catalog(0)?;
+        *inner.catalog.write().unwrap_or_else(|e| e.into_inner()) = catalog;
+        tokio::spawn(follow_changes(Arc::downgrade(&inner), notices));
+        Ok(McpToolset { inner })
+    }
+}
+
+fn valid_prefix(prefix: &str) -> bool {
+    prefix.len() <= 64
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+impl Slot {
+    fn lock(&self) -> std::sync::MutexGuard<'_, SlotLive> {
+        self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Compares the live list with the pin, and warns of any drift.
+    fn check_drift(&self, live: &mut SlotLive) {
+        live.drift = self
+            .pin
+            .as_ref()
+            .and_then(|pin| pin.drift(&self.name, &live.tools));
+        if let Some(drift) = &live.drift {
+            tracing::warn!(server = %self.name, "{drift}");
+        }
+    }
+
+    /// The tools this server contributes: its pinned snapshot, or its live list.
+    fn declared(&self) -> Vec<ToolDef> {
+        match &self.pin {
+            Some(pin) => pin.tools.clone(),
+            None => self.lock().tools.clone(),
+        }
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        for slot in &self.servers {
+            if let Some(cancel) = slot.lock().cancel.take() {
+                cancel.cancel();
+            }
+        }
+    }
+}
+
+/// Receives a server's `list_changed` notifications, by server index.
+#[derive(Clone)]
+struct Upstream {
+    index: usize,
+    notify: mpsc::UnboundedSender<usize>,
+}
+
+impl ClientHandler for Upstream {
+    fn on_tool_list_changed(
+        &self,
+        _context: NotificationContext<RoleClient>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        let _ = self.notify.send(self.index);
+        std::future::ready(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("codemode", env!("CARGO_PKG_VERSION")),
+        )
+    }
+}
+
+async fn follow_changes(inner: Weak<Inner>, mut notices: mpsc::UnboundedReceiver<usize>) {
+    while let Some(index) = notices.recv().await {
+        let Some(inner) = inner.upgrade() else { break };
+        inner.refresh(index).await;
+    }
+}
+
+impl Inner {
+    fn read_catalog(&self) -> std::sync::RwLockReadGuard<'_, Catalog> {
+        self.catalog.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Connects server `index` and lists its tools; a failure is recorded
+    /// in its state.
+    async fn start(self: &Arc<Self>, index: usize, notify: mpsc::UnboundedSender<usize>) {
+        let slot = &self.servers[index];
+        let handler = Upstream { index, notify };
+        let connected =
+            tokio::time::timeout(self.connect_timeout, connect(handler, &slot.config)).await;
+        let service = match connected {
+            Ok(Ok(service)) => service,
+            Ok(Err(message)) => return self.fail(index, message),
+            Err(_) => {
+                return self.fail(
+                    index,
+                    format!(
+                        "it did not complete the MCP handshake within {}",
+                        seconds(self.connect_timeout)
+                    ),
+                );
+            }
+        };
+        let peer = service.peer().clone();
+        {
+            let mut live = slot.lock();
+            live.peer = Some(peer.clone());
+            live.cancel = Some(service.cancellation_token());
+        }
+        // Watch for the connection's end, so the state says so at once.
+        let watcher = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let reason = service.waiting().await;
+            if let Some(inner) = watcher.upgrade() {
+                let slot = &inner.servers[index];
+                let mut live = slot.lock();
+                live.peer = None;
+                if matches!(live.state, Some(ServerState::Connected) | None) {
+                    let why = match reason {
+                        Ok(reason) => format!("the connection ended ({reason:?})"),
+                        Err(e) => format!("the connection ended: {e}"),
+                    };
+                    tracing::warn!(server = %slot.name, "MCP server {:?} is gone: {why}", slot.name);
+                    live.state = Some(ServerState::Exited(why));
+                }
+            }
+        });
+        match self.list(index, &peer).await {
+            Ok(tools) => {
+                let mut live = slot.lock();
+                live.tools = tools;
+                slot.check_drift(&mut live);
+                if live.state.is_none() {
+                    live.state = Some(ServerState::Connected);
+                }
+            }
+            Err(message) => self.fail(index, message),
+        }
+    }
+
+    fn fail(&self, index: usize, message: String) {
+        let slot = &self.servers[index];
+        tracing::warn!(server = %slot.name, "MCP server {:?} is unavailable: {message}", slot.name);
+        let mut live = slot.lock();
+        live.state = Some(ServerState::Failed(message));
+        live.peer = None;
+        if let Some(cancel) = live.cancel.take() {
+            cancel.cancel();
+        }
+    }
+
+    /// Lists the tools of a connected server, following `nextCursor`.
+    async fn list(&self, index: usize, peer: &Peer<RoleClient>) -> Result<Vec<ToolDef>, String> {
+        let listed = tokio::time::timeout(self.connect_timeout, peer.list_all_tools()).await;
+        let tools = match listed {
+            Ok(Ok(tools)) => tools,
+            Ok(Err(ServiceError::UnexpectedResponse)) => {
+                return Err(
+                    "its tool list is malformed: the tools/list answer does not have MCP's shape"
+                        .to_owned(),
+                );
+            }
+            Ok(Err(e)) => return Err(format!("its tool list could not be read: {}", describe(&e))),
+            Err(_) => {
+                return Err(format!(
+                    "it did not answer tools/list within {}",
+                    seconds(self.connect_timeout)
+                ));
+            }
+        };
+        let json = serde_json::to_value(&tools)
+            .map_err(|e| format!("its tool list cannot be read: {e}"))?;
+        let defs =
+            tool_list_from_value(json).map_err(|e| format!("its tool list is malformed: {e}"))?;
+        let slot = &self.servers[index];
+        if let Some(bad) = defs
+            .iter()
+            .find(|d| d.name.is_empty() || d.name.chars().any(char::is_control))
+        {
+            return Err(format!(
+                "its tool list is malformed: the tool name {:?} is empty or holds a control character",
+                bad.name
+            ));
+        }
+        tracing::info!(server = %slot.name, tools = defs.len(), "listed the tools of MCP server {:?}", slot.name);
+        Ok(defs)
+    }
+
+    /// Reads server `index`'s tools again and rebuilds the catalog; returns
+    /// whether the SDK changed.
+    async fn refresh(&self, index: usize) -> bool {
+        let slot = &self.servers[index];
+        let Some(peer) = slot.lock().peer.clone() else {
+            return false;
+        };
+        let tools = match self.list(index, &peer).await {
+            Ok(tools) => tools,
+            Err(message) => {
+                tracing::warn!(server = %slot.name, "MCP server {:?}: the changed tool list was not taken: {message}", slot.name);
+                return false;
+            }
+        };
+        let old = {
+            let mut live = slot.lock();
+            let old = std::mem::replace(&mut live.tools, tools);
+            slot.check_drift(&mut live);
+            old
+        };
+        let version = self.read_catalog().version;
+        match self.build_catalog(version) {
+            Ok(catalog) => {
+                let mut current = self.catalog.write().unwrap_or_else(|e| e.into_inner());
+                if catalog.fingerprint == current.fingerprint {
+                    return false;
+                }
+                let version = current.version + 1;
+                *current = Catalog { version, ..catalog };
+                drop(current);
+                tracing::info!(server = %slot.name, version, "the tools of MCP server {:?} changed", slot.name);
+                self.changes.send_replace(version);
+                true
+            }
+            Err(e) => {
+                tracing::warn!(server = %slot.name, "the changed tool list of MCP server {:?} was not taken: {e}", slot.name);
+                slot.lock().tools = old;
+                false
+            }
+        }
+    }
+
+    /// The declarations of every server, prefixed and with their policies,
+    /// and the routes back to each server's own names.
+    fn build_catalog(&self, version: u64) -> Result<Catalog, McpError> {
+        let mut routes: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        let mut defs = Vec::new();
+        for (index, slot) in self.servers.iter().enumerate() {
+            let mut declared = slot.declared();
+            declared.sort_by(|a, b| a.name.cmp(&b.name));
+            declared.dedup_by(|a, b| a.name == b.name);
+            for def in declared {
+                let name = format!("{}{}", slot.prefix, def.name);
+                if let Some((first, _)) = routes.get(&name) {
+                    return Err(McpError::Collision {
+                        tool: name,
+                        first: self.servers[*first].name.clone(),
+                        second: slot.name.clone(),
+                    });
+                }
+                let policy = slot
+                    .config
+                    .policies
+                    .get(&def.name)
+                    .copied()
+                    .unwrap_or(CallPolicy::Program);
+                let policy = if self.direct.contains(&name) {
+                    CallPolicy::Both
+                } else {
+                    policy
+                };
+                routes.insert(name.clone(), (index, def.name.clone()));
+                defs.push(ToolDef {
+                    name,
+                    policy,
+                    ..def
+                });
+            }
+        }
+        defs.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Catalog {
+            fingerprint: fingerprint(&defs),
+            defs,
+            routes,
+            version,
+        })
+    }
+
+    /// Why server `index` cannot take calls now, if it cannot.
+    fn unavailable(&self, index: usize) -> Result<Peer<RoleClient>, String> {
+        let slot = &self.servers[index];
+        let live = slot.lock();
+        if let (Some(drift), DriftPolicy::Error) = (&live.drift, self.drift) {
+            return Err(format!("{drift}; its calls are refused until it matches"));
+        }
+        match (&live.peer, &live.state) {
+            (Some(peer), Some(ServerState::Connected)) => Ok(peer.clone()),
+            (_, Some(ServerState::Failed(why) | ServerState::Exited(why))) => Err(format!(
+                "the MCP server {:?} that provides this tool is not running: {why}",
+                slot.name
+            )),
+            _ => Err(format!(
+                "the MCP server {:?} that provides this tool is not connected",
+                slot.name
+            )),
+        }
+    }
+
+    async fn call(&self, name: String, args: Value) -> Result<Value, ToolCallError> {
+        let route = self.read_catalog().routes.get(&name).cloned();
+        let Some((index, tool)) = route else {
+            let catalog = self.read_catalog();
+            let known: Vec<&str> = catalog.routes.keys().map(String::as_str).collect();
+            return Err(unknown_tool(&name, &known));
+        };
+        let slot = &self.servers[index];
+        let fail = |kind, message: String| ToolCallError::new(&name, kind, message);
+        let peer = self
+            .unavailable(index)
+            .map_err(|why| fail(ErrorKind::Unavailable, why))?;
+        let arguments = match args {
+            Value::Null => None,
+            Value::Object(map) => Some(map),
+            other => {
+                return Err(fail(
+                    ErrorKind::InvalidArguments,
+                    format!("the arguments must be an object, not {}", json_kind(&other)),
+                ));
+            }
+        };
+        let mut params = CallToolRequestParams::new(tool);
+        params.arguments = arguments;
+        match tokio::time::timeout(slot.call_timeout, peer.call_tool(params)).await {
+            Err(_) => Err(fail(
+                ErrorKind::Timeout,
+                format!(
+                    "the MCP server {:?} did not answer within {}",
+                    slot.name,
+                    seconds(slot.call_timeout)
+                ),
+            )),
+            Ok(Ok(result)) => {
+                let json = serde_json::to_value(&result).unwrap_or(Value::Null);
+                call_value(json).map_err(|text| fail(ErrorKind::ToolFailed, text))
+            }
+            Ok(Err(e)) => Err(match &e {
+                ServiceError::McpError(error) => fail(
+                    ErrorKind::ServerError,
+                    format!(
+                        "the MCP server {:?} refused the call: {} (JSON-RPC error {})",
+                        slot.name, error.message, error.code.0
+                    ),
+                ),
+                ServiceError::Timeout { .. } => fail(
+                    ErrorKind::Timeout,
+                    format!("the MCP server {:?} did not answer in time", slot.name),
+                ),
+                ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                    let why = format!("the connection closed ({})", describe(&e));
+                    {
+                        let mut live = slot.lock();
+                        live.peer = None;
+                        live.state = Some(ServerState::Exited(why.clone()));
+                    }
+                    fail(
+                        ErrorKind::Unavailable,
+                        format!(
+                            "the MCP server {:?} that provides this tool is not running: {why}",
+                            slot.name
+                        ),
+                    )
+                }
+                _ => fail(
+                    ErrorKind::ServerError,
+                    format!(
+                        "the MCP server {:?} failed the call: {}",
+                        slot.name,
+                        describe(&e)
+                    ),
+                ),
+            }),
+        }
+    }
+}
+
+impl Toolset for McpToolset {
+    fn defs(&self) -> Vec<ToolDef> {
+        self.inner.read_catalog().defs.clone()
+    }
+
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
+        let inner = Arc::clone(&self.inner);
+        let name = name.to_owned();
+        async move { inner.call(name, args).await }
+    }
+}
+
+/// Starts or reaches one server and completes the MCP handshake.
+async fn connect(
+    handler: Upstream,
+    config: &ServerConfig,
+) -> Result<rmcp::service::RunningService<RoleClient, Upstream>, String> {
+    match &config.transport {
+        ServerTransport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let mut cmd = tokio::process::Command::new(command);
+            cmd.args(args).envs(env).kill_on_drop(true);
+            if let Some(cwd) = cwd {
+                cmd.current_dir(cwd);
+            }
+            let (process, _) = rmcp::transport::TokioChildProcess::builder(cmd)
+                .stderr(std::process::Stdio::inherit())
+                .spawn()
+                .map_err(|e| format!("`{command}` could not be started: {e}"))?;
+            handler.serve(process).await.map_err(|e| match e {
+                rmcp::service::ClientInitializeError::ConnectionClosed(_) => format!(
+                    "`{command}` exited or closed its output before completing the MCP handshake (see its stderr)"
+                ),
+                other => format!("the MCP handshake failed: {other}"),
+            })
+        }
+        ServerTransport::Http { url, headers } => {
+            crate::install_crypto_provider();
+            let mut custom = HashMap::new();
+            for (name, value) in headers {
+                let header = http::HeaderName::from_bytes(name.as_bytes())
+                    .map_err(|e| format!("the header name {name:?} is invalid: {e}"))?;
+                let value = http::HeaderValue::from_str(value)
+                    .map_err(|e| format!("the value of header {name:?} is invalid: {e}"))?;
+                custom.insert(header, value);
+            }
+            let config = rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(custom);
+            let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
+            handler
+                .serve(transport)
+                .await
+                .map_err(|e| format!("the MCP handshake with {url} failed: {e}"))
+        }
+    }
+}
+
+fn describe(error: &ServiceError) -> String {
+    match error {
+        ServiceError::McpError(e) => format!("{} (JSON-RPC error {})", e.message, e.code.0),
+        other => other.to_string(),
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s.fract() == 0.0 {
+        format!("{s:.0} s")
+    } else {
+        format!("{s:.1} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_prefixes_are_tool_name_safe() {
+        assert!(valid_prefix(&server_prefix("ünï cödé")));
+        assert!(valid_prefix(&server_prefix(&"x".repeat(200))));
+        assert!(!valid_prefix("a b"));
+    }
+}

@@ -1,0 +1,421 @@
+//! Any toolset served as a Code Mode MCP server: one `run_code` tool whose
+//! description carries the SDK, and the tools whose policy lets the model
+//! call them directly.
+
+use codemode_core::{
+    Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolFormat, Toolset, native_tools,
+    run_code_tool,
+};
+use codemode_runtime::{Limits, RunEvent, RunOutcome, Runtime};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ServerCapabilities, Tool,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
+use serde_json::{Value, json};
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+
+/// Where a Code Mode MCP server listens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// Standard input and output (the client started this process). Nothing
+    /// but protocol messages is written to standard output.
+    Stdio,
+    /// Streamable HTTP at `http://ADDR/mcp`. Keep `ADDR` on loopback unless
+    /// something in front authenticates the callers.
+    Http(SocketAddr),
+}
+
+/// Why a server could not serve.
+#[derive(Debug)]
+pub struct ServeError(String);
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// A Code Mode MCP server for a toolset, with its settings.
+///
+/// `tools/list` answers `run_code` (its description: the instructions and
+/// the SDK of every tool a program may call, in the chosen language) and
+/// every tool whose [`CallPolicy`](codemode_core::CallPolicy) lets the model
+/// call it directly. A `run_code` call runs the program under the limits;
+/// its result carries the value as `structuredContent` (`{"result": value}`,
+/// so it is always an object), the outcome as text for the model, and
+/// `isError` when the run failed. When the client sends a progress token,
+/// each tool call the program makes is reported as progress.
+///
+/// ```no_run
+/// # async fn demo(tools: codemode_core::DynToolset) -> Result<(), codemode_mcp::ServeError> {
+/// use codemode_core::Language;
+/// use codemode_mcp::{CodeModeServer, Transport};
+///
+/// CodeModeServer::new(tools)
+///     .language(Language::TypeScript)
+///     .serve(Transport::Stdio)
+///     .await
+/// # }
+/// ```
+pub struct CodeModeServer<T: ?Sized> {
+    shared: Arc<Shared<T>>,
+}
+
+struct Shared<T: ?Sized> {
+    language: Language,
+    limits: Limits,
+    max_result_bytes: usize,
+    changes: Option<watch::Receiver<u64>>,
+    toolset: Arc<T>,
+}
+
+impl<T: ?Sized> Clone for CodeModeServer<T> {
+    fn clone(&self) -> Self {
+        CodeModeServer {
+            shared: Arc::clone(&self.shared),
+        }
+    }
+}
+
+/// Serves `toolset` as a Code Mode MCP server on `transport`, with
+/// JavaScript programs and the default limits, until the client leaves
+/// (stdio) or the process ends (HTTP). See [`CodeModeServer`] for the rest.
+pub async fn serve<T>(toolset: T, transport: Transport) -> Result<(), ServeError>
+where
+    T: Toolset + Send + Sync + 'static,
+{
+    CodeModeServer::new(toolset).serve(transport).await
+}
+
+impl<T: Toolset + Send + Sync + 'static> CodeModeServer<T> {
+    /// A server for `toolset`: JavaScript programs, default limits, results
+    /// up to 100 KB of text.
+    pub fn new(toolset: T) -> Self {
+        CodeModeServer::from_arc(Arc::new(toolset))
+    }
+}
+
+impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
+    /// A server for a toolset the host shares.
+    pub fn from_arc(toolset: Arc<T>) -> Self {
+        CodeModeServer {
+            shared: Arc::new(Shared {
+                language: Language::JavaScript,
+                limits: Limits::default(),
+                max_result_bytes: 100_000,
+                changes: None,
+                toolset,
+            }),
+        }
+    }
+
+    fn with(self, change: impl FnOnce(&mut Shared<T>)) -> Self
+    where
+        T: Sized,
+    {
+        let mut shared = match Arc::try_unwrap(self.shared) {
+            Ok(shared) => shared,
+            Err(shared) => Shared {
+                language: shared.language,
+                limits: shared.limits.clone(),
+                max_result_bytes: shared.max_result_bytes,
+                changes: shared.changes.clone(),
+                toolset: Arc::clone(&shared.toolset),
+            },
+        };
+        change(&mut shared);
+        CodeModeServer {
+            shared: Arc::new(shared),
+        }
+    }
+
+    /// The language programs are written in.
+    pub fn language(self, language: Language) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.language = language)
+    }
+
+    /// The limits of every run.
+    pub fn limits(self, limits: Limits) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.limits = limits)
+    }
+
+    /// The most text a result may carry, in bytes (the outcome is cut to fit).
+    pub fn max_result_bytes(self, bytes: usize) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.max_result_bytes = bytes)
+    }
+
+    /// Tells clients `notifications/tools/list_changed` whenever `changes`
+    /// wakes (such as [`McpToolset::changes`](crate::McpToolset::changes)).
+    pub fn list_changes(self, changes: watch::Receiver<u64>) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.changes = Some(changes))
+    }
+
+    /// The tools `tools/list` answers: `run_code`, then the direct tools.
+    pub fn tools(&self) -> Vec<Tool> {
+        let toolset = &*self.shared.toolset;
+        let run_code =
+            run_code_tool(self.shared.language, &toolset.defs()).to_format(ToolFormat::Mcp);
+        std::iter::once(run_code)
+            .chain(native_tools(ToolFormat::Mcp, toolset))
+            .filter_map(|tool| serde_json::from_value(tool).ok())
+            .collect()
+    }
+
+    /// Serves on `transport` until the client leaves (stdio) or the
+    /// process ends (HTTP).
+    pub async fn serve(self, transport: Transport) -> Result<(), ServeError> {
+        match transport {
+            Transport::Stdio => {
+                let running = ServiceExt::serve(self, (tokio::io::stdin(), tokio::io::stdout()))
+                    .await
+                    .map_err(|e| ServeError(format!("the MCP handshake failed: {e}")))?;
+                running
+                    .waiting()
+                    .await
+                    .map_err(|e| ServeError(format!("the server stopped: {e}")))?;
+                Ok(())
+            }
+            Transport::Http(addr) => self.bind_http(addr).await?.run().await,
+        }
+    }
+
+    /// Binds a streamable HTTP endpoint at `http://ADDR/mcp`, without
+    /// serving yet: [`HttpServer::local_addr`] tells the port when `addr`
+    /// asked for any (`:0`).
+    pub async fn bind_http(self, addr: SocketAddr) -> Result<HttpServer, ServeError> {
+        use rmcp::transport::streamable_http_server::{
+            StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+        };
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
+        let local = listener
+            .local_addr()
+            .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
+        let server = self.clone();
+        let service = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        let router = axum::Router::new().nest_service("/mcp", service);
+        Ok(HttpServer {
+            listener,
+            local,
+            router,
+        })
+    }
+
+    async fn run_code(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResult {
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let args = match RunCodeArgs::from_value(&arguments) {
+            Ok(args) => args,
+            Err(message) => return CallToolResult::error(vec![ContentBlock::text(message)]),
+        };
+        let (events, mut progress) = mpsc::unbounded_channel::<String>();
+        let mut runtime =
+            Runtime::from_arc(Arc::clone(&self.shared.toolset), self.shared.limits.clone());
+        let token = context.meta.get_progress_token();
+        if token.is_some() {
+            runtime = runtime.with_observer(move |event| {
+                if let RunEvent::CallFinished { name, error, .. } = event {
+                    let _ = events.send(match error {
+                        None => format!("called {name}"),
+                        Some(e) => format!("called {name}: failed ({})", e.kind),
+                    });
+                }
+            });
+        }
+        let peer = context.peer.clone();
+        let forward = tokio::spawn(async move {
+            let Some(token) = token else { return };
+            let mut done = 0u32;
+            while let Some(message) = progress.recv().await {
+                done += 1;
+                let _ = peer
+                    .notify_progress(
+                        ProgressNotificationParam::new(token.clone(), f64::from(done))
+                            .with_message(message),
+                    )
+                    .await;
+            }
+        });
+        tracing::info!(description = %args.description, "running a program");
+        let run = runtime.run_described(self.shared.language, &args.code, &args.description);
+        let outcome = tokio::select! {
+            outcome = run => outcome,
+            () = context.ct.cancelled() => {
+                tracing::info!("the client cancelled the run");
+                return CallToolResult::error(vec![ContentBlock::text("the run was cancelled by the client")]);
+            }
+        };
+        drop(runtime);
+        let _ = forward.await;
+        self.outcome_result(&outcome)
+    }
+
+    fn outcome_result(&self, outcome: &RunOutcome) -> CallToolResult {
+        let budget = self.shared.max_result_bytes;
+        let text = outcome.to_model_text(budget);
+        if let Some(error) = &outcome.error {
+            tracing::info!(kind = ?error.kind, "the program failed");
+            return CallToolResult::error(vec![ContentBlock::text(text)]);
+        }
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        if serde_json::to_string(&outcome.value).map_or(usize::MAX, |j| j.len()) <= budget {
+            result.structured_content = Some(json!({"result": outcome.value}));
+        }
+        result
+    }
+
+    async fn direct(&self, request: &CallToolRequestParams) -> CallToolResult {
+        let name = request.name.as_ref();
+        let toolset = &*self.shared.toolset;
+        let direct = toolset
+            .defs()
+            .iter()
+            .any(|d| d.name == name && d.policy.direct());
+        if !direct {
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "there is no tool named {name:?} here; write a program and call `{RUN_CODE}` with it"
+            ))]);
+        }
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        match toolset.call(name, args).await {
+            Ok(value) => {
+                let text = serde_json::to_string(&value).unwrap_or_default();
+                let mut result = CallToolResult::success(vec![ContentBlock::text(cut(
+                    text,
+                    self.shared.max_result_bytes,
+                ))]);
+                result.structured_content = Some(json!({"result": value}));
+                result
+            }
+            Err(ToolCallError {
+                tool_name,
+                kind,
+                message,
+            }) => CallToolResult::error(vec![ContentBlock::text(format!(
+                "{tool_name} ({kind}): {message}"
+            ))]),
+        }
+    }
+}
+
+fn cut(mut text: String, budget: usize) -> String {
+    if text.len() > budget {
+        let mut end = budget;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let size = text.len();
+        text.truncate(end);
+        text.push_str(&format!("… [cut: {size} bytes in all]"));
+    }
+    text
+}
+
+/// A bound streamable HTTP endpoint (see [`CodeModeServer::bind_http`]).
+pub struct HttpServer {
+    listener: tokio::net::TcpListener,
+    local: SocketAddr,
+    router: axum::Router,
+}
+
+impl HttpServer {
+    /// The address it listens on; the endpoint is `http://ADDR/mcp`.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local
+    }
+
+    /// Serves until the process ends.
+    pub async fn run(self) -> Result<(), ServeError> {
+        axum::serve(self.listener, self.router)
+            .await
+            .map_err(|e| ServeError(format!("the HTTP server stopped: {e}")))
+    }
+}
+
+impl<T: Toolset + Send + Sync + 'static + ?Sized> ServerHandler for CodeModeServer<T> {
+    fn get_info(&self) -> InitializeResult {
+        InitializeResult::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new("codemode", env!("CARGO_PKG_VERSION")))
+        .with_instructions(format!(
+            "Write a {} program against the SDK in the `{RUN_CODE}` tool's description and run it with `{RUN_CODE}`: one program can make many tool calls.",
+            match self.shared.language {
+                Language::Python => "Python",
+                Language::TypeScript => "TypeScript",
+                Language::JavaScript => "JavaScript",
+            }
+        ))
+    }
+
+    fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<ListToolsResult, ErrorData>> + Send + '_ {
+        std::future::ready(Ok(ListToolsResult::with_all_items(self.tools())))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let result = if request.name == RUN_CODE {
+            self.run_code(&request, &context).await
+        } else {
+            self.direct(&request).await
+        };
+        Ok(result.into())
+    }
+
+    fn on_initialized(
+        &self,
+        context: NotificationContext<RoleServer>,
+    ) -> impl Future<Output = ()> + Send + '_ {
+        if let Some(mut changes) = self.shared.changes.clone() {
+            let peer = context.peer.clone();
+            tokio::spawn(async move {
+                while changes.changed().await.is_ok() {
+                    tracing::info!("the tools changed; telling the client");
+                    if peer.notify_tool_list_changed().await.is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        std::future::ready(())
+    }
+}

@@ -1,0 +1,319 @@
+//! `McpToolset` against servers that behave and servers that do not: a
+//! fixture server of our own (tests/fixtures/server.py), which can exit
+//! mid-call, stay silent, send a malformed tool list or change its tools.
+
+use codemode_core::{ErrorKind, Language, Toolset, render};
+use codemode_mcp::{
+    DriftPolicy, McpError, McpToolset, Pin, ServerConfig, ServerState, snapshot_text,
+};
+use codemode_runtime::{Limits, Runtime};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn fixture(name: &str, mode: &str) -> ServerConfig {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/server.py");
+    ServerConfig::stdio("python3", [script, "--name", name, "--mode", mode])
+}
+
+fn names(tools: &McpToolset) -> Vec<String> {
+    tools.defs().into_iter().map(|d| d.name).collect()
+}
+
+#[tokio::test]
+async fn lists_every_page_and_maps_each_kind_of_result() {
+    let tools = McpToolset::builder()
+        .server(
+            "one",
+            fixture("one", "normal").with_call_timeout(Duration::from_millis(500)),
+        )
+        .connect()
+        .await
+        .unwrap();
+    // One server: no prefix. The fixture lists two tools a page.
+    assert_eq!(
+        names(&tools),
+        [
+            "add", "echo", "exit", "fail", "grow", "hang", "meet", "picture", "refuse", "slow"
+        ]
+    );
+    assert_eq!(tools.servers()[0].state, ServerState::Connected);
+    let call = |name: &'static str, args: Value| tools.call(name, args);
+    assert_eq!(
+        call("echo", json!({"message": "hi"})).await.unwrap(),
+        json!({"server": "one", "echo": {"message": "hi"}})
+    );
+    assert_eq!(
+        call("add", json!({"a": 2, "b": 3})).await.unwrap(),
+        json!({"sum": 5})
+    );
+    assert_eq!(
+        call("picture", json!({})).await.unwrap(),
+        json!(["a red dot", {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}])
+    );
+    let err = call("fail", json!({})).await.unwrap_err();
+    assert_eq!(
+        (err.kind, err.message.as_str()),
+        (ErrorKind::ToolFailed, "one cannot do that")
+    );
+    let err = call("refuse", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ServerError);
+    assert!(
+        err.message.contains("refused on purpose") && err.message.contains("-32001"),
+        "{err}"
+    );
+    let err = call("hang", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Timeout);
+    assert_eq!(
+        err.message,
+        "the MCP server \"one\" did not answer within 0.5 s"
+    );
+    let err = call("echo", json!([1])).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidArguments);
+    let err = call("nope", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::UnknownTool);
+    // The server still answers after all that.
+    assert!(call("echo", json!({"message": "again"})).await.is_ok());
+}
+
+#[tokio::test]
+async fn prefixes_and_collisions_name_both_servers() {
+    let tools = McpToolset::builder()
+        .server("a", fixture("a", "normal"))
+        .server("b-2", fixture("b", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let all = names(&tools);
+    assert!(
+        all.contains(&"a_echo".to_owned()) && all.contains(&"b-2_echo".to_owned()),
+        "{all:?}"
+    );
+    let out = tools
+        .call("b-2_echo", json!({"message": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(out["server"], "b");
+
+    let err = McpToolset::builder()
+        .server("a", fixture("a", "normal").with_prefix(""))
+        .server("b", fixture("b", "normal").with_prefix(""))
+        .connect()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        McpError::Collision {
+            tool: "add".into(),
+            first: "a".into(),
+            second: "b".into()
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "MCP servers \"a\" and \"b\" both provide a tool named \"add\": give one of them a different prefix"
+    );
+}
+
+#[tokio::test]
+async fn a_server_that_exits_mid_call_fails_only_its_own_calls() {
+    let tools = McpToolset::builder()
+        .server("doomed", fixture("doomed", "normal"))
+        .server("steady", fixture("steady", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let err = tools.call("doomed_exit", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable, "{err}");
+    assert!(
+        err.message
+            .starts_with("the MCP server \"doomed\" that provides this tool is not running"),
+        "{err}"
+    );
+    let err = tools
+        .call("doomed_echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable, "{err}");
+    assert!(matches!(tools.servers()[0].state, ServerState::Exited(_)));
+    let out = tools
+        .call("steady_echo", json!({"message": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(out["server"], "steady");
+}
+
+#[tokio::test]
+async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
+    let tools = McpToolset::builder()
+        .server("silent", fixture("silent", "silent"))
+        .server("crash", fixture("crash", "crash"))
+        .server("malformed", fixture("malformed", "malformed"))
+        .server(
+            "missing",
+            ServerConfig::stdio("/nonexistent/mcp-server", Vec::<String>::new()),
+        )
+        .server("good", fixture("good", "normal"))
+        .connect_timeout(Duration::from_secs(2))
+        .connect()
+        .await
+        .unwrap();
+    let status: Vec<(String, ServerState)> = tools
+        .servers()
+        .into_iter()
+        .map(|s| (s.name, s.state))
+        .collect();
+    let why = |name: &str| match &status.iter().find(|(n, _)| n == name).unwrap().1 {
+        ServerState::Failed(why) => why.clone(),
+        other => panic!("{name}: {other:?}"),
+    };
+    assert_eq!(
+        why("silent"),
+        "it did not complete the MCP handshake within 2 s"
+    );
+    assert_eq!(
+        why("crash"),
+        "`python3` exited or closed its output before completing the MCP handshake (see its stderr)"
+    );
+    assert_eq!(
+        why("malformed"),
+        "its tool list is malformed: the tools/list answer does not have MCP's shape"
+    );
+    assert!(
+        why("missing").starts_with("`/nonexistent/mcp-server` could not be started"),
+        "{}",
+        why("missing")
+    );
+    assert!(names(&tools).iter().all(|n| n.starts_with("good_")));
+    assert!(
+        tools
+            .call("good_echo", json!({"message": "x"}))
+            .await
+            .is_ok()
+    );
+}
+
+#[tokio::test]
+async fn a_list_change_refreshes_the_sdk_and_tells_the_host() {
+    let tools = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let before = (
+        tools.fingerprint(),
+        render(Language::TypeScript, &tools.defs()),
+    );
+    let mut changes = tools.changes();
+    assert_eq!(tools.version(), 0);
+    tools.call("grow", json!({})).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), changes.changed())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(*changes.borrow(), 1);
+    assert_eq!(tools.version(), 1);
+    assert!(names(&tools).contains(&"extra".to_owned()));
+    assert_ne!(tools.fingerprint(), before.0);
+    let after = render(Language::TypeScript, &tools.defs());
+    assert!(after.contains("\"extra\"") && !before.1.contains("\"extra\""));
+    assert_eq!(
+        tools.call("extra", json!({})).await.unwrap(),
+        json!("extra")
+    );
+}
+
+#[tokio::test]
+async fn a_pinned_server_keeps_its_sdk_and_reports_drift() {
+    // A snapshot of the live list, then one with a tool taken out.
+    let live = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let mut tools = live.live_tools("one").unwrap();
+    let exact = Pin::from_snapshot("one.json", &snapshot_text(&tools)).unwrap();
+    tools.retain(|t| t.name != "picture");
+    let stale = Pin::from_snapshot("one.json", &snapshot_text(&tools)).unwrap();
+
+    let pinned = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .pin("one", exact)
+        .drift_policy(DriftPolicy::Error)
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(pinned.servers()[0].drift, None);
+    assert_eq!(pinned.fingerprint(), live.fingerprint());
+
+    let warned = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .pin("one", stale.clone())
+        .connect()
+        .await
+        .unwrap();
+    let drift = warned.servers()[0].drift.clone().unwrap();
+    assert_eq!(drift.added, ["picture"]);
+    // The SDK is the pinned one, and calls still reach the server.
+    assert!(!names(&warned).contains(&"picture".to_owned()));
+    assert!(warned.call("echo", json!({"message": "x"})).await.is_ok());
+    assert!(drift.to_string().contains("added: picture"), "{drift}");
+
+    let refused = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .pin("one", stale)
+        .drift_policy(DriftPolicy::Error)
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(refused, McpError::Drift(_)), "{refused}");
+}
+
+#[tokio::test]
+async fn a_pinned_server_that_fails_to_start_fails_its_calls_as_unavailable() {
+    let snapshot = r#"{"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}"#;
+    let tools = McpToolset::builder()
+        .server("down", fixture("down", "crash"))
+        .pin("down", Pin::from_snapshot("down.json", snapshot).unwrap())
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(names(&tools), ["echo"]);
+    let err = tools.call("echo", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable);
+    assert!(err.message.contains("\"down\""), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_calls_two_servers_concurrently_and_catches_a_failure() {
+    let tools = McpToolset::builder()
+        .server("left", fixture("left", "normal"))
+        .server("right", fixture("right", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let runtime = Runtime::new(tools, Limits::default());
+    // Each `meet` call waits for the other: they finish only if they overlap.
+    let dir = std::env::temp_dir().join(format!("codemode-meet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let program = format!(
+        r#"
+        const dir = {dir:?};
+        const [a, b] = await Promise.all([
+            tools.left_meet({{ dir, count: 2 }}),
+            tools.right_meet({{ dir, count: 2 }}),
+        ]);
+        let caught = null;
+        try {{ await tools.right_fail({{}}); }} catch (e) {{ caught = [e.kind, e.toolName, e.message]; }}
+        const sum = await tools.left_add({{ a: 1, b: 2 }});
+        return {{ met: [a.server, a.met, b.server, b.met], caught, sum: sum.sum }};
+    "#,
+        dir = dir.display().to_string()
+    );
+    let outcome = runtime.run(Language::JavaScript, &program).await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(outcome.error, None);
+    assert_eq!(
+        outcome.value,
+        json!({"met": ["left", true, "right", true], "caught": ["tool_failed", "right_fail", "right cannot do that"], "sum": 3})
+    );
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the interop suite's pinned packages once, into a cache keyed by the
+# lock files, and prints the cache directory:
+#  - npm (package-lock.json): TypeScript, pyright and real MCP servers;
+#  - PyPI (requirements.txt, every package pinned): mypy and the official
+#    Python MCP client;
+#  - each server's `tools/list`, asked at install time (servers/NAME.json).
+# Safe to run from several processes at once (a lock serialises them).
+# Usage: tests/interop/install.sh   (CODEMODE_CACHE moves the cache)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+cache_root="${CODEMODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-interop}"
+key="$(cat "$here/package-lock.json" "$here/requirements.txt" "$here/list-tools.mjs" | sha256sum | cut -c1-16)"
+cache="$cache_root/$key"
+mkdir -p "$cache_root"
+exec 9> "$cache_root/.lock"
+flock 9
+if [ ! -f "$cache/ready" ]; then
+  echo "interop: installing pinned checkers and MCP servers into $cache" >&2
+  rm -rf "$cache" && mkdir -p "$cache"
+  cp "$here/package.json" "$here/package-lock.json" "$cache/"
+  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >&2
+  python3 -m venv "$cache/venv"
+  "$cache/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" >&2
+  mkdir -p "$cache/servers"
+  bin="$cache/node_modules/.bin"
+  list() { # name, command...
+    local name="$1"; shift
+    node "$here/list-tools.mjs" "$@" > "$cache/servers/$name.json" 2> "$cache/servers/$name.log"
+  }
+  list everything "$bin/mcp-server-everything"
+  list filesystem "$bin/mcp-server-filesystem" /tmp
+  GITHUB_PERSONAL_ACCESS_TOKEN=unused list github "$bin/mcp-server-github"
+  list memory "$bin/mcp-server-memory"
+  list sequential-thinking "$bin/mcp-server-sequential-thinking"
+  list playwright "$bin/playwright-mcp"
+  touch "$cache/ready"
+fi
+echo "$cache"
