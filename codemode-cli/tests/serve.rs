@@ -224,21 +224,7 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    use tokio::io::AsyncBufReadExt;
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("codemode: serving MCP at ") {
-                return url.to_owned();
-            }
-        }
-        panic!("the server ended without saying where it listens");
-    })
-    .await
-    .unwrap();
-    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-
+    let url = listening_url(&mut child).await;
     let _ = rustls::crypto::ring::default_provider().install_default();
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
     let client = Recorder::default().serve(transport).await.unwrap();
@@ -257,6 +243,26 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
     );
     client.cancel().await.unwrap();
     let _ = child.kill().await;
+}
+
+/// Reads `codemode serve --http`'s stderr until it says where it listens
+/// (then keeps draining it).
+async fn listening_url(child: &mut tokio::process::Child) -> String {
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(url) = line.strip_prefix("codemode: serving MCP at ") {
+                return url.to_owned();
+            }
+        }
+        panic!("the server ended without saying where it listens");
+    })
+    .await
+    .unwrap();
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    url
 }
 
 /// Runs `codemode ARGS` to its end, with nothing on its standard input.
@@ -392,4 +398,114 @@ fn snapshots_pin_the_sdk_and_drift_is_refused_by_policy() {
         stderr.contains("differ from its pinned snapshot") && stderr.contains("added: slow"),
         "{stderr}"
     );
+}
+
+#[path = "../../tests/support/interop.rs"]
+mod interop;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serves_real_npm_servers_to_a_real_client() {
+    let dir = Scratch::new("real");
+    std::fs::create_dir_all(dir.0.join("files")).unwrap();
+    std::fs::write(dir.0.join("files/plan.txt"), "ship it\n").unwrap();
+    let files = dir.0.join("files").canonicalize().unwrap();
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {
+            "everything": {"command": interop::bin("mcp-server-everything")},
+            "memory": {"command": interop::bin("mcp-server-memory"), "env": {"MEMORY_FILE_PATH": dir.0.join("memory.jsonl")}},
+            "files": {"command": interop::bin("mcp-server-filesystem"), "args": [files], "codemode": {"prefix": "fs_"}},
+        }})
+        .to_string(),
+    );
+    let (client, recorder) = start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--direct",
+        "everything_echo",
+    ])
+    .await;
+    let names: Vec<String> = client
+        .peer()
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["run_code", "everything_echo"]);
+    let program = format!(
+        r#"const [plan, echo] = await Promise.all([
+            tools.fs_read_text_file({{ path: {path:?} }}),
+            tools.everything_echo({{ message: "hi" }}),
+        ]);
+        await tools.memory_create_entities({{ entities: [{{ name: "plan", entityType: "note", observations: [plan.content.trim()] }}] }});
+        let caught = null;
+        try {{ await tools.fs_read_text_file({{ path: "/etc/hostname" }}); }} catch (e) {{ caught = e.kind; }}
+        const found = await tools.memory_search_nodes({{ query: "ship" }});
+        return {{ echo, found: found.entities.map((e) => e.name), caught }};"#,
+        path = files.join("plan.txt").display().to_string()
+    );
+    let result = run_code(&client, &program, true).await;
+    assert_eq!(result.is_error, Some(false), "{}", text(&result));
+    assert_eq!(
+        result.structured_content,
+        Some(json!({"result": {"echo": "Echo: hi", "found": ["plan"], "caught": "tool_failed"}}))
+    );
+    assert_eq!(recorder.progress.lock().unwrap().len(), 5);
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_toolset_reaches_a_server_over_streamable_http() {
+    // `codemode serve --http` is the upstream here: a real streamable HTTP
+    // MCP server, in front of the fixture.
+    let dir = Scratch::new("http-upstream");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let mut child = tokio::process::Command::new(CODEMODE)
+        .args([
+            "serve",
+            "--config",
+            config.to_str().unwrap(),
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let url = listening_url(&mut child).await;
+    let upstream = codemode::mcp::McpToolset::builder()
+        .server(
+            "remote",
+            codemode::mcp::ServerConfig::http(url).with_var("X-Trace", "codemode-test"),
+        )
+        .connect()
+        .await
+        .unwrap();
+    use codemode::Toolset;
+    let names: Vec<String> = upstream.defs().into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["run_code"]);
+    let out = upstream
+        .call(
+            "run_code",
+            json!({"code": "return (await tools.add({a: 20, b: 22})).sum;", "description": "add"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out, json!({"result": 42}));
+    let err = upstream
+        .call(
+            "run_code",
+            json!({"code": "throw new Error('no');", "description": "fail"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, codemode::ErrorKind::ToolFailed);
+    assert!(err.message.contains("no"), "{err}");
+    drop(upstream);
+    let _ = child.kill().await;
 }

@@ -317,3 +317,45 @@ async fn a_program_calls_two_servers_concurrently_and_catches_a_failure() {
         json!({"met": ["left", true, "right", true], "caught": ["tool_failed", "right_fail", "right cannot do that"], "sum": 3})
     );
 }
+
+#[tokio::test]
+async fn constants_from_codemode_build_pin_the_live_server() {
+    // What a build script does with a vendored snapshot, then what the app
+    // does with the constants it wrote.
+    let live = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let dir = std::env::temp_dir().join(format!("codemode-pin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("one.json"),
+        snapshot_text(&live.live_tools("one").unwrap()),
+    )
+    .unwrap();
+    let artifacts = codemode_build::Sdk::new()
+        .mcp_snapshot(codemode_build::McpSnapshot::new(
+            "one",
+            dir.join("one.json"),
+        ))
+        .render()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let server = &artifacts.mcp[0];
+    let pin = Pin::new("one", &server.snapshot, &server.fingerprint).unwrap();
+    let pinned = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .pin("one", pin)
+        .drift_policy(DriftPolicy::Error)
+        .connect()
+        .await
+        .unwrap();
+    // The compiled SDK is the SDK the toolset declares, byte for byte.
+    assert_eq!(
+        artifacts.typescript.as_deref(),
+        Some(render(Language::TypeScript, &pinned.defs()).as_str())
+    );
+    assert_eq!(artifacts.fingerprint, pinned.fingerprint());
+    assert_eq!(pinned.servers()[0].drift, None);
+}

@@ -51,7 +51,7 @@ async def main():
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             init = await session.initialize()
-            check("server name", init.serverInfo.name == "codemode", init.serverInfo)
+            check("server name", init.server_info.name == "codemode", init.server_info)
             listed = await session.list_tools()
             names = [tool.name for tool in listed.tools]
             check("tools/list offers run_code", names == ["run_code"], names)
@@ -69,8 +69,8 @@ async def main():
                 {"code": PROGRAM, "description": "echo, add, remember, and fail once"},
                 progress_callback=on_progress,
             )
-            check("run_code succeeds", not result.isError, text_of(result))
-            value = (result.structuredContent or {}).get("result") or {}
+            check("run_code succeeds", not result.is_error, text_of(result))
+            value = (result.structured_content or {}).get("result") or {}
             check("echo reached server-everything", "from python" in str(value.get("echo")), value)
             check("get_sum reached server-everything", "42" in str(value.get("sum")), value)
             check("memory kept the entity", value.get("entities") == ["codemode"], value)
@@ -78,8 +78,8 @@ async def main():
             check("progress was reported per call", len(progress) == 5, progress)
 
             failed = await session.call_tool("run_code", {"code": "return tools.nope({});", "description": "fail"})
-            check("a failed run is an error result", failed.isError is True, text_of(failed))
-            check("the error names the unknown tool", "nope" in text_of(failed), text_of(failed))
+            check("a failed run is an error result", failed.is_error is True, text_of(failed))
+            check("the error says where and why", "line 1" in text_of(failed) and "not a tool" in text_of(failed), text_of(failed))
 
 
 asyncio.run(main())

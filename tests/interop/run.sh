@@ -11,7 +11,9 @@
 #    its Python program;
 #  - usage probes (probes/): correct programs must type-check, wrong ones must be
 #    rejected with the error code they name;
-#  - the reserved-name lists in codemode-core match the pinned checkers.
+#  - the reserved-name lists in codemode-core match the pinned checkers;
+#  - `codemode serve` in front of real MCP servers, driven by the official
+#    Python MCP client (PyPI `mcp`, pinned).
 #
 # Usage: tests/interop/run.sh   (from anywhere; CODEMODE_CACHE moves the cache)
 set -euo pipefail
@@ -114,6 +116,26 @@ if (cd "$work" && "$pyright" -p pyrightconfig.json agent_sdk.py triage.py) > "$w
   fail "the agent's Python SDK or examples/agent/programs/triage.py is not clean under pyright strict"; sed -n 1,20p "$work/triage-pyright.log"; fi
 echo "interop: ran $probes usage probes"
 
-total=$(( ${#sets[@]} * 2 + probes + 2 ))
+# --- codemode serve, driven by the official Python MCP client -----------------
+# In front of real servers from npm: server-everything, server-memory and
+# server-filesystem (each with a scratch directory of its own).
+bin="$cache/node_modules/.bin"
+mkdir -p "$work/mcp/files"
+cat > "$work/mcp/config.json" <<JSON
+{"mcpServers": {
+  "everything": {"command": "$bin/mcp-server-everything"},
+  "memory": {"command": "$bin/mcp-server-memory", "env": {"MEMORY_FILE_PATH": "$work/mcp/memory.jsonl"}},
+  "filesystem": {"command": "$bin/mcp-server-filesystem", "args": ["$work/mcp/files"]}
+}}
+JSON
+mcp_checks=0
+if "$cache/venv/bin/python" "$here/mcp-client.py" "$codemode" "$work/mcp/config.json" > "$work/mcp/client.log" 2> "$work/mcp/stderr.log"; then
+  mcp_checks=1
+else
+  fail "the Python MCP client against codemode serve"; grep -v '^ok' "$work/mcp/client.log" | head -20; tail -20 "$work/mcp/stderr.log"
+fi
+echo "interop: $(grep -c '^ok' "$work/mcp/client.log" || true) checks of codemode serve with the Python MCP client"
+
+total=$(( ${#sets[@]} * 2 + probes + 2 + mcp_checks ))
 echo "interop: $((total - failures)) passed, $failures failed"
 [ "$failures" -eq 0 ]
