@@ -42,7 +42,8 @@
 //! live server to them, so drift is caught at connect:
 //!
 //! ```text
-//! let pin = Pin::new("github", sdk::mcp::github::SNAPSHOT, sdk::mcp::github::FINGERPRINT)?;
+//! use sdk::mcp::github;
+//! let pin = Pin::new("github", github::SNAPSHOT, github::FINGERPRINT)?.with_prefix(github::PREFIX);
 //! let tools = McpToolset::builder().servers(&config).pin("github", pin).connect().await?;
 //! ```
 //!

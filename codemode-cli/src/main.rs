@@ -96,6 +96,9 @@ pub(crate) fn parse_language(s: &str) -> Result<Language, String> {
 }
 
 fn main() -> ExitCode {
+    // `serve --language python` runs programs in worker processes started
+    // from this binary.
+    codemode::runtime::run_worker_if_requested();
     let cli = Cli::parse();
     // Deeply nested input needs a deep stack to parse (and to free); the
     // work runs on a thread that has one.

@@ -51,7 +51,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 100_000)]
     max_result_bytes: usize,
     /// Time a server may take to start and list its tools, in milliseconds.
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(long, default_value_t = 60_000)]
     connect_timeout_ms: u64,
 }
 
@@ -65,7 +65,7 @@ pub struct SnapshotArgs {
     #[arg(long, default_value = ".")]
     out: PathBuf,
     /// Time a server may take to start and list its tools, in milliseconds.
-    #[arg(long, default_value_t = 30_000)]
+    #[arg(long, default_value_t = 60_000)]
     connect_timeout_ms: u64,
 }
 
@@ -149,10 +149,22 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             .map(|d| d.name)
             .collect();
         if let Some(missing) = args.direct.iter().find(|n| !known.contains(n)) {
-            return Err(format!(
-                "--direct {missing}: no upstream server provides a tool by that name; the tools are: {}",
-                known.join(", ")
-            ));
+            let down: Vec<String> = upstream
+                .servers()
+                .into_iter()
+                .filter(|s| s.state != ServerState::Connected)
+                .map(|s| format!("{:?}", s.name))
+                .collect();
+            if down.is_empty() {
+                return Err(format!(
+                    "--direct {missing}: no upstream server provides a tool by that name; the tools are: {}",
+                    known.join(", ")
+                ));
+            }
+            tracing::warn!(
+                "--direct {missing}: no running server provides it now (not running: {})",
+                down.join(", ")
+            );
         }
         let changes = upstream.changes();
         let server = CodeModeServer::new(upstream)

@@ -131,6 +131,8 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
     let tools = client.peer().list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     assert_eq!(names, ["run_code", "left_add"]);
+    // Listed without its outputSchema: the result is `{"result": ...}`.
+    assert!(tools[1].output_schema.is_none(), "{:?}", tools[1]);
     let sdk = description(&client, "run_code").await;
     assert!(
         sdk.contains(r#""left_echo"(args: { message: string })"#),

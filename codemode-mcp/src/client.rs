@@ -19,8 +19,9 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
-/// How long a server may take to start and list its tools, by default.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a server may take to start and list its tools, by default
+/// (generous: `npx -y` may download the server on its first start).
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long one call may take, by default (a run's own per-call limit may
 /// end it sooner).
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
@@ -88,6 +89,16 @@ pub enum McpError {
         /// The prefix.
         prefix: String,
     },
+    /// A pinned server's tools would get another prefix than the SDK
+    /// compiled with the pin gives them.
+    PinPrefix {
+        /// The server.
+        server: String,
+        /// The prefix the pin was compiled with.
+        pinned: String,
+        /// The prefix the toolset gives it.
+        actual: String,
+    },
     /// A pin names a server that is not configured.
     UnknownServer {
         /// The name the pin gives.
@@ -114,6 +125,14 @@ impl fmt::Display for McpError {
             McpError::InvalidPrefix { server, prefix } => write!(
                 f,
                 "MCP server {server:?}: the prefix {prefix:?} cannot start a tool name (use ASCII letters, digits, `_`, `-` or `.`)"
+            ),
+            McpError::PinPrefix {
+                server,
+                pinned,
+                actual,
+            } => write!(
+                f,
+                "MCP server {server:?}: its pinned SDK names its tools with the prefix {pinned:?}, but here they get {actual:?}; set the server's prefix to {pinned:?} (or rebuild the pin with this one)"
             ),
             McpError::UnknownServer { server } => {
                 write!(
@@ -163,6 +182,7 @@ struct Inner {
     drift: DriftPolicy,
     connect_timeout: Duration,
     direct: BTreeSet<String>,
+    refreshing: tokio::sync::Mutex<()>,
 }
 
 struct Slot {
@@ -352,6 +372,15 @@ impl McpToolsetBuilder {
                     prefix,
                 });
             }
+            if let Some(pinned) = pins.get(&name).and_then(|p| p.prefix.clone())
+                && pinned != prefix
+            {
+                return Err(McpError::PinPrefix {
+                    server: name,
+                    pinned,
+                    actual: prefix,
+                });
+            }
             slots.push(Slot {
                 pin: pins.remove(&name),
                 call_timeout: config.call_timeout.unwrap_or(self.call_timeout),
@@ -369,6 +398,7 @@ impl McpToolsetBuilder {
             drift: self.drift,
             connect_timeout: self.connect_timeout,
             direct: self.direct,
+            refreshing: tokio::sync::Mutex::new(()),
         });
         let (notify, notices) = mpsc::unbounded_channel();
         let connects: Vec<_> = (0..inner.servers.len())
@@ -478,8 +508,8 @@ impl Inner {
     async fn start(self: &Arc<Self>, index: usize, notify: mpsc::UnboundedSender<usize>) {
         let slot = &self.servers[index];
         let handler = Upstream { index, notify };
-        let connected =
-            tokio::time::timeout(self.connect_timeout, connect(handler, &slot.config)).await;
+        let deadline = tokio::time::Instant::now() + self.connect_timeout;
+        let connected = tokio::time::timeout_at(deadline, connect(handler, &slot.config)).await;
         let service = match connected {
             Ok(Ok(service)) => service,
             Ok(Err(message)) => return self.fail(index, message),
@@ -509,15 +539,16 @@ impl Inner {
                 live.peer = None;
                 if matches!(live.state, Some(ServerState::Connected) | None) {
                     let why = match reason {
-                        Ok(reason) => format!("the connection ended ({reason:?})"),
-                        Err(e) => format!("the connection ended: {e}"),
+                        Ok(rmcp::service::QuitReason::Cancelled) => "it was shut down".to_owned(),
+                        Ok(_) => "it exited or closed the connection".to_owned(),
+                        Err(_) => "its connection failed".to_owned(),
                     };
                     tracing::warn!(server = %slot.name, "MCP server {:?} is gone: {why}", slot.name);
                     live.state = Some(ServerState::Exited(why));
                 }
             }
         });
-        match self.list(index, &peer).await {
+        match self.list(index, &peer, deadline).await {
             Ok(tools) => {
                 let mut live = slot.lock();
                 live.tools = tools;
@@ -542,8 +573,13 @@ impl Inner {
     }
 
     /// Lists the tools of a connected server, following `nextCursor`.
-    async fn list(&self, index: usize, peer: &Peer<RoleClient>) -> Result<Vec<ToolDef>, String> {
-        let listed = tokio::time::timeout(self.connect_timeout, peer.list_all_tools()).await;
+    async fn list(
+        &self,
+        index: usize,
+        peer: &Peer<RoleClient>,
+        deadline: tokio::time::Instant,
+    ) -> Result<Vec<ToolDef>, String> {
+        let listed = tokio::time::timeout_at(deadline, peer.list_all_tools()).await;
         let tools = match listed {
             Ok(Ok(tools)) => tools,
             Ok(Err(ServiceError::UnexpectedResponse)) => {
@@ -555,7 +591,7 @@ impl Inner {
             Ok(Err(e)) => return Err(format!("its tool list could not be read: {}", describe(&e))),
             Err(_) => {
                 return Err(format!(
-                    "it did not answer tools/list within {}",
+                    "it did not list its tools within {} of starting",
                     seconds(self.connect_timeout)
                 ));
             }
@@ -581,11 +617,14 @@ impl Inner {
     /// Reads server `index`'s tools again and rebuilds the catalog; returns
     /// whether the SDK changed.
     async fn refresh(&self, index: usize) -> bool {
+        // One refresh at a time, so an older list never overwrites a newer one.
+        let _one_at_a_time = self.refreshing.lock().await;
         let slot = &self.servers[index];
         let Some(peer) = slot.lock().peer.clone() else {
             return false;
         };
-        let tools = match self.list(index, &peer).await {
+        let deadline = tokio::time::Instant::now() + self.connect_timeout;
+        let tools = match self.list(index, &peer, deadline).await {
             Ok(tools) => tools,
             Err(message) => {
                 tracing::warn!(server = %slot.name, "MCP server {:?}: the changed tool list was not taken: {message}", slot.name);
@@ -614,7 +653,9 @@ impl Inner {
             }
             Err(e) => {
                 tracing::warn!(server = %slot.name, "the changed tool list of MCP server {:?} was not taken: {e}", slot.name);
-                slot.lock().tools = old;
+                let mut live = slot.lock();
+                live.tools = old;
+                slot.check_drift(&mut live);
                 false
             }
         }
@@ -735,12 +776,23 @@ impl Inner {
                     ErrorKind::Timeout,
                     format!("the MCP server {:?} did not answer in time", slot.name),
                 ),
+                ServiceError::TransportSend(_) if !peer.is_transport_closed() => fail(
+                    ErrorKind::Unavailable,
+                    format!(
+                        "the call could not reach the MCP server {:?}: {}; it may work if tried again",
+                        slot.name,
+                        describe(&e)
+                    ),
+                ),
                 ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
-                    let why = format!("the connection closed ({})", describe(&e));
+                    let why = "it exited or closed the connection".to_owned();
                     {
                         let mut live = slot.lock();
                         live.peer = None;
                         live.state = Some(ServerState::Exited(why.clone()));
+                        if let Some(cancel) = live.cancel.take() {
+                            cancel.cancel();
+                        }
                     }
                     fail(
                         ErrorKind::Unavailable,
@@ -796,7 +848,13 @@ async fn connect(
             if let Some(cwd) = cwd {
                 cmd.current_dir(cwd);
             }
-            let (process, _) = rmcp::transport::TokioChildProcess::builder(cmd)
+            // Its own process group, killed whole: a server started through
+            // `npx` or a shell leaves no grandchildren behind.
+            let mut wrapped = process_wrap::tokio::CommandWrap::from(cmd);
+            wrapped
+                .wrap(process_wrap::tokio::ProcessGroup::leader())
+                .wrap(process_wrap::tokio::KillOnDrop);
+            let (process, _) = rmcp::transport::TokioChildProcess::builder(wrapped)
                 .stderr(std::process::Stdio::inherit())
                 .spawn()
                 .map_err(|e| format!("`{command}` could not be started: {e}"))?;
@@ -828,9 +886,15 @@ async fn connect(
     }
 }
 
+/// A service error in words a model can act on (no Rust type names).
 fn describe(error: &ServiceError) -> String {
     match error {
         ServiceError::McpError(e) => format!("{} (JSON-RPC error {})", e.message, e.code.0),
+        ServiceError::TransportSend(e) => format!("the request could not be sent ({})", e.error),
+        ServiceError::TransportClosed => "the connection is closed".to_owned(),
+        ServiceError::UnexpectedResponse => "the server answered with something other than a result (it may have asked for input or started a task, which codemode does not support)".to_owned(),
+        ServiceError::Timeout { .. } => "the server did not answer in time".to_owned(),
+        ServiceError::Cancelled { .. } => "the request was cancelled".to_owned(),
         other => other.to_string(),
     }
 }

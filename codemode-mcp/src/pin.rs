@@ -38,6 +38,9 @@ pub struct Pin {
     pub tools: Vec<ToolDef>,
     /// Their fingerprint ([`codemode_core::fingerprint`]).
     pub fingerprint: String,
+    /// The prefix the compiled SDK gives the server's tools, when known:
+    /// connecting fails if the toolset would give them another.
+    pub prefix: Option<String>,
 }
 
 impl Pin {
@@ -46,7 +49,11 @@ impl Pin {
     pub fn from_snapshot(source: &str, snapshot: &str) -> Result<Pin, ToolListError> {
         let tools = parse_tool_list(source, snapshot)?;
         let fingerprint = fingerprint(&tools);
-        Ok(Pin { tools, fingerprint })
+        Ok(Pin {
+            tools,
+            fingerprint,
+            prefix: None,
+        })
     }
 
     /// A pin from a snapshot and the fingerprint compiled with it. They
@@ -64,6 +71,13 @@ impl Pin {
             });
         }
         Ok(pin)
+    }
+
+    /// The same pin, with the prefix its SDK was compiled with
+    /// (`codemode-build`'s `PREFIX` constant).
+    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+        self.prefix = Some(prefix.into());
+        self
     }
 
     /// How `live` differs from this pin, if it does.
@@ -182,6 +196,7 @@ mod tests {
         let pin = Pin {
             tools: vec![tool("a", "A."), tool("b", "B.")],
             fingerprint: fingerprint(&[tool("a", "A."), tool("b", "B.")]),
+            prefix: None,
         };
         assert_eq!(pin.drift("s", &[tool("b", "B."), tool("a", "A.")]), None);
         let drift = pin

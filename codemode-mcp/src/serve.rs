@@ -172,13 +172,32 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     }
 
     /// The tools `tools/list` answers: `run_code`, then the direct tools.
+    ///
+    /// A direct tool is listed without its `outputSchema`: its result comes
+    /// back as `{"result": value}` like `run_code`'s, which that schema
+    /// would not describe. An input schema that is not an object is listed
+    /// as `{"type": "object"}`, so no tool is left out.
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
         let run_code =
             run_code_tool(self.shared.language, &toolset.defs()).to_format(ToolFormat::Mcp);
         std::iter::once(run_code)
             .chain(native_tools(ToolFormat::Mcp, toolset))
-            .filter_map(|tool| serde_json::from_value(tool).ok())
+            .filter_map(|mut tool| {
+                if let Some(object) = tool.as_object_mut() {
+                    object.remove("outputSchema");
+                    if !object.get("inputSchema").is_some_and(Value::is_object) {
+                        object.insert("inputSchema".into(), json!({"type": "object"}));
+                    }
+                }
+                match serde_json::from_value::<Tool>(tool.clone()) {
+                    Ok(tool) => Some(tool),
+                    Err(e) => {
+                        tracing::warn!("the tool {} cannot be listed over MCP: {e}", tool["name"]);
+                        None
+                    }
+                }
+            })
             .collect()
     }
 
@@ -214,10 +233,28 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             .local_addr()
             .map_err(|e| ServeError(format!("cannot listen on {addr}: {e}")))?;
         let server = self.clone();
+        // Requests must name this server as their Host (DNS rebinding), and
+        // a browser's Origin, when sent, must be this server too.
+        let mut config = StreamableHttpServerConfig::default();
+        let ip = match local.ip() {
+            std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+            ip => ip.to_string(),
+        };
+        config.allowed_hosts = vec![ip.clone(), format!("{ip}:{}", local.port())];
+        if local.ip().is_loopback() {
+            config.allowed_hosts.extend([
+                "localhost".to_owned(),
+                format!("localhost:{}", local.port()),
+            ]);
+        }
+        config.allowed_origins = vec![
+            format!("http://{ip}:{}", local.port()),
+            format!("http://localhost:{}", local.port()),
+        ];
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
             Arc::new(LocalSessionManager::default()),
-            StreamableHttpServerConfig::default(),
+            config,
         );
         let router = axum::Router::new().nest_service("/mcp", service);
         Ok(HttpServer {
@@ -309,11 +346,14 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         match toolset.call(name, args).await {
             Ok(value) => {
                 let text = serde_json::to_string(&value).unwrap_or_default();
+                let fits = text.len() <= self.shared.max_result_bytes;
                 let mut result = CallToolResult::success(vec![ContentBlock::text(cut(
                     text,
                     self.shared.max_result_bytes,
                 ))]);
-                result.structured_content = Some(json!({"result": value}));
+                if fits {
+                    result.structured_content = Some(json!({"result": value}));
+                }
                 result
             }
             Err(ToolCallError {
@@ -353,11 +393,36 @@ impl HttpServer {
         self.local
     }
 
-    /// Serves until the process ends.
+    /// Serves until the process is interrupted (Ctrl-C or SIGTERM); then
+    /// it finishes the requests in flight and returns.
     pub async fn run(self) -> Result<(), ServeError> {
         axum::serve(self.listener, self.router)
+            .with_graceful_shutdown(interrupted())
             .await
             .map_err(|e| ServeError(format!("the HTTP server stopped: {e}")))
+    }
+}
+
+/// Resolves on Ctrl-C or, on Unix, SIGTERM.
+async fn interrupted() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 

@@ -343,7 +343,26 @@ async fn constants_from_codemode_build_pin_the_live_server() {
         .unwrap();
     let _ = std::fs::remove_dir_all(&dir);
     let server = &artifacts.mcp[0];
-    let pin = Pin::new("one", &server.snapshot, &server.fingerprint).unwrap();
+    let pin = Pin::new("one", &server.snapshot, &server.fingerprint)
+        .unwrap()
+        .with_prefix(&server.prefix);
+    // Built for a lone server (no prefix), run beside another: refused, not
+    // left to fail every call as an unknown tool.
+    let err = McpToolset::builder()
+        .server("one", fixture("one", "normal"))
+        .server("two", fixture("two", "normal"))
+        .pin("one", pin.clone())
+        .connect()
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err,
+        McpError::PinPrefix {
+            server: "one".into(),
+            pinned: "".into(),
+            actual: "one_".into()
+        }
+    );
     let pinned = McpToolset::builder()
         .server("one", fixture("one", "normal"))
         .pin("one", pin)
