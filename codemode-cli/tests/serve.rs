@@ -125,14 +125,23 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
         &json!({"mcpServers": {"left": fixture_entry("left"), "right": fixture_entry("right")}})
             .to_string(),
     );
-    let (client, recorder) =
-        start(&["--config", config.to_str().unwrap(), "--direct", "left_add"]).await;
+    let (client, recorder) = start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--direct",
+        "left_add",
+        "--direct",
+        "left_hang",
+        "--call-timeout-ms",
+        "1500",
+    ])
+    .await;
 
     let tools = client.peer().list_all_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["run_code", "left_add"]);
-    // Listed without its outputSchema: the result is `{"result": ...}`.
-    assert!(tools[1].output_schema.is_none(), "{:?}", tools[1]);
+    assert_eq!(names, ["run_code", "left_add", "left_hang"]);
+    // Listed with its outputSchema, which its structured result then fits.
+    assert!(tools[1].output_schema.is_some(), "{:?}", tools[1]);
     let sdk = description(&client, "run_code").await;
     assert!(
         sdk.contains(r#""left_echo"(args: { message: string })"#),
@@ -186,9 +195,18 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
         )
         .await
         .unwrap();
-    assert_eq!(
-        direct.structured_content,
-        Some(json!({"result": {"sum": 7}}))
+    assert_eq!(direct.structured_content, Some(json!({"sum": 7})));
+    // A direct call is bound by the per-call limit as a program's call is.
+    let hung = client
+        .peer()
+        .call_tool(CallToolRequestParams::new("left_hang"))
+        .await
+        .unwrap();
+    assert_eq!(hung.is_error, Some(true));
+    assert!(
+        text(&hung).contains("timeout") && text(&hung).contains("1500 ms"),
+        "{}",
+        text(&hung)
     );
 
     // An upstream list change reaches the client, and the SDK shows it.

@@ -418,6 +418,16 @@ impl McpToolsetBuilder {
                 return Err(McpError::Drift(Box::new(drift)));
             }
         }
+        for slot in &inner.servers {
+            let declared = slot.declared();
+            for tool in slot.config.policies.keys() {
+                if slot.lock().state == Some(ServerState::Connected)
+                    && !declared.iter().any(|d| &d.name == tool)
+                {
+                    tracing::warn!(server = %slot.name, "MCP server {:?}: the policy for {tool:?} names no tool it lists", slot.name);
+                }
+            }
+        }
         let catalog = inner.build_catalog(0)?;
         *inner.catalog.write().unwrap_or_else(|e| e.into_inner()) = catalog;
         tokio::spawn(follow_changes(Arc::downgrade(&inner), notices));

@@ -173,10 +173,12 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
 
     /// The tools `tools/list` answers: `run_code`, then the direct tools.
     ///
-    /// A direct tool is listed without its `outputSchema`: its result comes
-    /// back as `{"result": value}` like `run_code`'s, which that schema
-    /// would not describe. An input schema that is not an object is listed
-    /// as `{"type": "object"}`, so no tool is left out.
+    /// A direct tool whose `outputSchema` describes an object keeps it, and
+    /// its result's structured content is the value itself; any other
+    /// direct tool's result is `{"result": value}` like `run_code`'s, so an
+    /// `outputSchema` that is not an object schema is left out. An input
+    /// schema that is not an object is listed as `{"type": "object"}`, so
+    /// no tool is left out.
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
         let run_code =
@@ -185,7 +187,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             .chain(native_tools(ToolFormat::Mcp, toolset))
             .filter_map(|mut tool| {
                 if let Some(object) = tool.as_object_mut() {
-                    object.remove("outputSchema");
+                    if !object.get("outputSchema").is_some_and(Value::is_object) {
+                        object.remove("outputSchema");
+                    }
                     if !object.get("inputSchema").is_some_and(Value::is_object) {
                         object.insert("inputSchema".into(), json!({"type": "object"}));
                     }
@@ -333,17 +337,24 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     async fn direct(&self, request: &CallToolRequestParams) -> CallToolResult {
         let name = request.name.as_ref();
         let toolset = &*self.shared.toolset;
-        let direct = toolset
-            .defs()
-            .iter()
-            .any(|d| d.name == name && d.policy.direct());
-        if !direct {
+        let defs = toolset.defs();
+        let Some(def) = defs.iter().find(|d| d.name == name && d.policy.direct()) else {
             return CallToolResult::error(vec![ContentBlock::text(format!(
                 "there is no tool named {name:?} here; write a program and call `{RUN_CODE}` with it"
             ))]);
-        }
+        };
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
-        match toolset.call(name, args).await {
+        // The run's per-call limit holds for direct calls too.
+        let limit = self.shared.limits.call_timeout;
+        let called = match tokio::time::timeout(limit, toolset.call(name, args)).await {
+            Ok(called) => called,
+            Err(_) => Err(ToolCallError::new(
+                name,
+                codemode_core::ErrorKind::Timeout,
+                format!("the tool did not answer within {} ms", limit.as_millis()),
+            )),
+        };
+        match called {
             Ok(value) => {
                 let text = serde_json::to_string(&value).unwrap_or_default();
                 let fits = text.len() <= self.shared.max_result_bytes;
@@ -352,7 +363,14 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                     self.shared.max_result_bytes,
                 ))]);
                 if fits {
-                    result.structured_content = Some(json!({"result": value}));
+                    // A declared output schema describes the value itself:
+                    // pass it through as the structured content it promises.
+                    result.structured_content =
+                        Some(if def.output_schema.is_some() && value.is_object() {
+                            value
+                        } else {
+                            json!({"result": value})
+                        });
                 }
                 result
             }
