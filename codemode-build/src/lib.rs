@@ -259,11 +259,7 @@ impl Sdk {
                     other.name, snapshot.name
                 )));
             }
-            let prefix = match &snapshot.prefix {
-                Some(prefix) => prefix.clone(),
-                None if single => String::new(),
-                None => server_prefix(&snapshot.name),
-            };
+            let prefix = server_prefix(&snapshot.name, snapshot.prefix.as_deref(), single);
             tools.extend(listed.iter().map(|t| ToolDef {
                 name: format!("{prefix}{}", t.name),
                 ..t.clone()
@@ -303,6 +299,12 @@ impl Sdk {
     /// Renders everything without writing anything.
     pub fn render(&self) -> Result<Artifacts, Error> {
         let (mcp, tools) = self.pinned()?;
+        self.render_tools(mcp, &tools)
+    }
+
+    /// Renders `tools` (the toolsets' and the snapshots'), with the pinned
+    /// servers `mcp`.
+    fn render_tools(&self, mcp: Vec<PinnedServer>, tools: &[ToolDef]) -> Result<Artifacts, Error> {
         for (index, tool) in tools.iter().enumerate() {
             if tool.name.is_empty() {
                 return Err(Error::BadTool(format!("tool #{index} has an empty name")));
@@ -317,7 +319,7 @@ impl Sdk {
         let wants = |langs: &[Language]| self.languages.iter().any(|l| langs.contains(l));
         let mut degradations = Vec::new();
         let mut render = |lang| {
-            let out = render_report(lang, &tools);
+            let out = render_report(lang, tools);
             degradations.extend(out.degradations);
             out.text
         };
@@ -326,7 +328,7 @@ impl Sdk {
         let python = wants(&[Language::Python]).then(|| render(Language::Python));
         degradations.sort();
         degradations.dedup();
-        let tool_names: Vec<String> = normalize(&tools).iter().map(|t| t.name.clone()).collect();
+        let tool_names: Vec<String> = normalize(tools).iter().map(|t| t.name.clone()).collect();
         let fingerprint = fingerprint_texts(typescript.as_deref(), python.as_deref());
         Ok(Artifacts {
             typescript,
@@ -369,7 +371,9 @@ impl Sdk {
         for path in &self.rerun_if_changed {
             let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
         }
-        let artifacts = self.render()?;
+        // The snapshots are read once: for the texts and for `run_code`.
+        let (mcp, tools) = self.pinned()?;
+        let artifacts = self.render_tools(mcp, &tools)?;
         let level = if self.deny_degradations {
             "error"
         } else {
@@ -407,7 +411,6 @@ impl Sdk {
         rs.push_str(
             "\n/// The `run_code` tool definitions, one module per language.\n#[allow(dead_code)]\npub mod run_code {\n",
         );
-        let (_, tools) = self.pinned()?;
         for lang in languages {
             let tool = run_code_tool(lang, &tools);
             let _ = writeln!(

@@ -230,21 +230,7 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
         "config.json",
         &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
     );
-    let mut child = tokio::process::Command::new(CODEMODE)
-        .args([
-            "serve",
-            "--config",
-            config.to_str().unwrap(),
-            "--language",
-            "python",
-            "--http",
-            "127.0.0.1:0",
-        ])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let url = listening_url(&mut child).await;
+    let (mut child, url) = serve_http(&config, &["--language", "python"]).await;
     let _ = rustls::crypto::ring::default_provider().install_default();
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
     let client = Recorder::default().serve(transport).await.unwrap();
@@ -263,6 +249,26 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
     );
     client.cancel().await.unwrap();
     let _ = child.kill().await;
+}
+
+/// Starts `codemode serve --config CONFIG --http 127.0.0.1:0 EXTRA...` and
+/// returns it with the URL it says it listens at.
+async fn serve_http(config: &Path, extra: &[&str]) -> (tokio::process::Child, String) {
+    let mut child = tokio::process::Command::new(CODEMODE)
+        .args([
+            "serve",
+            "--config",
+            config.to_str().unwrap(),
+            "--http",
+            "127.0.0.1:0",
+        ])
+        .args(extra)
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let url = listening_url(&mut child).await;
+    (child, url)
 }
 
 /// Reads `codemode serve --http`'s stderr until it says where it listens
@@ -485,19 +491,7 @@ async fn an_mcp_toolset_reaches_a_server_over_streamable_http() {
         "config.json",
         &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
     );
-    let mut child = tokio::process::Command::new(CODEMODE)
-        .args([
-            "serve",
-            "--config",
-            config.to_str().unwrap(),
-            "--http",
-            "127.0.0.1:0",
-        ])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let url = listening_url(&mut child).await;
+    let (mut child, url) = serve_http(&config, &[]).await;
     let upstream = codemode::mcp::McpToolset::builder()
         .server(
             "remote",

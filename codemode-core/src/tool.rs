@@ -172,15 +172,26 @@ pub(crate) fn unique_sorted<'a>(tools: impl IntoIterator<Item = &'a ToolDef>) ->
     out
 }
 
-/// The prefix an MCP server's tools get when several servers share one
-/// SDK and the configuration sets none: the server's name, with every
-/// character a tool name cannot hold replaced by `_`, then `_`.
+/// The prefix an MCP server's tools get in an SDK: the `configured` one
+/// when there is one; else none when the server is `alone` in the SDK;
+/// else the server's name, with every character a tool name cannot hold
+/// replaced by `_`, then `_`. Run-time toolsets and build-time snapshots
+/// both follow this one rule, so their names agree.
 ///
 /// ```
-/// assert_eq!(codemode_core::server_prefix("github"), "github_");
-/// assert_eq!(codemode_core::server_prefix("my server/2"), "my_server_2_");
+/// use codemode_core::server_prefix;
+///
+/// assert_eq!(server_prefix("github", None, false), "github_");
+/// assert_eq!(server_prefix("my server/2", None, false), "my_server_2_");
+/// assert_eq!(server_prefix("github", None, true), "");
+/// assert_eq!(server_prefix("github", Some("gh_"), false), "gh_");
 /// ```
-pub fn server_prefix(server: &str) -> String {
+pub fn server_prefix(server: &str, configured: Option<&str>, alone: bool) -> String {
+    match configured {
+        Some(prefix) => return prefix.to_owned(),
+        None if alone => return String::new(),
+        None => {}
+    }
     let mut prefix: String = server
         .chars()
         .map(|c| {

@@ -361,11 +361,7 @@ impl McpToolsetBuilder {
         let mut pins = self.pins;
         let mut slots = Vec::new();
         for (name, config) in self.servers {
-            let prefix = match &config.prefix {
-                Some(prefix) => prefix.clone(),
-                None if single => String::new(),
-                None => server_prefix(&name),
-            };
+            let prefix = server_prefix(&name, config.prefix.as_deref(), single);
             if !valid_prefix(&prefix) {
                 return Err(McpError::InvalidPrefix {
                     server: name,
@@ -924,8 +920,8 @@ mod tests {
 
     #[test]
     fn default_prefixes_are_tool_name_safe() {
-        assert!(valid_prefix(&server_prefix("ünï cödé")));
-        assert!(valid_prefix(&server_prefix(&"x".repeat(200))));
+        assert!(valid_prefix(&server_prefix("ünï cödé", None, false)));
+        assert!(valid_prefix(&server_prefix(&"x".repeat(200), None, false)));
         assert!(!valid_prefix("a b"));
     }
 }

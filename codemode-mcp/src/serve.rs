@@ -6,7 +6,7 @@ use codemode_core::{
     Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolFormat, Toolset, native_tools,
     run_code_tool,
 };
-use codemode_runtime::{Limits, RunEvent, RunOutcome, Runtime};
+use codemode_runtime::{Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -359,7 +359,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 let text = serde_json::to_string(&value).unwrap_or_default();
                 let fits = text.len() <= self.shared.max_result_bytes;
                 let mut result = CallToolResult::success(vec![ContentBlock::text(cut(
-                    text,
+                    &text,
                     self.shared.max_result_bytes,
                 ))]);
                 if fits {
@@ -383,19 +383,6 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             ))]),
         }
     }
-}
-
-fn cut(mut text: String, budget: usize) -> String {
-    if text.len() > budget {
-        let mut end = budget;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        let size = text.len();
-        text.truncate(end);
-        text.push_str(&format!("… [cut: {size} bytes in all]"));
-    }
-    text
 }
 
 /// A bound streamable HTTP endpoint (see [`CodeModeServer::bind_http`]).

@@ -100,7 +100,7 @@ mod protocol;
 mod worker;
 
 pub use hooks::{ApprovalRequest, RunEvent};
-pub use outcome::{CallRecord, Limits, Location, LogLine, RunError, RunErrorKind, RunOutcome};
+pub use outcome::{CallRecord, Limits, Location, LogLine, RunError, RunErrorKind, RunOutcome, cut};
 pub use worker::{WORKER_ARG, WorkerCommand, run_worker_if_requested};
 
 #[doc(no_inline)]

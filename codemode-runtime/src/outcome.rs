@@ -307,8 +307,15 @@ impl RunOutcome {
 }
 
 /// `text` in at most `room` bytes: whole, or a prefix and a marker giving
-/// the bytes left out (or as much of the marker as fits).
-pub(crate) fn cut(text: &str, room: usize) -> String {
+/// the bytes left out (or as much of the marker as fits). Every text this
+/// crate hands a model is cut this way.
+///
+/// ```
+/// assert_eq!(codemode_runtime::cut("hello", 10), "hello");
+/// let cut = codemode_runtime::cut(&"x".repeat(100), 40);
+/// assert!(cut.len() <= 40 && cut.ends_with("bytes left out]\n"));
+/// ```
+pub fn cut(text: &str, room: usize) -> String {
     if text.len() <= room {
         return text.to_owned();
     }
