@@ -1,7 +1,7 @@
 //! Names for named types: collision-safe, independent of input order, and
 //! never one the SDK or the target language already uses.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Every global the TypeScript standard and DOM libraries declare, one per
 /// line, sorted. A top-level type with one of these names would be a
@@ -151,6 +151,10 @@ pub(crate) fn assign(
         .filter(|&i| names[i].is_none())
         .collect();
     rest.sort_by(|&a, &b| requests[a].cmp(&requests[b]));
+    // The next number to try for each stem: every number below it is taken
+    // (names are only ever added), so thousands of requests for one stem
+    // cost one step each, not a count from 2 each.
+    let mut next: HashMap<String, u64> = HashMap::new();
     for i in rest {
         let base = &requests[i].0;
         let stem = if reserved(base) {
@@ -163,11 +167,17 @@ pub(crate) fn assign(
             !taken.contains(name) && !reserved(name) && (name == base || !demand.contains_key(name))
         };
         let mut name = stem.clone();
-        let mut n = 2u64;
-        while !free(&name) {
-            name = format!("{stem}{n}");
-            n += 1;
+        let mut n = next.get(&stem).copied().unwrap_or(2);
+        if n > 2 || !free(&name) {
+            loop {
+                name = format!("{stem}{n}");
+                n += 1;
+                if free(&name) {
+                    break;
+                }
+            }
         }
+        next.insert(stem, n);
         taken.insert(name.clone());
         names[i] = Some(name);
     }

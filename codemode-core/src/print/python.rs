@@ -19,13 +19,19 @@ use crate::schema::{
     Def, Degradation, Doc, Extra, Lit, Lowered, Object, Origin, Prop, Tuple, Ty, pascal_case,
 };
 use crate::{ERROR_CLASS, GLOBAL};
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt::Write;
 use unicode_normalization::UnicodeNormalization;
 
 /// Most alternatives an `allOf` over unions may expand into before it
 /// falls to the escape hatch.
 const MAX_MERGED_ALTERNATIVES: usize = 16;
+
+/// Most properties that `allOf` merges may copy in one render. A merged
+/// TypedDict repeats the properties of every part, so one large definition
+/// merged into many places would make the stub grow with their product;
+/// past this budget each further merge is the escape hatch.
+const MAX_MERGED_PROPS: usize = 1 << 17;
 
 /// How many optional trailing tuple elements are spelled as a union of
 /// fixed-length tuples; more widen to `tuple[T, ...]`.
@@ -253,6 +259,8 @@ struct Convert<'a> {
     /// One-expression mode: no classes, definitions inlined.
     standalone: bool,
     inlining: Vec<usize>,
+    /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
+    merge_budget: usize,
     classes: Vec<Class>,
     degradations: Vec<Degradation>,
 }
@@ -263,6 +271,7 @@ impl<'a> Convert<'a> {
             defs,
             standalone,
             inlining: Vec::new(),
+            merge_budget: MAX_MERGED_PROPS,
             classes: Vec::new(),
             degradations: Vec::new(),
         }
@@ -434,6 +443,14 @@ impl<'a> Convert<'a> {
             }
             combos = next;
         }
+        let copied: usize = combos.iter().flatten().map(|o| o.props.len()).sum();
+        if copied > self.merge_budget {
+            return self.degrade(
+                origin,
+                "allOf merges more properties than the Python stub has room for",
+            );
+        }
+        self.merge_budget -= copied;
         let mut out = Vec::with_capacity(combos.len());
         for (i, combo) in combos.iter().enumerate() {
             let merged = merge_objects(combo);
@@ -482,9 +499,10 @@ fn object_alternatives<'t>(ty: &'t Ty, defs: &'t [Def], hops: usize) -> Option<V
 /// give different types becomes the escape hatch.
 fn merge_objects(parts: &[&Object]) -> Object {
     let mut props: Vec<Prop> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
     for part in parts {
         for prop in &part.props {
-            match props.iter_mut().find(|p| p.name == prop.name) {
+            match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
                 Some(existing) => {
                     if existing.ty != prop.ty {
                         existing.ty = Ty::Unknown;
@@ -494,7 +512,10 @@ fn merge_objects(parts: &[&Object]) -> Object {
                         existing.doc = prop.doc.clone();
                     }
                 }
-                None => props.push(prop.clone()),
+                None => {
+                    at.insert(&prop.name, props.len());
+                    props.push(prop.clone());
+                }
             }
         }
     }

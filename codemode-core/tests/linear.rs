@@ -1,0 +1,138 @@
+//! No tool list makes rendering superlinear: hosts render lists from servers
+//! they do not control. Each generated worst case is rendered at two sizes,
+//! and the bytes allocated (a deterministic stand-in for time and memory)
+//! must grow with the input, not with its square.
+//!
+//! This file holds one test on purpose: the allocation counter is global,
+//! and tests running beside it would add to it.
+
+use codemode_core::{Language, ToolDef, render};
+use serde_json::{Map, Value, json};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATED: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; the
+// wrapper only counts the bytes asked for.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATED.fetch_add(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: `ptr` came from `alloc` above with this layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATED.fetch_add(new_size.saturating_sub(layout.size()), Ordering::Relaxed);
+        // SAFETY: forwarded unchanged.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn tool(name: &str, schema: Value) -> ToolDef {
+    ToolDef::new(name, schema)
+}
+
+fn defs(entries: impl IntoIterator<Item = (String, Value)>) -> Value {
+    Value::Object(entries.into_iter().collect::<Map<_, _>>())
+}
+
+/// Each worst case at size `n`.
+fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
+    let chain = |wrap: fn(Value) -> Value| {
+        let mut d: Vec<(String, Value)> = (0..n)
+            .map(|i| {
+                let next = json!({"$ref": format!("#/$defs/d{}", i + 1)});
+                (format!("d{i}"), wrap(next))
+            })
+            .collect();
+        d.push((format!("d{n}"), json!({"type": "string"})));
+        vec![tool(
+            "t",
+            json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs(d)}),
+        )]
+    };
+    let big = defs((0..n).map(|j| (format!("p{j}"), json!({"type": "string"}))));
+    let shared_props = defs((0..n).map(|i| {
+        let part = json!({"type": "object", "properties": {format!("z{i}"): {"type": "integer"}}});
+        (
+            format!("q{i}"),
+            json!({"allOf": [{"$ref": "#/$defs/Big"}, part]}),
+        )
+    }));
+    let members: Vec<Value> = (0..n)
+        .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
+        .collect();
+    let same_named: Vec<ToolDef> = (0..n)
+        .map(|i| {
+            let item =
+                json!({"type": "object", "properties": {format!("v{i}"): {"type": "string"}}});
+            tool(
+                &format!("t{i}"),
+                json!({"properties": {"x": {"$ref": "#/$defs/Item"}}, "$defs": {"Item": item}}),
+            )
+        })
+        .collect();
+    vec![
+        (
+            "a chain of objects, each holding the next",
+            chain(|next| json!({"type": "object", "properties": {"next": next}})),
+        ),
+        ("a chain of bare $ref aliases", chain(|next| next)),
+        (
+            "one large definition merged by allOf into many places",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": shared_props, "$defs": {"Big": {"type": "object", "properties": big}}}),
+            )],
+        ),
+        (
+            "anyOf of many objects",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"anyOf": members}}}),
+            )],
+        ),
+        ("many tools whose definitions share one name", same_named),
+    ]
+}
+
+fn allocated_by(language: Language, tools: &[ToolDef]) -> usize {
+    let before = ALLOCATED.load(Ordering::Relaxed);
+    let text = render(language, tools);
+    let after = ALLOCATED.load(Ordering::Relaxed);
+    assert!(!text.is_empty());
+    after - before
+}
+
+#[test]
+fn rendering_grows_linearly_with_hostile_inputs() {
+    const SMALL: usize = 400;
+    const FACTOR: usize = 4;
+    let small = cases(SMALL);
+    let large = cases(SMALL * FACTOR);
+    let mut failures = Vec::new();
+    for ((name, small), (_, large)) in small.iter().zip(&large) {
+        for language in [Language::TypeScript, Language::Python] {
+            let a = allocated_by(language, small);
+            let b = allocated_by(language, large);
+            let ratio = b as f64 / a as f64;
+            eprintln!("{name} ({language:?}): {a} -> {b} bytes, {ratio:.2}x");
+            // Linear growth is about FACTOR; quadratic would be FACTOR².
+            if ratio > FACTOR as f64 * 1.75 {
+                failures.push(format!(
+                    "{name} ({language:?}): {ratio:.2}x for {FACTOR}x the input"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "superlinear: {failures:#?}");
+}
