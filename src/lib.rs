@@ -97,7 +97,59 @@
 //! assert!(py.degradations.is_empty());
 //! ```
 
-pub use codemode_core::*;
+// The public API, listed: what core exports for its sibling crates (the
+// schema IR, fingerprints of pre-rendered texts, JSON helpers) stays there.
+pub use codemode_core::{
+    // Tools and their sets.
+    BoxFuture,
+    CallPolicy,
+    // Rendering.
+    Catalog,
+    // The `run_code` tool and the last mile to a provider.
+    DESCRIPTION_PARAMETER,
+    Degradation,
+    DynToolset,
+    // Calls and their failures.
+    ERROR_CLASS,
+    ErrorKind,
+    Flavor,
+    GLOBAL,
+    Language,
+    // Tool lists from MCP servers.
+    MAX_NESTING,
+    ProviderCall,
+    ProviderError,
+    RUN_CODE,
+    Rendered,
+    RunCodeArgs,
+    RunCodeTool,
+    StaticToolset,
+    Tool,
+    ToolAnnotations,
+    ToolCallError,
+    ToolDef,
+    ToolFormat,
+    ToolListError,
+    Toolset,
+    ToolsetError,
+    ToolsetObject,
+    Toolsets,
+    UnknownLanguage,
+    UnknownToolFormat,
+    fingerprint,
+    flavor,
+    json_schema_to_type,
+    native_tool,
+    native_tools,
+    normalize,
+    parse_tool_list,
+    render,
+    render_report,
+    run_code_tool,
+    server_prefix,
+    tool_list_from_value,
+    unknown_tool,
+};
 
 /// The `schemars` (1.x) this crate's tools are described with: derive
 /// `JsonSchema` through it to be sure the versions match.

@@ -263,7 +263,7 @@ fn run_code_args_from_objects_and_strings() {
     assert_eq!(args.code, "return 1");
     for bad in [json!("{not json"), json!(42), json!({"code": 7}), json!({})] {
         let err = RunCodeArgs::from_value(&bad).unwrap_err();
-        assert!(err.contains("run_code"), "{err}");
+        assert!(err.message().contains("run_code"), "{err}");
     }
 }
 

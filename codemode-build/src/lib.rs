@@ -63,8 +63,8 @@
 #![warn(missing_docs)]
 
 use codemode_core::{
-    Degradation, Language, StaticToolset, ToolDef, ToolFormat, fingerprint, fingerprint_texts,
-    normalize, parse_tool_list, render_report, run_code_tool, server_prefix,
+    Catalog, Degradation, Language, StaticToolset, ToolDef, ToolFormat, fingerprint,
+    fingerprint_texts, parse_tool_list, server_prefix,
 };
 use std::fmt::{self, Write as _};
 use std::io::Write;
@@ -83,6 +83,14 @@ pub enum Error {
     Io(PathBuf, std::io::Error),
     /// An MCP snapshot cannot be read or used; the message names the file.
     Snapshot(String),
+    /// [`check_fresh`] found the file missing (`existed: false`) or stale,
+    /// and has rewritten it.
+    Stale {
+        /// The file.
+        path: PathBuf,
+        /// Whether there was a file before.
+        existed: bool,
+    },
 }
 
 impl fmt::Display for Error {
@@ -101,6 +109,18 @@ impl fmt::Display for Error {
             }
             Error::Io(path, e) => write!(f, "{}: {e}", path.display()),
             Error::Snapshot(message) => f.write_str(message),
+            Error::Stale { path, existed } => {
+                let what = if *existed {
+                    "was stale"
+                } else {
+                    "did not exist"
+                };
+                write!(
+                    f,
+                    "{} {what} and has been rewritten: review the change and commit it",
+                    path.display()
+                )
+            }
         }
     }
 }
@@ -121,6 +141,9 @@ pub struct Artifacts {
     pub fingerprint: String,
     /// Every schema node that fell to the escape hatch, in any language.
     pub degradations: Vec<Degradation>,
+    /// Tool names declared more than once, sorted: the SDK keeps each
+    /// one's first declaration, and `emit` warns about the rest.
+    pub duplicates: Vec<String>,
     /// The MCP servers pinned by [`Sdk::mcp_snapshot`], in name order.
     pub mcp: Vec<PinnedServer>,
 }
@@ -298,13 +321,13 @@ impl Sdk {
 
     /// Renders everything without writing anything.
     pub fn render(&self) -> Result<Artifacts, Error> {
-        let (mcp, tools) = self.pinned()?;
-        self.render_tools(mcp, &tools)
+        Ok(self.prepare()?.0)
     }
 
-    /// Renders `tools` (the toolsets' and the snapshots'), with the pinned
-    /// servers `mcp`.
-    fn render_tools(&self, mcp: Vec<PinnedServer>, tools: &[ToolDef]) -> Result<Artifacts, Error> {
+    /// Reads the snapshots, checks the names, and renders once through a
+    /// catalog, which `emit_to` goes on to ask for the `run_code` tools.
+    fn prepare(&self) -> Result<(Artifacts, Catalog), Error> {
+        let (mcp, tools) = self.pinned()?;
         for (index, tool) in tools.iter().enumerate() {
             if tool.name.is_empty() {
                 return Err(Error::BadTool(format!("tool #{index} has an empty name")));
@@ -316,28 +339,29 @@ impl Sdk {
                 )));
             }
         }
+        let catalog = Catalog::new(tools);
         let wants = |langs: &[Language]| self.languages.iter().any(|l| langs.contains(l));
         let mut degradations = Vec::new();
         let mut render = |lang| {
-            let out = render_report(lang, tools);
-            degradations.extend(out.degradations);
-            out.text
+            let out = catalog.rendered(lang);
+            degradations.extend(out.degradations.iter().cloned());
+            out.text.clone()
         };
         let typescript = wants(&[Language::TypeScript, Language::JavaScript])
             .then(|| render(Language::TypeScript));
         let python = wants(&[Language::Python]).then(|| render(Language::Python));
         degradations.sort();
         degradations.dedup();
-        let tool_names: Vec<String> = normalize(tools).iter().map(|t| t.name.clone()).collect();
-        let fingerprint = fingerprint_texts(typescript.as_deref(), python.as_deref());
-        Ok(Artifacts {
+        let artifacts = Artifacts {
+            tool_names: catalog.tool_names().map(str::to_owned).collect(),
+            fingerprint: fingerprint_texts(typescript.as_deref(), python.as_deref()),
             typescript,
             python,
-            tool_names,
-            fingerprint,
             degradations,
+            duplicates: catalog.duplicates().to_vec(),
             mcp,
-        })
+        };
+        Ok((artifacts, catalog))
     }
 
     /// Writes `OUT_DIR/codemode/{sdk.ts, sdk.py, sdk.rs}` and prints cargo
@@ -364,16 +388,30 @@ impl Sdk {
     /// Like [`Sdk::emit`], into `out_dir/codemode/`, with the directives
     /// written to `directives`.
     pub fn emit_to(&self, out_dir: &Path, directives: &mut impl Write) -> Result<(), Error> {
-        let io = |path: &Path| {
-            let path = path.to_path_buf();
-            move |e| Error::Io(path, e)
-        };
         for path in &self.rerun_if_changed {
             let _ = writeln!(directives, "cargo::rerun-if-changed={}", path.display());
         }
-        // The snapshots are read once: for the texts and for `run_code`.
-        let (mcp, tools) = self.pinned()?;
-        let artifacts = self.render_tools(mcp, &tools)?;
+        // The snapshots are read once, and each language rendered once.
+        let (artifacts, catalog) = self.prepare()?;
+        self.report(&artifacts, directives)?;
+        let dir = out_dir.join("codemode");
+        std::fs::create_dir_all(&dir).map_err(|e| Error::Io(dir.clone(), e))?;
+        for (file, text) in self.files(&artifacts, &catalog) {
+            let path = dir.join(file);
+            write_if_changed(&path, &text).map_err(|e| Error::Io(path, e))?;
+        }
+        Ok(())
+    }
+
+    /// Prints a directive per duplicate name and per degradation; denied
+    /// degradations are an error.
+    fn report(&self, artifacts: &Artifacts, directives: &mut impl Write) -> Result<(), Error> {
+        for name in &artifacts.duplicates {
+            let _ = writeln!(
+                directives,
+                "cargo::warning=codemode: tool {name:?} is declared more than once; the SDK keeps its first declaration",
+            );
+        }
         let level = if self.deny_degradations {
             "error"
         } else {
@@ -389,19 +427,24 @@ impl Sdk {
             );
         }
         if self.deny_degradations && !artifacts.degradations.is_empty() {
-            return Err(Error::Degraded(artifacts.degradations));
+            return Err(Error::Degraded(artifacts.degradations.clone()));
         }
-        let dir = out_dir.join("codemode");
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        Ok(())
+    }
+
+    /// Every file under `OUT_DIR/codemode/`, by name, `sdk.rs` last: a pure
+    /// step from the rendered texts to Rust source.
+    fn files(&self, artifacts: &Artifacts, catalog: &Catalog) -> Vec<(String, String)> {
+        let mut files = Vec::new();
         // Every item allows dead code: an app rarely uses every constant.
         let mut rs = String::from("// Generated by codemode-build. Do not edit.\n\n");
         if let Some(ts) = &artifacts.typescript {
-            write_if_changed(&dir.join("sdk.ts"), ts).map_err(io(&dir.join("sdk.ts")))?;
+            files.push(("sdk.ts".to_owned(), ts.clone()));
             rs.push_str("/// The TypeScript SDK, for the `run_code` description.\n#[allow(dead_code)]\npub const TYPESCRIPT: &str = include_str!(\"sdk.ts\");\n");
             rs.push_str("/// The JavaScript SDK: the same text as [`TYPESCRIPT`].\n#[allow(dead_code)]\npub const JAVASCRIPT: &str = TYPESCRIPT;\n");
         }
         if let Some(py) = &artifacts.python {
-            write_if_changed(&dir.join("sdk.py"), py).map_err(io(&dir.join("sdk.py")))?;
+            files.push(("sdk.py".to_owned(), py.clone()));
             rs.push_str("/// The Python SDK (a stub module), for the `run_code` description.\n#[allow(dead_code)]\npub const PYTHON: &str = include_str!(\"sdk.py\");\n");
         }
         // The run_code tool per chosen language, in every provider format.
@@ -412,30 +455,30 @@ impl Sdk {
             "\n/// The `run_code` tool definitions, one module per language.\n#[allow(dead_code)]\npub mod run_code {\n",
         );
         for lang in languages {
-            let tool = run_code_tool(lang, &tools);
+            let tool = catalog.run_code_tool(lang);
             let _ = writeln!(
                 rs,
                 "    /// `run_code` for {lang} programs.\n    pub mod {} {{",
                 lang.as_str()
             );
             let file = format!("run_code.{}.txt", lang.as_str());
-            write_if_changed(&dir.join(&file), &tool.description).map_err(io(&dir.join(&file)))?;
             let _ = writeln!(
                 rs,
                 "        /// The tool description: instructions, then the SDK.\n        pub const DESCRIPTION: &str = include_str!({file:?});"
             );
+            files.push((file, tool.description.clone()));
             for format in ToolFormat::ALL {
                 let file = format!("run_code.{}.{}.json", lang.as_str(), format.as_str());
                 let json = serde_json::to_string_pretty(&tool.to_format(format))
                     .unwrap_or_default()
                     + "\n";
-                write_if_changed(&dir.join(&file), &json).map_err(io(&dir.join(&file)))?;
                 let constant = format.as_str().to_uppercase().replace('-', "_");
                 let _ = writeln!(
                     rs,
                     "        /// The tool as {} JSON.\n        pub const {constant}: &str = include_str!({file:?});",
                     format.as_str()
                 );
+                files.push((file, json));
             }
             rs.push_str("    }\n");
         }
@@ -456,8 +499,6 @@ impl Sdk {
             rs.push_str("\n/// The MCP servers whose tool lists are pinned, one module each.\n#[allow(dead_code)]\npub mod mcp {\n");
             for server in &artifacts.mcp {
                 let file = format!("mcp.{}.json", server.module);
-                write_if_changed(&dir.join(&file), &server.snapshot)
-                    .map_err(io(&dir.join(&file)))?;
                 let _ = write!(
                     rs,
                     "    /// The MCP server {name:?}: {count} tools, pinned.\n    pub mod {module} {{\n\
@@ -471,11 +512,12 @@ impl Sdk {
                     prefix = server.prefix,
                     fingerprint = server.fingerprint,
                 );
+                files.push((file, server.snapshot.clone()));
             }
             rs.push_str("}\n");
         }
-        write_if_changed(&dir.join("sdk.rs"), &rs).map_err(io(&dir.join("sdk.rs")))?;
-        Ok(())
+        files.push(("sdk.rs".to_owned(), rs));
+        files
     }
 }
 
@@ -536,31 +578,26 @@ fn one_line(text: &str) -> String {
 /// When the file was missing or stale (after rewriting it), or cannot be written.
 #[track_caller]
 pub fn assert_fresh(path: impl AsRef<Path>, text: &str) {
-    if let Err(message) = check_fresh(path.as_ref(), text) {
-        panic!("{message}");
+    if let Err(error) = check_fresh(path.as_ref(), text) {
+        panic!("{error}");
     }
 }
 
-/// The non-panicking form of [`assert_fresh`]: `Err` (with the message)
-/// when the file was missing or stale and has been rewritten.
-pub fn check_fresh(path: &Path, text: &str) -> Result<(), String> {
+/// The non-panicking form of [`assert_fresh`]: [`Error::Stale`] when the
+/// file was missing or stale and has been rewritten, [`Error::Io`] when it
+/// cannot be written.
+pub fn check_fresh(path: &Path, text: &str) -> Result<(), Error> {
     match std::fs::read(path) {
         Ok(old) if old == text.as_bytes() => Ok(()),
         old => {
             if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(|e| Error::Io(parent.to_owned(), e))?;
             }
-            std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let what = if old.is_ok() {
-                "was stale"
-            } else {
-                "did not exist"
-            };
-            Err(format!(
-                "{} {what} and has been rewritten: review the change and commit it",
-                path.display()
-            ))
+            std::fs::write(path, text).map_err(|e| Error::Io(path.to_owned(), e))?;
+            Err(Error::Stale {
+                path: path.to_owned(),
+                existed: old.is_ok(),
+            })
         }
     }
 }
@@ -763,13 +800,12 @@ mod tests {
     fn fresh_files_pass_and_stale_ones_are_rewritten() {
         let path =
             std::env::temp_dir().join(format!("codemode-fresh-{}/p.txt", std::process::id()));
-        assert!(
-            check_fresh(&path, "v1")
-                .unwrap_err()
-                .contains("did not exist")
-        );
-        assert_eq!(check_fresh(&path, "v1"), Ok(()));
-        assert!(check_fresh(&path, "v2").unwrap_err().contains("was stale"));
+        let missing = check_fresh(&path, "v1").unwrap_err();
+        assert!(matches!(missing, Error::Stale { existed: false, .. }));
+        assert!(missing.to_string().contains("did not exist"));
+        assert!(check_fresh(&path, "v1").is_ok());
+        let stale = check_fresh(&path, "v2").unwrap_err();
+        assert!(stale.to_string().contains("was stale"), "{stale}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "v2");
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }

@@ -1,7 +1,7 @@
 //! `codemode report --tokens`: what the SDKs cost in prompt tokens, next to
 //! the same tools sent as native tool definitions.
 
-use codemode::{Language, ToolDef, normalize, render};
+use codemode::{Catalog, Language, ToolDef};
 use serde_json::json;
 use std::fmt::Write;
 use tiktoken_rs::CoreBPE;
@@ -28,26 +28,28 @@ struct Row {
 pub fn count(tools: &[ToolDef]) -> Result<TokenReport, String> {
     let bpe = tiktoken_rs::o200k_base()
         .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
-    let tokens = |text: &str| bpe.encode_ordinary(text).len();
-    let empty_ts = tokens(&render(Language::TypeScript, &[]));
-    let empty_py = tokens(&render(Language::Python, &[]));
-    let rows = normalize(tools)
-        .into_iter()
+    let tokens = |text: &str| token_count(&bpe, text);
+    let empty = Catalog::new([]);
+    let empty_ts = tokens(empty.render(Language::TypeScript));
+    let empty_py = tokens(empty.render(Language::Python));
+    let catalog = Catalog::new(tools.iter().cloned());
+    let rows = catalog
+        .tools()
         .map(|tool| {
-            let one = std::slice::from_ref(tool);
+            let one = Catalog::new([tool.clone()]);
             Row {
                 name: tool.name.clone(),
                 // A tool's share: the SDK with it alone, less the empty SDK.
-                typescript: tokens(&render(Language::TypeScript, one)).saturating_sub(empty_ts),
-                python: tokens(&render(Language::Python, one)).saturating_sub(empty_py),
+                typescript: tokens(one.render(Language::TypeScript)).saturating_sub(empty_ts),
+                python: tokens(one.render(Language::Python)).saturating_sub(empty_py),
                 native: native_tokens(&bpe, tool),
             }
         })
         .collect::<Vec<_>>();
     let native = rows.iter().map(|r| r.native).sum();
     Ok(TokenReport {
-        typescript: tokens(&render(Language::TypeScript, tools)),
-        python: tokens(&render(Language::Python, tools)),
+        typescript: tokens(catalog.render(Language::TypeScript)),
+        python: tokens(catalog.render(Language::Python)),
         native,
         rows,
     })
@@ -60,7 +62,45 @@ fn native_tokens(bpe: &CoreBPE, tool: &ToolDef) -> usize {
         "description": tool.description.clone().unwrap_or_default(),
         "input_schema": tool.input_schema,
     });
-    bpe.encode_ordinary(&definition.to_string()).len()
+    token_count(bpe, &definition.to_string())
+}
+
+/// Longest piece of text handed to the tokenizer at once. Its pattern
+/// backtracks on long runs of spaces (and panics past its limit), and its
+/// merges are quadratic in the length of one word, so text from a hostile
+/// tool list is cut first.
+const MAX_PIECE: usize = 4096;
+
+/// The o200k token count of `text`, cut into pieces of at most
+/// [`MAX_PIECE`] bytes. A piece ends before a space that follows a
+/// non-space, where the tokenizer splits anyway, so ordinary text counts
+/// exactly; only a run with no such place is cut mid-run.
+fn token_count(bpe: &CoreBPE, text: &str) -> usize {
+    let mut total = 0;
+    let mut rest = text;
+    while rest.len() > MAX_PIECE {
+        let mut end = MAX_PIECE;
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        let window = &rest[..end];
+        let natural = window
+            .char_indices()
+            .rev()
+            .find(|&(i, c)| {
+                c.is_whitespace()
+                    && i > 0
+                    && window[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|p| !p.is_whitespace())
+            })
+            .map(|(i, _)| i);
+        let cut = natural.unwrap_or(end);
+        total += bpe.encode_ordinary(&rest[..cut]).len();
+        rest = &rest[cut..];
+    }
+    total + bpe.encode_ordinary(rest).len()
 }
 
 impl TokenReport {
@@ -142,5 +182,21 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
         assert_eq!(json["native_tokens"], report.native);
         assert!(report.table().contains("ratio to native"));
+    }
+
+    #[test]
+    fn long_runs_are_counted_without_failing() {
+        let bpe = tiktoken_rs::o200k_base().unwrap();
+        let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
+        // Ordinary text is cut where the tokenizer splits anyway.
+        assert_eq!(token_count(&bpe, &prose), bpe.encode_ordinary(&prose).len());
+        for hostile in [
+            " ".repeat(1 << 20),
+            "a".repeat(1 << 20),
+            "\n".repeat(1 << 20),
+        ] {
+            let n = token_count(&bpe, &hostile);
+            assert!(n > 0 && n < hostile.len(), "{n}");
+        }
     }
 }

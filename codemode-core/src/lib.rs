@@ -2,11 +2,11 @@
 //! The engine of codemode: the tool model, the one schema walk, and the SDK
 //! printers for TypeScript/JavaScript and Python.
 //!
-//! Most users depend on the `codemode` facade crate, which re-exports all of
-//! this. The pipeline is:
+//! Most users depend on the `codemode` facade crate, which re-exports its
+//! public API. The pipeline, which a [`Catalog`] runs once per tool set:
 //!
 //! 1. [`normalize`] the tools: dedup by name (first wins), sort by name;
-//! 2. lower each schema once into a language-neutral type IR ([`schema`]),
+//! 2. lower each schema once into a language-neutral type IR (crate-private),
 //!    recording a [`Degradation`] for every node that gets the escape hatch;
 //! 3. print the IR in the target [`Language`].
 //!
@@ -19,6 +19,7 @@
 //! ```
 
 mod canonical;
+mod catalog;
 mod error;
 mod language;
 mod names;
@@ -26,19 +27,21 @@ mod print;
 mod provider;
 mod render;
 mod run_code;
-pub mod schema;
+mod schema;
 mod tool;
 mod tool_list;
 mod toolset;
 
+pub use catalog::Catalog;
 pub use error::{ErrorKind, ToolCallError};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
-pub use provider::{ProviderCall, RunCodeArgs, native_tool, native_tools};
+pub use provider::{ProviderCall, ProviderError, RunCodeArgs, native_tool, native_tools};
 pub use render::{
     Rendered, fingerprint, fingerprint_texts, json_schema_to_type, render, render_report,
 };
 pub use run_code::{
-    DESCRIPTION_PARAMETER, Flavor, RUN_CODE, RunCodeTool, ToolFormat, flavor, run_code_tool,
+    DESCRIPTION_PARAMETER, Flavor, RUN_CODE, RunCodeTool, ToolFormat, UnknownToolFormat, flavor,
+    run_code_tool,
 };
 pub use schema::Degradation;
 pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize, server_prefix};

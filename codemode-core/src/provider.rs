@@ -7,6 +7,33 @@ use crate::tool::{ToolDef, unique_sorted};
 use crate::toolset::Toolset;
 use serde::{Deserialize, Deserializer};
 use serde_json::{Value, json};
+use std::fmt;
+
+/// A `run_code` call or a provider's tool call that cannot be read. Its
+/// text is written for the model: it says what to send instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProviderError {
+    message: String,
+}
+
+impl ProviderError {
+    fn new(message: String) -> Self {
+        ProviderError { message }
+    }
+
+    /// The message, as [`Display`](fmt::Display) prints it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ProviderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ProviderError {}
 
 /// The tools of `toolset` the model may call directly (policy `direct` or
 /// `both`), as native tool definitions in `format`, sorted by name. Offer
@@ -71,7 +98,7 @@ pub fn native_tool(format: ToolFormat, tool: &ToolDef) -> Value {
 /// let from_string: RunCodeArgs = serde_json::from_str(r#""{\"code\": \"return 1;\", \"description\": \"one\"}""#).unwrap();
 /// assert_eq!(from_object, from_string);
 /// let err = RunCodeArgs::from_value(&serde_json::json!({"description": "no code"})).unwrap_err();
-/// assert!(err.contains("`code`"), "{err}");
+/// assert!(err.message().contains("`code`"), "{err}");
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RunCodeArgs {
@@ -84,33 +111,33 @@ pub struct RunCodeArgs {
 impl RunCodeArgs {
     /// Reads the arguments from a provider's JSON (an object, or a string
     /// holding one), with an error the model can act on.
-    pub fn from_value(value: &Value) -> Result<Self, String> {
+    pub fn from_value(value: &Value) -> Result<Self, ProviderError> {
         let parsed;
         let object = match value {
             Value::String(text) => {
                 parsed = serde_json::from_str::<Value>(text).map_err(|e| {
-                    format!("the arguments of `{RUN_CODE}` are not valid JSON ({e}); send an object with `code` and `description`")
+                    ProviderError::new(format!("the arguments of `{RUN_CODE}` are not valid JSON ({e}); send an object with `code` and `description`"))
                 })?;
                 &parsed
             }
             other => other,
         };
         let Some(map) = object.as_object() else {
-            return Err(format!(
+            return Err(ProviderError::new(format!(
                 "the arguments of `{RUN_CODE}` must be an object with `code` and `description`"
-            ));
+            )));
         };
         let code = match map.get("code") {
             Some(Value::String(code)) => code.clone(),
             Some(_) => {
-                return Err(format!(
+                return Err(ProviderError::new(format!(
                     "`code` in the arguments of `{RUN_CODE}` must be a string: the program's source text"
-                ));
+                )));
             }
             None => {
-                return Err(format!(
+                return Err(ProviderError::new(format!(
                     "the arguments of `{RUN_CODE}` lack `code`: the program to run"
-                ));
+                )));
             }
         };
         let description = match map.get("description") {
@@ -146,11 +173,11 @@ impl ProviderCall {
     /// Reads a tool call in `format`: an OpenAI Chat `tool_calls[]` entry,
     /// an OpenAI Responses `function_call` item, an Anthropic `tool_use`
     /// block, or MCP `tools/call` params.
-    pub fn parse(format: ToolFormat, call: &Value) -> Result<Self, String> {
-        let text = |v: Option<&Value>, what: &str| -> Result<String, String> {
-            v.and_then(Value::as_str)
-                .map(str::to_owned)
-                .ok_or_else(|| format!("the {} tool call has no `{what}`", format.as_str()))
+    pub fn parse(format: ToolFormat, call: &Value) -> Result<Self, ProviderError> {
+        let text = |v: Option<&Value>, what: &str| -> Result<String, ProviderError> {
+            v.and_then(Value::as_str).map(str::to_owned).ok_or_else(|| {
+                ProviderError::new(format!("the {} tool call has no `{what}`", format.as_str()))
+            })
         };
         let (id, name, arguments) = match format {
             ToolFormat::OpenAiChat => (

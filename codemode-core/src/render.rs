@@ -1,9 +1,10 @@
 //! The public rendering entry points.
 
+use crate::catalog;
 use crate::language::Language;
 use crate::print::typescript;
 use crate::schema::{self, Degradation};
-use crate::tool::{ToolDef, normalize};
+use crate::tool::ToolDef;
 use serde_json::Value;
 
 /// An SDK text together with every node that fell to the escape hatch.
@@ -42,8 +43,8 @@ pub fn render(language: Language, tools: &[ToolDef]) -> String {
     render_report(language, tools).text
 }
 
-/// Like [`render`], and also returns the degradations, for build scripts and
-/// the CLI's `--report`.
+/// Like [`render`], and also returns the degradations. To render a tool set
+/// more than once, or in both languages, prepare a [`Catalog`](crate::Catalog).
 ///
 /// ```
 /// use codemode_core::{render_report, Language, ToolDef};
@@ -55,20 +56,7 @@ pub fn render(language: Language, tools: &[ToolDef]) -> String {
 /// assert_eq!(out.degradations[0].pointer, "/inputSchema/properties/x");
 /// ```
 pub fn render_report(language: Language, tools: &[ToolDef]) -> Rendered {
-    let set = normalize(tools);
-    let mut lowered = schema::lower_tools(&set);
-    let mut degradations = std::mem::take(&mut lowered.degradations);
-    let text = match language {
-        Language::JavaScript | Language::TypeScript => typescript::render(&lowered),
-        Language::Python => {
-            let (text, extra) = crate::print::python::render(&lowered);
-            degradations.extend(extra);
-            degradations.sort();
-            degradations.dedup();
-            text
-        }
-    };
-    Rendered { text, degradations }
+    catalog::print(language, &catalog::lower_borrowed(tools))
 }
 
 /// Converts one JSON Schema node to a type expression in `language`.
@@ -110,8 +98,9 @@ pub fn json_schema_to_type(language: Language, schema: &Value) -> String {
 /// assert_eq!(fingerprint(&[]).len(), 64);
 /// ```
 pub fn fingerprint(tools: &[ToolDef]) -> String {
-    let typescript = render(Language::TypeScript, tools);
-    let python = render(Language::Python, tools);
+    let lowered = catalog::lower_borrowed(tools);
+    let typescript = catalog::print(Language::TypeScript, &lowered).text;
+    let python = catalog::print(Language::Python, &lowered).text;
     fingerprint_texts(Some(&typescript), Some(&python))
 }
 

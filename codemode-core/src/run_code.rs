@@ -122,8 +122,13 @@ pub struct RunCodeTool {
 
 /// The `run_code` tool for a program in `language` against `tools`.
 pub fn run_code_tool(language: Language, tools: &[ToolDef]) -> RunCodeTool {
+    run_code_tool_for(language, &render(language, tools))
+}
+
+/// The `run_code` tool for a program in `language`, around an SDK text
+/// already rendered.
+pub(crate) fn run_code_tool_for(language: Language, sdk: &str) -> RunCodeTool {
     let flavor = flavor(language);
-    let sdk = render(language, tools);
     let description = format!("{}\n```{}\n{}```\n", flavor.instructions, flavor.fence, sdk);
     RunCodeTool {
         language,
@@ -178,14 +183,30 @@ impl ToolFormat {
     }
 }
 
+/// A tool format name that [`ToolFormat`] does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownToolFormat(pub String);
+
+impl std::fmt::Display for UnknownToolFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown format {:?}: expected one of mcp, openai-chat, openai-responses, anthropic",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownToolFormat {}
+
 impl std::str::FromStr for ToolFormat {
-    type Err = String;
+    type Err = UnknownToolFormat;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         ToolFormat::ALL
             .into_iter()
             .find(|f| f.as_str() == s)
-            .ok_or_else(|| format!("unknown format {s:?}: expected one of mcp, openai-chat, openai-responses, anthropic"))
+            .ok_or_else(|| UnknownToolFormat(s.to_owned()))
     }
 }
 
@@ -363,6 +384,7 @@ mod tests {
             "gemini"
                 .parse::<ToolFormat>()
                 .unwrap_err()
+                .to_string()
                 .contains("openai-chat")
         );
     }

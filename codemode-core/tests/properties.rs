@@ -2,7 +2,9 @@
 //! totality, and that both SDKs always parse (oxc for TypeScript,
 //! rustpython-parser for Python) and declare exactly one method per tool.
 
-use codemode_core::{Language, ToolDef, render};
+use codemode_core::{
+    Catalog, Language, ToolDef, fingerprint, render, render_report, run_code_tool,
+};
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{BindingPattern, PropertyKey, Statement, TSSignature, TSType};
 use oxc_parser::Parser;
@@ -178,6 +180,23 @@ proptest! {
         for lang in Language::ALL {
             prop_assert_eq!(render(lang, &tools), render(lang, &with_dup));
         }
+    }
+
+    #[test]
+    fn a_catalog_gives_what_the_free_functions_give(tools in tools()) {
+        let catalog = Catalog::new(tools.clone());
+        for lang in Language::ALL {
+            prop_assert_eq!(catalog.rendered(lang), &render_report(lang, &tools));
+            prop_assert_eq!(catalog.run_code_tool(lang), run_code_tool(lang, &tools));
+        }
+        prop_assert_eq!(catalog.fingerprint(), fingerprint(&tools));
+        let names: BTreeSet<String> = catalog.tool_names().map(str::to_owned).collect();
+        prop_assert_eq!(names, distinct_names(&tools));
+        // A name is a duplicate exactly when it is given more than once.
+        let mut seen = BTreeSet::new();
+        let repeated: BTreeSet<String> =
+            tools.iter().filter(|t| !seen.insert(t.name.clone())).map(|t| t.name.clone()).collect();
+        prop_assert_eq!(catalog.duplicates().iter().cloned().collect::<BTreeSet<_>>(), repeated);
     }
 
     #[test]

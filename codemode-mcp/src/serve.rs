@@ -3,8 +3,8 @@
 //! call them directly.
 
 use codemode_core::{
-    Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolFormat, Toolset, native_tools,
-    run_code_tool,
+    Catalog, Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolDef, ToolFormat, Toolset,
+    native_tools,
 };
 use codemode_runtime::{Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
@@ -75,7 +75,30 @@ struct Shared<T: ?Sized> {
     limits: Limits,
     max_result_bytes: usize,
     changes: Option<watch::Receiver<u64>>,
+    catalog: CatalogCache,
     toolset: Arc<T>,
+}
+
+/// The catalog of the toolset's current tools: `tools/list` is answered
+/// from it, and prepared again only when the tools change.
+#[derive(Default)]
+struct CatalogCache(std::sync::Mutex<Option<(Vec<ToolDef>, Arc<Catalog>)>>);
+
+impl CatalogCache {
+    fn get(&self, defs: Vec<ToolDef>) -> Arc<Catalog> {
+        let mut slot = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((cached, catalog)) = &*slot
+            && *cached == defs
+        {
+            return Arc::clone(catalog);
+        }
+        let catalog = Arc::new(Catalog::new(defs.clone()));
+        *slot = Some((defs, Arc::clone(&catalog)));
+        catalog
+    }
 }
 
 impl<T: ?Sized> Clone for CodeModeServer<T> {
@@ -113,6 +136,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 limits: Limits::default(),
                 max_result_bytes: 100_000,
                 changes: None,
+                catalog: CatalogCache::default(),
                 toolset,
             }),
         }
@@ -129,6 +153,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 limits: shared.limits.clone(),
                 max_result_bytes: shared.max_result_bytes,
                 changes: shared.changes.clone(),
+                catalog: CatalogCache::default(),
                 toolset: Arc::clone(&shared.toolset),
             },
         };
@@ -181,8 +206,12 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     /// no tool is left out.
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
-        let run_code =
-            run_code_tool(self.shared.language, &toolset.defs()).to_format(ToolFormat::Mcp);
+        let run_code = self
+            .shared
+            .catalog
+            .get(toolset.defs())
+            .run_code_tool(self.shared.language)
+            .to_format(ToolFormat::Mcp);
         std::iter::once(run_code)
             .chain(native_tools(ToolFormat::Mcp, toolset))
             .filter_map(|mut tool| {
@@ -276,7 +305,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let args = match RunCodeArgs::from_value(&arguments) {
             Ok(args) => args,
-            Err(message) => return CallToolResult::error(vec![ContentBlock::text(message)]),
+            Err(error) => {
+                return CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+            }
         };
         let (events, mut progress) = mpsc::unbounded_channel::<String>();
         let mut runtime =

@@ -347,9 +347,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
         }
         let args = match RunCodeArgs::from_value(&call.arguments) {
             Ok(args) => args,
-            Err(message) => {
+            Err(error) => {
                 return Answer {
-                    result: call.result(&message, None, true),
+                    result: call.result(error.message(), None, true),
                     outcome: None,
                 };
             }

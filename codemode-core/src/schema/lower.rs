@@ -6,13 +6,15 @@
 //! lowered from a work queue, so neither deep input nor recursive definitions
 //! can exhaust the stack.
 
+use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use crate::canonical::to_canonical;
 use crate::tool::ToolDef;
 use crate::tool_list::json_kind;
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 
 /// How many schema levels one type expression may nest before the rest of
 /// that branch becomes the escape hatch. Each named definition starts again.
@@ -61,8 +63,9 @@ pub struct Def {
 /// One tool after lowering.
 #[derive(Debug, Clone)]
 pub struct LoweredTool<'a> {
-    /// The tool as given.
-    pub tool: &'a ToolDef,
+    /// The tool as given (borrowed by the free functions, owned by a
+    /// catalog).
+    pub tool: Cow<'a, ToolDef>,
     /// The type of its argument.
     pub input: Ty,
     /// The type of its result (`None` when it declares no output schema).
@@ -74,7 +77,7 @@ pub struct LoweredTool<'a> {
 pub struct Lowered<'a> {
     /// The tools, in the order given (normally sorted and deduplicated).
     pub tools: Vec<LoweredTool<'a>>,
-    /// Named types, indexed by [`DefId`](super::DefId).
+    /// Named types, indexed by [`DefId`](super::ir::DefId).
     pub defs: Vec<Def>,
     /// Every node that fell to the escape hatch.
     pub degradations: Vec<Degradation>,
@@ -82,32 +85,44 @@ pub struct Lowered<'a> {
 
 /// Lowers every tool's input and output schema. Definitions reached from
 /// several tools are shared when they are the same type.
-pub fn lower_tools<'a>(tools: &[&'a ToolDef]) -> Lowered<'a> {
-    let mut walk = Walk::default();
-    let mut lowered = Vec::with_capacity(tools.len());
-    for tool in tools {
-        let base = pascal_case(&tool.name);
-        let input = walk.lower_root(Site {
-            root: &tool.input_schema,
-            tool: &tool.name,
-            field: "inputSchema",
-            root_name: format!("{base}Args"),
-        });
-        let output = tool.output_schema.as_ref().map(|schema| {
-            walk.lower_root(Site {
-                root: schema,
+pub fn lower_tools(tools: Vec<Cow<'_, ToolDef>>) -> Lowered<'_> {
+    let mut types = Vec::with_capacity(tools.len());
+    let (defs, degradations) = {
+        let mut walk = Walk::default();
+        for tool in &tools {
+            let base = pascal_case(&tool.name);
+            let input = walk.lower_root(Site {
+                root: &tool.input_schema,
                 tool: &tool.name,
-                field: "outputSchema",
-                root_name: format!("{base}Output"),
-            })
-        });
-        lowered.push(LoweredTool {
+                field: "inputSchema",
+                root_name: format!("{base}Args"),
+            });
+            let output = tool.output_schema.as_ref().map(|schema| {
+                walk.lower_root(Site {
+                    root: schema,
+                    tool: &tool.name,
+                    field: "outputSchema",
+                    root_name: format!("{base}Output"),
+                })
+            });
+            types.push((input, output));
+        }
+        walk.finish()
+    };
+    let tools = tools
+        .into_iter()
+        .zip(types)
+        .map(|(tool, (input, output))| LoweredTool {
             tool,
             input,
             output,
-        });
+        })
+        .collect();
+    Lowered {
+        tools,
+        defs,
+        degradations,
     }
-    walk.finish(lowered)
 }
 
 /// Lowers one free-standing schema (no tool around it).
@@ -119,8 +134,8 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
         field: "",
         root_name: "Root".to_owned(),
     });
-    let lowered = walk.finish(Vec::new());
-    (ty, lowered.defs, lowered.degradations)
+    let (defs, degradations) = walk.finish();
+    (ty, defs, degradations)
 }
 
 /// Where a node lives: its document (for `$ref`), and how to report it.
@@ -143,6 +158,7 @@ struct Pending<'v> {
 struct Walk<'v> {
     defs: Vec<Def>,
     by_key: HashMap<String, usize>,
+    ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
     queue: Vec<Pending<'v>>,
     degradations: Vec<Degradation>,
@@ -175,15 +191,12 @@ impl<'v> Walk<'v> {
         ty
     }
 
-    fn finish<'a>(mut self, tools: Vec<LoweredTool<'a>>) -> Lowered<'a> {
+    /// The named types and the degradations, once every root is lowered.
+    fn finish(mut self) -> (Vec<Def>, Vec<Degradation>) {
         self.break_alias_cycles();
         self.degradations.sort();
         self.degradations.dedup();
-        Lowered {
-            tools,
-            defs: self.defs,
-            degradations: self.degradations,
-        }
+        (self.defs, self.degradations)
     }
 
     fn degrade(&mut self, site: &Site<'_>, ptr: &str, reason: impl Into<String>) -> Ty {
@@ -562,7 +575,7 @@ impl<'v> Walk<'v> {
         let Some(target) = site.root.pointer(&pointer) else {
             return self.degrade(site, ptr, format!("$ref {reference:?} does not resolve"));
         };
-        let key = identity(site.root, &pointer);
+        let key = format!("{pointer}\n{}", self.ids.hash(site.root, &pointer));
         let id = match self.by_key.get(&key) {
             Some(&id) => id,
             None => {
@@ -571,9 +584,12 @@ impl<'v> Walk<'v> {
                     Some(last) if !pointer.is_empty() => pascal_case(&unescape_segment(last)),
                     _ => site.root_name.clone(),
                 };
+                // Names are settled in key order: by pointer, then by the
+                // first tool (by name) that reaches the definition.
+                let order = format!("{pointer}\n{}\n{key}", site.tool);
                 self.defs.push(Def {
                     base,
-                    key: key.clone(),
+                    key: order,
                     ty: Ty::Unknown,
                     doc: Doc::default(),
                     tool: site.tool.to_owned(),
@@ -732,52 +748,9 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
     Doc { text, notes }
 }
 
-/// The identity of the definition at `pointer`: its own canonical text and
-/// that of every definition it reaches, so two definitions share one name
-/// exactly when they describe the same type.
-fn identity(root: &Value, pointer: &str) -> String {
-    let mut closure: BTreeMap<String, Option<&Value>> = BTreeMap::new();
-    let mut todo = vec![pointer.to_owned()];
-    while let Some(p) = todo.pop() {
-        if closure.contains_key(&p) {
-            continue;
-        }
-        let target = root.pointer(&p);
-        if let Some(target) = target {
-            let mut nodes = vec![target];
-            while let Some(node) = nodes.pop() {
-                match node {
-                    Value::Object(map) => {
-                        if let Some(Value::String(r)) = map.get("$ref")
-                            && let Some(next) = local_pointer(r)
-                        {
-                            todo.push(next);
-                        }
-                        nodes.extend(map.values());
-                    }
-                    Value::Array(items) => nodes.extend(items),
-                    _ => {}
-                }
-            }
-        }
-        closure.insert(p, target);
-    }
-    let mut key = format!("{pointer}\n");
-    for (p, target) in closure {
-        key.push_str(&p);
-        key.push('\t');
-        match target {
-            Some(target) => key.push_str(&to_canonical(target, None)),
-            None => key.push('-'),
-        }
-        key.push('\n');
-    }
-    key
-}
-
 /// The JSON pointer of a local reference (`#`, `#/$defs/X`, percent-encoded
 /// or not); `None` for anything else.
-fn local_pointer(reference: &str) -> Option<String> {
+pub(super) fn local_pointer(reference: &str) -> Option<String> {
     let fragment = reference.strip_prefix('#')?;
     let decoded = percent_decode(fragment)?;
     if decoded.is_empty() || decoded.starts_with('/') {

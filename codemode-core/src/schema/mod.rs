@@ -1,10 +1,9 @@
 //! JSON Schema to the language-neutral type IR.
 
+mod identity;
 mod ir;
 mod lower;
 
-pub use ir::{DefId, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
+pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 pub(crate) use lower::pascal_case;
-pub use lower::{
-    Def, Degradation, Lowered, LoweredTool, MAX_DEPTH, MAX_LIST_NESTING, lower_schema, lower_tools,
-};
+pub use lower::{Def, Degradation, Lowered, lower_schema, lower_tools};

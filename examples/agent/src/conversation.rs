@@ -24,7 +24,11 @@ impl Conversation {
     pub fn parse(text: &str) -> Result<Self, String> {
         let value: Value =
             serde_json::from_str(text).map_err(|e| format!("the conversation is not JSON: {e}"))?;
-        let format: ToolFormat = value["provider"].as_str().unwrap_or_default().parse()?;
+        let format: ToolFormat = value["provider"]
+            .as_str()
+            .unwrap_or_default()
+            .parse()
+            .map_err(|e: codemode::UnknownToolFormat| e.to_string())?;
         if !matches!(format, ToolFormat::Anthropic | ToolFormat::OpenAiResponses) {
             return Err(format!(
                 "the scripted model speaks anthropic and openai-responses, not {}",
@@ -168,7 +172,7 @@ pub async fn run_loop<T: Toolset + Send + Sync + 'static>(
         }
         let mut results = Vec::new();
         for call in &calls {
-            let call = ProviderCall::parse(format, call)?;
+            let call = ProviderCall::parse(format, call).map_err(|e| e.to_string())?;
             let answer = runtime.answer(language, &call, 16 << 10).await;
             results.push(answer.result.clone());
             answers.push(answer);

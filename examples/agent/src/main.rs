@@ -58,7 +58,7 @@ fn main() -> ExitCode {
                         other.as_str()
                     ));
                 }
-                Some(Err(e)) => return usage(&e),
+                Some(Err(e)) => return usage(&e.to_string()),
                 None => return usage("--provider needs a value"),
             },
             "--language" | "-l" => match args.next().map(|l| l.parse::<Language>()) {
