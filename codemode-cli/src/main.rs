@@ -3,11 +3,15 @@
 //! from any MCP server's tool list, and serve Code Mode in front of MCP
 //! servers.
 
+#[cfg(feature = "mcp")]
+mod mcp;
+#[cfg(not(feature = "mcp"))]
+#[path = "no_mcp.rs"]
 mod mcp;
 mod tokens;
 
 use clap::{Parser, Subcommand};
-use codemode::{Language, ToolFormat};
+use codemode::{Catalog, Language, ToolFormat};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -88,6 +92,7 @@ struct ReportArgs {
 
 fn parse_format(s: &str) -> Result<ToolFormat, String> {
     s.parse()
+        .map_err(|e: codemode::UnknownToolFormat| e.to_string())
 }
 
 pub(crate) fn parse_language(s: &str) -> Result<Language, String> {
@@ -98,6 +103,7 @@ pub(crate) fn parse_language(s: &str) -> Result<Language, String> {
 fn main() -> ExitCode {
     // `serve --language python` runs programs in worker processes started
     // from this binary.
+    #[cfg(feature = "mcp")]
     codemode::runtime::run_worker_if_requested();
     let cli = Cli::parse();
     // Deeply nested input needs a deep stack to parse (and to free); the
@@ -125,10 +131,16 @@ fn run(cli: Cli) -> Result<(), String> {
             report,
             file,
         } => {
-            let tools = read_tools(file.as_deref())?;
-            let rendered = codemode::render_report(language, &tools);
+            let catalog = Catalog::new(read_tools(file.as_deref())?);
+            let rendered = catalog.rendered(language);
             if report {
                 let mut err = std::io::stderr().lock();
+                for name in catalog.duplicates() {
+                    let _ = writeln!(
+                        err,
+                        "warning: tool {name:?} is declared more than once; the SDK keeps its first declaration"
+                    );
+                }
                 for d in &rendered.degradations {
                     let _ = writeln!(
                         err,
@@ -154,8 +166,8 @@ fn run(cli: Cli) -> Result<(), String> {
             format,
             file,
         } => {
-            let tools = read_tools(file.as_deref())?;
-            let tool = codemode::run_code_tool(language, &tools).to_format(format);
+            let catalog = Catalog::new(read_tools(file.as_deref())?);
+            let tool = catalog.run_code_tool(language).to_format(format);
             let json = serde_json::to_string_pretty(&tool)
                 .map_err(|e| format!("cannot print the tool: {e}"))?;
             write_stdout(&(json + "\n"))

@@ -172,6 +172,44 @@ fn run_code_tool_in_every_format() {
 }
 
 #[test]
+fn report_warns_about_duplicate_names() {
+    let input = r#"[{"name":"a","description":"first","inputSchema":{}},{"name":"a","description":"second","inputSchema":{}}]"#;
+    let out = codemode(&["render", "-l", "py", "--report"], Some(input));
+    assert!(out.status.success());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            r#"warning: tool "a" is declared more than once; the SDK keeps its first declaration"#
+        ),
+        "{err}"
+    );
+    let sdk = text(&out.stdout);
+    assert!(sdk.contains("first") && !sdk.contains("second"), "{sdk}");
+}
+
+#[test]
+fn token_report_survives_hostile_descriptions() {
+    let spaces = " ".repeat(1 << 20);
+    let input = format!(r#"[{{"name":"a","description":"{spaces}","inputSchema":{{}}}}]"#);
+    let out = codemode(&["report", "--tokens", "--json"], Some(&input));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let totals: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert!(totals["native_tokens"].as_u64().unwrap() > 0);
+}
+
+#[cfg(not(feature = "mcp"))]
+#[test]
+fn serve_without_the_mcp_feature_says_how_to_get_it() {
+    let out = codemode(&["serve", "--config", "mcp.json"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--features mcp"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn each_subcommand_has_its_own_help() {
     let out = codemode(&["--help"], None);
     let help = String::from_utf8(out.stdout).unwrap();

@@ -39,7 +39,7 @@ echo "interop: $("$tsc" --version), $("$mypy" --version), $("$pyright" --version
   || fail "codemode-core/src/names/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
 
 # --- render every tool set ----------------------------------------------------
-(cd "$root" && cargo build --quiet -p codemode-cli -p agent && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)
+(cd "$root" && cargo build --quiet -p codemode-cli -p agent --features codemode-cli/mcp && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)
 codemode="$root/target/debug/codemode"
 mkdir -p "$work/sdk"
 sets=()

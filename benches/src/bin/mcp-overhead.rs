@@ -3,7 +3,7 @@
 //! installed by tests/interop/install.sh). One client (rmcp), one machine,
 //! one run; medians of many sequential calls:
 //!
-//! `cargo build --release -p codemode-cli && cargo run --release -p codemode-benches --bin mcp-overhead [CALLS]`
+//! `cargo build --release -p codemode-cli --features mcp && cargo run --release -p codemode-benches --bin mcp-overhead [CALLS]`
 //!
 //! Rows: the call made directly; the same tool passed straight through
 //! `codemode serve` (`--direct`); a `run_code` program making that one call
@@ -103,7 +103,7 @@ fn main() {
     let codemode = root().join("target/release/codemode");
     assert!(
         codemode.exists(),
-        "build it first: cargo build --release -p codemode-cli"
+        "build it first: cargo build --release -p codemode-cli --features mcp"
     );
     let dir = std::env::temp_dir().join(format!("codemode-mcp-overhead-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a scratch directory");
