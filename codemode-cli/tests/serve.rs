@@ -23,6 +23,23 @@ struct Recorder {
     list_changed: Arc<tokio::sync::Notify>,
 }
 
+impl Recorder {
+    /// The progress messages, once `count` have arrived (or after 10 s).
+    /// The server sends them before the result, but the client hands each
+    /// notification to its handler on a task of its own, so the last can
+    /// land just after the result does.
+    async fn progress_after(&self, count: usize) -> Vec<String> {
+        for _ in 0..1000 {
+            let progress = self.progress.lock().unwrap().clone();
+            if progress.len() >= count {
+                return progress;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.progress.lock().unwrap().clone()
+    }
+}
+
 impl ClientHandler for Recorder {
     fn on_progress(
         &self,
@@ -170,7 +187,7 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
         )
     );
     assert!(text(&result).contains("done"), "{}", text(&result));
-    let mut progress = recorder.progress.lock().unwrap().clone();
+    let mut progress = recorder.progress_after(3).await;
     progress.sort();
     assert_eq!(
         progress,
@@ -478,7 +495,7 @@ async fn serves_real_npm_servers_to_a_real_client() {
         result.structured_content,
         Some(json!({"result": {"echo": "Echo: hi", "found": ["plan"], "caught": "tool_failed"}}))
     );
-    assert_eq!(recorder.progress.lock().unwrap().len(), 5);
+    assert_eq!(recorder.progress_after(5).await.len(), 5);
     client.cancel().await.unwrap();
 }
 
