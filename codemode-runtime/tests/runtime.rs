@@ -472,3 +472,43 @@ fn argument_errors_name_no_internal_types() {
         "{message}"
     );
 }
+
+/// Engine threads are kept between runs; the engines are not. Whatever one
+/// program does to its world, the next (on the same runtime, and most
+/// likely the same thread) starts from a clean one.
+#[test]
+fn nothing_leaks_from_one_run_into_the_next() {
+    let runtime = JsRuntime::new(Lab::default(), Limits::default());
+    let run = |code: &str| futures_executor::block_on(runtime.run(Language::JavaScript, code));
+    for round in 0..3 {
+        let dirty = run(r#"
+            globalThis.leaked = "global";
+            var declared = "var";
+            Object.prototype.polluted = "prototype";
+            Array.prototype.push = () => "hijacked";
+            JSON.stringify = () => "hijacked";
+            tools.add = async () => "hijacked";
+            console.log = () => {};
+            return typeof leaked;
+        "#);
+        assert_eq!(dirty.value, json!("string"), "{:?}", dirty.error);
+        let clean = run(r#"
+            const list = [];
+            list.push(1);
+            return {
+                leaked: typeof leaked,
+                declared: typeof declared,
+                polluted: ({}).polluted === undefined,
+                push: list.length,
+                json: JSON.stringify({a: 1}),
+                add: await tools.add({a: 1, b: 2}),
+            };
+        "#);
+        assert_eq!(
+            clean.value,
+            json!({"leaked": "undefined", "declared": "undefined", "polluted": true, "push": 1, "json": "{\"a\":1}", "add": 3}),
+            "round {round}: {:?}",
+            clean.error
+        );
+    }
+}
