@@ -175,36 +175,45 @@ fn strip_position(message: &str) -> &str {
 
 /// The line and column where nesting first exceeds [`MAX_NESTING`].
 fn too_deep(text: &str) -> Option<(usize, usize)> {
-    let (mut depth, mut line, mut column) = (0usize, 1usize, 0usize);
-    let (mut in_string, mut escaped) = (false, false);
-    for c in text.chars() {
-        column += 1;
-        if c == '\n' {
-            line += 1;
-            column = 0;
-        }
-        if in_string {
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            '"' => in_string = true,
-            '[' | '{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Some((line, column));
+    // Bytes, not characters: every byte that matters here is ASCII, and a
+    // multi-byte character's bytes are never ASCII. The line and column are
+    // only worked out for the place that fails.
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Skip the string: to the next quote that is not escaped.
+                i += 1;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'"' => break,
+                        _ => i += 1,
+                    }
                 }
             }
-            ']' | '}' => depth = depth.saturating_sub(1),
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(line_column(text, i));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     None
+}
+
+/// The 1-based line and column (in characters) of byte `at`.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = text.get(..at).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |n| n + 1);
+    (line, before[start..].chars().count() + 1)
 }
 
 #[cfg(test)]
@@ -282,6 +291,18 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(tools, Ok(1));
+    }
+
+    #[test]
+    fn brackets_in_strings_do_not_count_and_the_place_is_in_characters() {
+        // Brackets inside strings (escaped quotes too) are not nesting; the
+        // column counts characters, not bytes.
+        let text = format!(
+            "[{{\"é\": \"[[\\\"[{{\",\n \"b\": {}",
+            "[".repeat(MAX_NESTING)
+        );
+        // Two levels open on line 1; line 2 has 6 characters before its brackets.
+        assert_eq!(too_deep(&text), Some((2, 6 + MAX_NESTING - 1)));
     }
 
     #[test]
