@@ -293,47 +293,8 @@ macro_rules! include_sdk {
 /// Two tools with the same name are a compile-time error.
 #[macro_export]
 macro_rules! tools {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($tool:path),* $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone, Copy, Default)]
-        $vis struct $name;
-
-        const _: () = $crate::__private::assert_unique_names(&[$(<$tool as $crate::Tool>::NAME),*]);
-
-        impl $crate::StaticToolset for $name {
-            fn tool_defs() -> ::std::vec::Vec<$crate::ToolDef> {
-                $crate::__private::sorted(::std::vec![$(<$tool as $crate::Tool>::def()),*])
-            }
-        }
-
-        impl $crate::Toolset for $name {
-            fn defs(&self) -> ::std::vec::Vec<$crate::ToolDef> {
-                <Self as $crate::StaticToolset>::tool_defs()
-            }
-
-            async fn call(
-                &self,
-                name: &str,
-                args: $crate::__private::serde_json::Value,
-            ) -> ::core::result::Result<$crate::__private::serde_json::Value, $crate::ToolCallError> {
-                $(
-                    if name == <$tool as $crate::Tool>::NAME {
-                        return <$tool as $crate::Tool>::call(args).await;
-                    }
-                )*
-                let _ = args;
-                ::core::result::Result::Err($crate::unknown_tool(name, &[$(<$tool as $crate::Tool>::NAME),*]))
-            }
-
-            fn is_blocking(&self, name: &str) -> bool {
-                $(
-                    if name == <$tool as $crate::Tool>::NAME {
-                        return <$tool as $crate::Tool>::BLOCKING;
-                    }
-                )*
-                false
-            }
-        }
+    ($($input:tt)*) => {
+        $crate::__private::tools_impl! { $crate; $($input)* }
     };
 }
 

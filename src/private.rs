@@ -4,6 +4,8 @@
 pub use ::schemars;
 pub use ::serde;
 pub use ::serde_json;
+/// The body of `tools!`.
+pub use codemode_macros::__tools as tools_impl;
 
 use crate::{ErrorKind, ToolCallError, ToolDef};
 use schemars::JsonSchema;

@@ -4,9 +4,9 @@
 
 use crate::ctxt::Ctxt;
 use crate::model::{self, Params, ToolFn};
+use crate::valid;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
-use std::collections::BTreeMap;
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, Item, ItemFn, ItemImpl};
 
@@ -28,44 +28,99 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         Err(e) => return e.to_compile_error(),
     };
+    let krate = krate_path(tool_attr.krate.as_ref());
+    let (name_lit, described) = (tool_attr.name.clone(), tool_attr.description.clone());
     let tool = model::tool_fn(&mut cx, tool_attr, &func.attrs, &func.sig, false);
+    valid::tool(
+        &mut cx,
+        &tool,
+        &func.sig,
+        name_lit.as_ref(),
+        described.as_ref(),
+    );
     strip_param_attrs(&mut func.sig);
-    if !cx.is_ok() {
-        let errors = cx.into_compile_errors();
-        return quote!(#func #errors);
-    }
     let vis = &func.vis;
     let ident = &func.sig.ident;
-    let args_struct = args_struct(&tool, &format_ident!("__CodemodeArgs"));
-    let def = def_expr(&tool, &format_ident!("__CodemodeArgs"));
-    let body = call_body(&tool, &format_ident!("__CodemodeArgs"), quote!(#ident));
     let name = &tool.name;
-    let blocking = !tool.is_async;
-    quote! {
-        #func
-
+    let marker = quote! {
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #vis struct #ident {}
-
-        const _: () = {
-            use ::codemode::__private::{ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _};
+    };
+    if !cx.is_ok() {
+        // The marker type and its `Tool` impl are still there, so code that
+        // names the tool (`tools!`, a toolset) reports nothing more.
+        let errors = cx.into_compile_errors();
+        let fallback = const_block(
+            &krate,
+            quote! {
+                impl #krate::Tool for #ident {
+                    const NAME: &'static str = #name;
+                    const BLOCKING: bool = false;
+                    fn def() -> #krate::ToolDef {
+                        ::core::unreachable!()
+                    }
+                    async fn call(
+                        _: #krate::__private::serde_json::Value,
+                    ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                        ::core::unreachable!()
+                    }
+                }
+            },
+        );
+        return quote!(#func #marker #fallback #errors);
+    }
+    let args = format_ident!("__CodemodeArgs");
+    let args_struct = args_struct(&krate, &tool, &args);
+    let def = def_expr(&krate, &tool, &args);
+    let body = call_body(&krate, &tool, &args, quote!(#ident));
+    let blocking = !tool.is_async;
+    let generated = const_block(
+        &krate,
+        quote! {
             #args_struct
 
-            impl ::codemode::Tool for #ident {
+            impl #krate::Tool for #ident {
                 const NAME: &'static str = #name;
                 const BLOCKING: bool = #blocking;
 
-                fn def() -> ::codemode::ToolDef {
+                fn def() -> #krate::ToolDef {
                     #def
                 }
 
                 async fn call(
-                    args: ::codemode::__private::serde_json::Value,
-                ) -> ::core::result::Result<::codemode::__private::serde_json::Value, ::codemode::ToolCallError> {
+                    args: #krate::__private::serde_json::Value,
+                ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
                     #body
                 }
             }
+        },
+    );
+    quote! {
+        #func
+
+        #marker
+
+        #generated
+    }
+}
+
+/// The path generated code names the crate by: `::codemode`, or the
+/// `crate = "..."` a re-exporting crate gives.
+fn krate_path(krate: Option<&syn::Path>) -> TokenStream {
+    match krate {
+        Some(path) => quote!(#path),
+        None => quote!(::codemode),
+    }
+}
+
+/// Wraps generated items in `const _: () = { ... };`, where the helper
+/// traits the expansion relies on are in scope and no name leaks out.
+fn const_block(krate: &TokenStream, items: TokenStream) -> TokenStream {
+    quote! {
+        const _: () = {
+            use #krate::__private::{ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _};
+            #items
         };
     }
 }
@@ -73,9 +128,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// `#[toolset]` on an impl block.
 pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut cx = Ctxt::default();
-    if !attr.is_empty() {
-        cx.error(&attr, "#[codemode::toolset] takes no arguments");
-    }
+    let krate = krate_path(model::parse_toolset_attr(&mut cx, attr).as_ref());
     let mut block: ItemImpl = match syn::parse2::<Item>(item.clone()) {
         Ok(Item::Impl(block)) => block,
         Ok(other) => {
@@ -87,15 +140,6 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         Err(e) => return e.to_compile_error(),
     };
-    if let Some((path, _)) = &block.trait_ {
-        cx.error(
-            path,
-            "#[codemode::toolset] goes on an inherent `impl Type { ... }` block, not a trait impl",
-        );
-    }
-    if !block.generics.params.is_empty() {
-        cx.error(&block.generics, "a #[toolset] impl cannot be generic: its schemas must be known when the SDK is rendered");
-    }
     let mut tools: Vec<ToolFn> = Vec::new();
     for item in &mut block.items {
         let (attrs, is_fn) = match item {
@@ -118,122 +162,256 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         }
         let ImplItem::Fn(method) = item else { continue };
         let tool_attr = model::parse_tool_attribute(&mut cx, &marker);
-        tools.push(model::tool_fn(
+        if let Some(path) = &tool_attr.krate {
+            cx.error(
+                path,
+                "set `crate` on #[toolset(crate = \"...\")], not on one of its tools",
+            );
+        }
+        let (name_lit, described) = (tool_attr.name.clone(), tool_attr.description.clone());
+        let tool = model::tool_fn(&mut cx, tool_attr, &method.attrs, &method.sig, true);
+        valid::tool(
             &mut cx,
-            tool_attr,
-            &method.attrs,
+            &tool,
             &method.sig,
-            true,
-        ));
+            name_lit.as_ref(),
+            described.as_ref(),
+        );
+        tools.push(tool);
         strip_param_attrs(&mut method.sig);
     }
-    let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
-    for tool in &tools {
-        if seen.insert(&tool.name, tool.name_span).is_some() {
-            cx.push(syn::Error::new(
-                tool.name_span,
-                format!(
-                    "two tools in this toolset are named {:?}; tool names must be unique",
-                    tool.name
-                ),
-            ));
-        }
-    }
+    valid::toolset(&mut cx, &block, &tools);
     if !cx.is_ok() {
         let errors = cx.into_compile_errors();
-        return quote!(#block #errors);
+        // Where the block can carry them, the toolset traits are still
+        // implemented, so code that uses the type reports nothing more.
+        let fallback = (block.trait_.is_none() && block.generics.params.is_empty()).then(|| {
+            let self_ty = &block.self_ty;
+            const_block(
+                &krate,
+                quote! {
+                    impl #krate::StaticToolset for #self_ty {
+                        fn tool_defs() -> ::std::vec::Vec<#krate::ToolDef> {
+                            ::core::unreachable!()
+                        }
+                    }
+                    impl #krate::Toolset for #self_ty {
+                        fn defs(&self) -> ::std::vec::Vec<#krate::ToolDef> {
+                            ::core::unreachable!()
+                        }
+                        async fn call(
+                            &self,
+                            _: &str,
+                            _: #krate::__private::serde_json::Value,
+                        ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                            ::core::unreachable!()
+                        }
+                    }
+                },
+            )
+        });
+        return quote!(#block #fallback #errors);
     }
     let self_ty = &block.self_ty;
     let mut structs = Vec::new();
-    let mut defs = Vec::new();
-    let mut arms = Vec::new();
-    let mut names = Vec::new();
-    let mut blocking = Vec::new();
+    let mut entries = Vec::new();
     for tool in &tools {
         let args = format_ident!("__CodemodeArgs_{}", tool.ident);
-        structs.push(args_struct(tool, &args));
-        defs.push(def_expr(tool, &args));
+        structs.push(args_struct(&krate, tool, &args));
         let method = &tool.ident;
         let callee = if tool.has_self {
             quote!(self.#method)
         } else {
             quote!(Self::#method)
         };
-        let body = call_body(tool, &args, callee);
         let name = &tool.name;
-        arms.push(quote!(#name => { #body }));
-        if !tool.is_async {
-            blocking.push(name);
-        }
-        names.push(name);
+        let blocking = !tool.is_async;
+        entries.push(Entry {
+            name: quote!(#name),
+            def: def_expr(&krate, tool, &args),
+            call: call_body(&krate, tool, &args, callee),
+            blocking: quote!(#blocking),
+        });
     }
-    let is_blocking = if blocking.is_empty() {
-        quote!(let _ = name; false)
-    } else {
-        quote!(matches!(name, #(#blocking)|*))
-    };
+    let impls = toolset_impls(&krate, &quote!(#self_ty), &entries);
+    let generated = const_block(
+        &krate,
+        quote! {
+            #(#structs)*
+            #impls
+        },
+    );
     quote! {
         #block
 
-        const _: () = {
-            use ::codemode::__private::{ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _};
-            #(#structs)*
+        #generated
+    }
+}
 
-            impl ::codemode::StaticToolset for #self_ty {
-                fn tool_defs() -> ::std::vec::Vec<::codemode::ToolDef> {
-                    ::codemode::__private::sorted(::std::vec![#(#defs),*])
-                }
+/// One tool of a toolset, as the dispatch sees it: expressions for its
+/// name, its declaration, the call (a block that may `?` and reads `args`)
+/// and whether it blocks.
+struct Entry {
+    name: TokenStream,
+    def: TokenStream,
+    call: TokenStream,
+    blocking: TokenStream,
+}
+
+/// `StaticToolset` and `Toolset` for `self_ty` over `entries`: the one
+/// dispatch `#[toolset]` and `tools!` both expand to.
+fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) -> TokenStream {
+    let names: Vec<&TokenStream> = entries.iter().map(|e| &e.name).collect();
+    let defs = entries.iter().map(|e| &e.def);
+    let calls = entries.iter().map(|e| &e.call);
+    let blocking = entries.iter().map(|e| &e.blocking);
+    quote! {
+        impl #krate::StaticToolset for #self_ty {
+            fn tool_defs() -> ::std::vec::Vec<#krate::ToolDef> {
+                #krate::__private::sorted(::std::vec![#(#defs),*])
+            }
+        }
+
+        impl #krate::Toolset for #self_ty {
+            fn defs(&self) -> ::std::vec::Vec<#krate::ToolDef> {
+                <Self as #krate::StaticToolset>::tool_defs()
             }
 
-            impl ::codemode::Toolset for #self_ty {
-                fn defs(&self) -> ::std::vec::Vec<::codemode::ToolDef> {
-                    <Self as ::codemode::StaticToolset>::tool_defs()
-                }
-
-                async fn call(
-                    &self,
-                    name: &str,
-                    args: ::codemode::__private::serde_json::Value,
-                ) -> ::core::result::Result<::codemode::__private::serde_json::Value, ::codemode::ToolCallError> {
-                    match name {
-                        #(#arms)*
-                        _ => {
-                            let _ = args;
-                            ::core::result::Result::Err(::codemode::unknown_tool(name, &[#(#names),*]))
-                        }
+            async fn call(
+                &self,
+                name: &str,
+                args: #krate::__private::serde_json::Value,
+            ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                #(
+                    if name == #names {
+                        return { #calls };
                     }
-                }
-
-                fn is_blocking(&self, name: &str) -> bool {
-                    #is_blocking
-                }
+                )*
+                let _ = args;
+                ::core::result::Result::Err(#krate::unknown_tool(name, &[#(#names),*]))
             }
+
+            fn is_blocking(&self, name: &str) -> bool {
+                #(
+                    if name == #names {
+                        return #blocking;
+                    }
+                )*
+                let _ = name;
+                false
+            }
+        }
+    }
+}
+
+/// `tools!` (through the facade's `macro_rules!`, which passes `$crate`):
+/// a unit struct whose toolset is the listed `#[tool]` functions.
+pub fn tools(input: TokenStream) -> TokenStream {
+    match syn::parse2::<ToolsInput>(input) {
+        Ok(input) => tools_expansion(&input),
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+struct ToolsInput {
+    krate: TokenStream,
+    attrs: Vec<syn::Attribute>,
+    vis: syn::Visibility,
+    ident: syn::Ident,
+    tools: Vec<syn::Path>,
+}
+
+impl syn::parse::Parse for ToolsInput {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        // `$crate` arrives as one identifier-like token, then `;`.
+        let mut krate = TokenStream::new();
+        while !input.peek(syn::Token![;]) {
+            let tt: proc_macro2::TokenTree = input.parse()?;
+            krate.extend([tt]);
+        }
+        input.parse::<syn::Token![;]>()?;
+        let attrs = input.call(syn::Attribute::parse_outer)?;
+        let vis = input.parse()?;
+        input.parse::<syn::Token![struct]>()?;
+        let ident = input.parse()?;
+        let content;
+        syn::braced!(content in input);
+        let tools = content
+            .parse_terminated(syn::Path::parse_mod_style, syn::Token![,])?
+            .into_iter()
+            .collect();
+        Ok(ToolsInput {
+            krate,
+            attrs,
+            vis,
+            ident,
+            tools,
+        })
+    }
+}
+
+fn tools_expansion(input: &ToolsInput) -> TokenStream {
+    let ToolsInput {
+        krate,
+        attrs,
+        vis,
+        ident,
+        tools,
+    } = input;
+    let entries: Vec<Entry> = tools
+        .iter()
+        .map(|path| Entry {
+            name: quote!(<#path as #krate::Tool>::NAME),
+            def: quote!(<#path as #krate::Tool>::def()),
+            call: quote!(<#path as #krate::Tool>::call(args).await),
+            blocking: quote!(<#path as #krate::Tool>::BLOCKING),
+        })
+        .collect();
+    let names = entries.iter().map(|e| &e.name);
+    let impls = toolset_impls(krate, &quote!(#ident), &entries);
+    quote! {
+        #(#attrs)*
+        #[derive(Debug, Clone, Copy, Default)]
+        #vis struct #ident;
+
+        const _: () = #krate::__private::assert_unique_names(&[#(#names),*]);
+
+        const _: () = {
+            #impls
         };
     }
 }
 
 /// The struct the JSON arguments are read into (none for `#[args]`), and a
 /// check with a clear message for each parameter type.
-fn args_struct(tool: &ToolFn, ident: &syn::Ident) -> TokenStream {
+fn args_struct(krate: &TokenStream, tool: &ToolFn, ident: &syn::Ident) -> TokenStream {
     match &tool.params {
         Params::Whole(param) => {
             let ty = &param.ty;
-            quote_spanned!(ty.span()=> const _: () = ::codemode::__private::assert_args::<#ty>();)
+            {
+                let krate = respan(krate, ty.span());
+                quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
+            }
         }
         Params::Fields(params) => {
             let checks = params.iter().map(|p| {
                 let ty = &p.ty;
-                quote_spanned!(ty.span()=> const _: () = ::codemode::__private::assert_args::<#ty>();)
+                {
+                let krate = respan(krate, ty.span());
+                quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
+            }
             });
             let fields = params.iter().map(|p| {
                 let (docs, ident, ty) = (&p.docs, &p.ident, &p.ty);
                 quote!(#(#docs)* #ident: #ty)
             });
+            let serde = format!("{}::__private::serde", path_text(krate));
+            let schemars = format!("{}::__private::schemars", path_text(krate));
             quote! {
                 #(#checks)*
-                #[derive(::codemode::__private::serde::Deserialize, ::codemode::__private::schemars::JsonSchema)]
-                #[serde(crate = "::codemode::__private::serde", deny_unknown_fields, expecting = "an object of the tool's arguments")]
-                #[schemars(crate = "::codemode::__private::schemars")]
+                #[derive(#krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
+                #[serde(crate = #serde, deny_unknown_fields, expecting = "an object of the tool's arguments")]
+                #[schemars(crate = #schemars)]
                 #[allow(non_camel_case_types)]
                 struct #ident {
                     #(#fields,)*
@@ -252,7 +430,7 @@ fn output_type(tool: &ToolFn) -> (TokenStream, Span) {
     }
 }
 
-fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
+fn def_expr(krate: &TokenStream, tool: &ToolFn, args: &syn::Ident) -> TokenStream {
     let (name, description) = (&tool.name, &tool.description);
     let input_ty = match &tool.params {
         Params::Whole(param) => {
@@ -262,8 +440,9 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
         Params::Fields(_) => quote!(#args),
     };
     let (output, span) = output_type(tool);
+    let spanned = respan(krate, span);
     let output_schema = quote_spanned!(span=>
-        ::codemode::__private::output_schema(&(&::codemode::__private::Probe::<#output>::new()).kind())
+        #spanned::__private::output_schema(&(&#spanned::__private::Probe::<#output>::new()).kind())
     );
     let annotations = (!tool.annotations.is_empty()).then(|| {
         let title = match &tool.annotations.title {
@@ -274,7 +453,7 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
             Some(v) => quote!(::core::option::Option::Some(#v)),
             None => quote!(::core::option::Option::None),
         });
-        quote!(.with_annotations(::codemode::__private::annotations(#title, [#(#hints),*])))
+        quote!(.with_annotations(#krate::__private::annotations(#title, [#(#hints),*])))
     });
     let policy = tool.policy.as_deref().map(|p| {
         let variant = match p {
@@ -282,13 +461,13 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
             "both" => quote!(Both),
             _ => quote!(Program),
         };
-        quote!(.with_policy(::codemode::CallPolicy::#variant))
+        quote!(.with_policy(#krate::CallPolicy::#variant))
     });
     quote! {
-        ::codemode::__private::tool_def(
+        #krate::__private::tool_def(
             #name,
             #description,
-            ::codemode::__private::schema_for::<#input_ty>(),
+            #krate::__private::schema_for::<#input_ty>(),
             #output_schema,
         )
         #annotations
@@ -298,13 +477,18 @@ fn def_expr(tool: &ToolFn, args: &syn::Ident) -> TokenStream {
 
 /// Reads the arguments, calls the function (catching a panic), and turns
 /// its result into JSON or a `ToolCallError`.
-fn call_body(tool: &ToolFn, args: &syn::Ident, callee: TokenStream) -> TokenStream {
+fn call_body(
+    krate: &TokenStream,
+    tool: &ToolFn,
+    args: &syn::Ident,
+    callee: TokenStream,
+) -> TokenStream {
     let name = &tool.name;
     let (read, call_args) = match &tool.params {
         Params::Whole(param) => {
             let ty = &param.ty;
             (
-                quote!(let __args: #ty = ::codemode::__private::parse_args(#name, args)?;),
+                quote!(let __args: #ty = #krate::__private::parse_args(#name, args)?;),
                 quote!(__args),
             )
         }
@@ -315,24 +499,25 @@ fn call_body(tool: &ToolFn, args: &syn::Ident, callee: TokenStream) -> TokenStre
                 .map(|i| format_ident!("__codemode_arg{}", i))
                 .collect();
             (
-                quote!(let #args { #(#idents: #locals),* } = ::codemode::__private::parse_args(#name, args)?;),
+                quote!(let #args { #(#idents: #locals),* } = #krate::__private::parse_args(#name, args)?;),
                 quote!(#(#locals),*),
             )
         }
     };
     let invoke = if tool.is_async {
-        quote!(::codemode::__private::catch_async(#name, #callee(#call_args)).await?)
+        quote!(#krate::__private::catch_async(#name, #callee(#call_args)).await?)
     } else {
-        quote!(::codemode::__private::catch_sync(#name, || #callee(#call_args))?)
+        quote!(#krate::__private::catch_sync(#name, || #callee(#call_args))?)
     };
     // Spanned on the return type, so a type that cannot be an output or an
     // error is reported there.
     let (output, span) = output_type(tool);
+    let spanned = respan(krate, span);
     let split = quote_spanned!(span=>
-        ::codemode::__private::Split::split(&(&::codemode::__private::Probe::<#output>::new()).kind(), __returned)
+        #spanned::__private::Split::split(&(&#spanned::__private::Probe::<#output>::new()).kind(), __returned)
     );
-    let ok = quote_spanned!(span=> ::codemode::__private::serialize_output(#name, value));
-    let err = quote_spanned!(span=> (&::codemode::__private::ErrProbe::of(&error)).err_kind().convert(#name, error));
+    let ok = quote_spanned!(span=> #spanned::__private::serialize_output(#name, value));
+    let err = quote_spanned!(span=> (&#spanned::__private::ErrProbe::of(&error)).err_kind().convert(#name, error));
     quote! {
         #read
         let __returned = #invoke;
@@ -341,6 +526,25 @@ fn call_body(tool: &ToolFn, args: &syn::Ident, callee: TokenStream) -> TokenStre
             ::core::result::Result::Err(error) => ::core::result::Result::Err(#err),
         }
     }
+}
+
+/// The crate path with every token placed at `span`, so an error in code
+/// generated for a type points at that type, not at the attribute.
+fn respan(krate: &TokenStream, span: Span) -> TokenStream {
+    krate
+        .clone()
+        .into_iter()
+        .map(|mut token| {
+            token.set_span(span);
+            token
+        })
+        .collect()
+}
+
+/// A path as source text without spaces (`::codemode`), for the attributes
+/// that take a path in a string.
+fn path_text(krate: &TokenStream) -> String {
+    krate.to_string().replace(' ', "")
 }
 
 /// Removes the attributes only this macro understands (`///` docs and

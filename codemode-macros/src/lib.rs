@@ -1,14 +1,15 @@
 //! The `#[tool]` and `#[toolset]` attributes of codemode. Use them through the
 //! `codemode` crate, which documents them; this crate only expands them.
 //!
-//! Each goes parse → model (`model`) → validate (every error collected, see
-//! `ctxt`) → expand (`expand`). When there are errors, the item is still
+//! Each goes parse → model (`model`) → validate (`valid`, every error
+//! collected in `ctxt`) → expand (`expand`). When there are errors, the item is still
 //! emitted (without the macro's own attributes), so the user sees the macro's
 //! errors rather than a cascade.
 
 mod ctxt;
 mod expand;
 mod model;
+mod valid;
 
 use proc_macro::TokenStream;
 
@@ -23,4 +24,12 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     expand::toolset(attr.into(), item.into()).into()
+}
+
+/// The body of `codemode::tools!`, which passes its `$crate` first. Not for
+/// direct use.
+#[doc(hidden)]
+#[proc_macro]
+pub fn __tools(input: TokenStream) -> TokenStream {
+    expand::tools(input.into()).into()
 }

@@ -5,8 +5,7 @@ use crate::ctxt::Ctxt;
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 use syn::{
-    Attribute, Expr, FnArg, Ident, Lit, LitStr, Pat, ReceiverKind, ReturnType, Safety, Signature,
-    Type,
+    Attribute, Expr, FnArg, Ident, Lit, LitStr, Pat, ReceiverKind, ReturnType, Signature, Type,
 };
 
 /// One tool: a function or a method marked `#[tool]`.
@@ -81,9 +80,12 @@ pub struct ToolAttr {
     pub annotations: Annotations,
     /// `policy = "..."`.
     pub policy: Option<LitStr>,
+    /// `crate = "path"`: where the `codemode` crate is, for crates that
+    /// re-export it.
+    pub krate: Option<syn::Path>,
 }
 
-const TOOL_KEYS: &str = "`name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true|false`) and `policy = \"program\"|\"direct\"|\"both\"`";
+const TOOL_KEYS: &str = "`name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `read_only`, `destructive`, `idempotent`, `open_world` (each optionally `= true|false`), `policy = \"program\"|\"direct\"|\"both\"` and `crate = \"path::to::codemode\"`";
 
 /// Parses the tokens inside `#[tool(...)]`, recording unknown keys.
 pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
@@ -132,6 +134,10 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
                     ));
                 }
             }
+            "crate" => {
+                once(attr.krate.is_some())?;
+                attr.krate = Some(parse_crate_path(meta.value()?.parse()?)?);
+            }
             hint if HINTS.contains(&hint) => {
                 let index = HINTS.iter().position(|h| *h == hint).unwrap_or(0);
                 once(attr.annotations.hints[index].is_some())?;
@@ -160,6 +166,40 @@ pub fn parse_tool_attr(cx: &mut Ctxt, tokens: TokenStream) -> ToolAttr {
     attr
 }
 
+/// Reads `crate = "path"`: the path, spanned on the literal.
+pub fn parse_crate_path(lit: LitStr) -> syn::Result<syn::Path> {
+    lit.parse::<syn::Path>().map_err(|_| {
+        syn::Error::new(
+            lit.span(),
+            "`crate` is the path of the codemode crate as a string, e.g. `crate = \"my_sdk::codemode\"`",
+        )
+    })
+}
+
+/// Parses the tokens inside `#[toolset(...)]`: only `crate = "path"`.
+pub fn parse_toolset_attr(cx: &mut Ctxt, tokens: TokenStream) -> Option<syn::Path> {
+    let mut krate = None;
+    if tokens.is_empty() {
+        return krate;
+    }
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("crate") && krate.is_none() {
+            krate = Some(parse_crate_path(meta.value()?.parse()?)?);
+            Ok(())
+        } else if meta.path.is_ident("crate") {
+            Err(meta.error("`crate` is given twice"))
+        } else {
+            Err(meta.error(
+                "#[codemode::toolset] takes only `crate = \"path::to::codemode\"` (for crates that re-export codemode)",
+            ))
+        }
+    });
+    if let Err(e) = syn::parse::Parser::parse2(parser, tokens) {
+        cx.push(e);
+    }
+    krate
+}
+
 /// Reads `#[tool(...)]` written as an attribute (inside a `#[toolset]` impl).
 pub fn parse_tool_attribute(cx: &mut Ctxt, attr: &Attribute) -> ToolAttr {
     match &attr.meta {
@@ -181,40 +221,14 @@ pub fn tool_fn(
     sig: &Signature,
     in_impl: bool,
 ) -> ToolFn {
-    check_signature(cx, sig);
     let (name, name_span) = match &attr.name {
-        Some(lit) => {
-            let name = lit.value();
-            if name.is_empty() {
-                cx.error(lit, "a tool name cannot be empty");
-            } else if let Some(c) = name.chars().find(|c| c.is_control()) {
-                cx.error(
-                    lit,
-                    format!("a tool name cannot contain control characters (found {c:?})"),
-                );
-            }
-            (name, lit.span())
-        }
+        Some(lit) => (lit.value(), lit.span()),
         None => (unraw(&sig.ident), sig.ident.span()),
     };
     let description = match &attr.description {
-        Some(lit) => {
-            if lit.value().trim().is_empty() {
-                cx.error(
-                    lit,
-                    "a tool's description cannot be empty: it is what the model reads",
-                );
-            }
-            lit.value()
-        }
+        Some(lit) => lit.value(),
         None => doc_text(attrs),
     };
-    if description.is_empty() && attr.description.is_none() {
-        cx.error(
-            &sig.ident,
-            "a tool needs a doc comment or `#[tool(description = \"...\")]`: it is the description the model reads (add `/// What this tool does.`)",
-        );
-    }
     let mut has_self = false;
     let mut fields = Vec::new();
     let mut whole: Vec<(Param, Span)> = Vec::new();
@@ -254,7 +268,6 @@ pub fn tool_fn(
                         None
                     }
                 };
-                check_param_type(cx, &pat_type.ty);
                 if let Some(ident) = ident {
                     let param = Param {
                         ident,
@@ -302,15 +315,7 @@ pub fn tool_fn(
     };
     let output = match &sig.output {
         ReturnType::Default => None,
-        ReturnType::Type(_, ty) => {
-            if contains_impl_trait(ty) {
-                cx.error(
-                    ty,
-                    "a tool must return a concrete type: its output schema is rendered from it",
-                );
-            }
-            Some((**ty).clone())
-        }
+        ReturnType::Type(_, ty) => Some((**ty).clone()),
     };
     ToolFn {
         name,
@@ -324,62 +329,6 @@ pub fn tool_fn(
         annotations: attr.annotations,
         policy: attr.policy.map(|p| p.value()),
     }
-}
-
-fn check_signature(cx: &mut Ctxt, sig: &Signature) {
-    if let Some(c) = &sig.constness {
-        cx.error(c, "a tool cannot be a `const fn`");
-    }
-    if let Safety::Unsafe(u) = &sig.safety {
-        cx.error(
-            u,
-            "a tool cannot be `unsafe`: a program calls it with arguments nobody checked by hand",
-        );
-    }
-    if let Some(abi) = &sig.abi {
-        cx.error(abi, "a tool cannot be an `extern` function");
-    }
-    if let Some(v) = &sig.variadic {
-        cx.error(v, "a tool cannot be variadic");
-    }
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        cx.error(
-            &sig.generics,
-            "a tool cannot be generic: its schema must be known when the SDK is rendered",
-        );
-    }
-}
-
-fn check_param_type(cx: &mut Ctxt, ty: &Type) {
-    match ty {
-        Type::Reference(r) => {
-            let is_str = matches!(&*r.elem, Type::Path(p) if p.path.is_ident("str"));
-            if is_str {
-                cx.error(ty, "tool arguments are read from JSON into owned values: use `String` instead of `&str`");
-            } else {
-                cx.error(ty, "tool arguments are read from JSON into owned values: use an owned type, not a reference");
-            }
-        }
-        _ if contains_impl_trait(ty) => {
-            cx.error(
-                ty,
-                "an `impl Trait` parameter cannot be read from JSON: use a concrete type",
-            );
-        }
-        _ => {}
-    }
-}
-
-fn contains_impl_trait(ty: &Type) -> bool {
-    struct Finder(bool);
-    impl<'ast> syn::visit::Visit<'ast> for Finder {
-        fn visit_type_impl_trait(&mut self, _: &'ast syn::TypeImplTrait) {
-            self.0 = true;
-        }
-    }
-    let mut finder = Finder(false);
-    syn::visit::Visit::visit_type(&mut finder, ty);
-    finder.0
 }
 
 /// The text of the `///` comments: one leading space per line removed,
