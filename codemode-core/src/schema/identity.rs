@@ -15,7 +15,7 @@
 //!   scanned nodes; past it, its definitions are identified by the whole
 //!   document instead, which only shares them less.
 
-use super::lower::local_pointer;
+use super::pointer::local_pointer;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;

@@ -6,9 +6,10 @@
 //! lowered from a work queue, so neither deep input nor recursive definitions
 //! can exhaust the stack.
 
+use super::doc::doc_of;
 use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
-use crate::canonical::to_canonical;
+use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::tool::ToolDef;
 use crate::tool_list::json_kind;
 use serde::Serialize;
@@ -25,9 +26,6 @@ pub const MAX_DEPTH: usize = 12;
 /// [`MAX_DEPTH`]) keeps every line of the Python SDK far below that, and both
 /// languages share it so they degrade the same nodes.
 pub const MAX_LIST_NESTING: usize = 8;
-
-/// Longest annotation value (such as a `default`) quoted in a doc comment.
-const MAX_NOTE_CHARS: usize = 120;
 
 /// A schema node the renderer could not express, so it was given the
 /// language's escape hatch type.
@@ -701,106 +699,12 @@ fn literal(value: &Value) -> Option<Ty> {
     }
 }
 
-/// Description, constraints and annotations of a schema node.
-pub(crate) fn doc_of(node: &Value) -> Doc {
-    let Value::Object(map) = node else {
-        return Doc::default();
-    };
-    let text = ["description", "title"]
-        .iter()
-        .find_map(|k| map.get(*k).and_then(Value::as_str))
-        .map(str::to_owned)
-        .filter(|s| !s.trim().is_empty());
-    let mut notes = Vec::new();
-    // A tuple's type already says how many items it has.
-    let tuple = map.contains_key("prefixItems") || map.get("items").is_some_and(Value::is_array);
-    const NOTES: [&str; 13] = [
-        "format",
-        "pattern",
-        "minLength",
-        "maxLength",
-        "minimum",
-        "exclusiveMinimum",
-        "maximum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "default",
-    ];
-    for key in NOTES {
-        match map.get(key) {
-            None | Some(Value::Bool(false)) => {}
-            Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
-            // Number encodings say nothing the type does not.
-            Some(Value::String(s)) if key == "format" && (s == "double" || s == "float") => {}
-            Some(Value::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
-            Some(Value::String(s)) if key == "format" || key == "pattern" => {
-                notes.push((key, s.clone()))
-            }
-            Some(value) => notes.push((key, to_canonical(value, Some(MAX_NOTE_CHARS)))),
-        }
-    }
-    if map.get("deprecated") == Some(&Value::Bool(true)) {
-        notes.push(("deprecated", String::new()));
-    }
-    Doc { text, notes }
-}
-
-/// The JSON pointer of a local reference (`#`, `#/$defs/X`, percent-encoded
-/// or not); `None` for anything else.
-pub(super) fn local_pointer(reference: &str) -> Option<String> {
-    let fragment = reference.strip_prefix('#')?;
-    let decoded = percent_decode(fragment)?;
-    if decoded.is_empty() || decoded.starts_with('/') {
-        Some(decoded)
-    } else {
-        None
-    }
-}
-
-fn percent_decode(s: &str) -> Option<String> {
-    if !s.contains('%') {
-        return Some(s.to_owned());
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
-}
-
 /// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
 fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
     if site.field.is_empty() {
         ptr.to_owned()
     } else {
         format!("/{}{}", site.field, ptr)
-    }
-}
-
-fn unescape_segment(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
-}
-
-fn push_segment(ptr: &mut String, segment: &str) {
-    ptr.push('/');
-    for c in segment.chars() {
-        match c {
-            '~' => ptr.push_str("~0"),
-            '/' => ptr.push_str("~1"),
-            c => ptr.push(c),
-        }
     }
 }
 

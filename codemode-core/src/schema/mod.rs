@@ -1,8 +1,10 @@
 //! JSON Schema to the language-neutral type IR.
 
+mod doc;
 mod identity;
 mod ir;
 mod lower;
+mod pointer;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 pub(crate) use lower::pascal_case;

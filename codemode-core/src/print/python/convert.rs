@@ -1,0 +1,431 @@
+//! IR to [`Py`] trees: every decision Python's type system forces is made
+//! here, before anything is printed.
+
+use crate::canonical::json_string;
+use crate::schema::{
+    Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, pascal_case,
+};
+use std::collections::{HashMap, HashSet};
+
+/// Most alternatives an `allOf` over unions may expand into before it
+/// falls to the escape hatch.
+pub(super) const MAX_MERGED_ALTERNATIVES: usize = 16;
+
+/// Most properties that `allOf` merges may copy in one render. A merged
+/// TypedDict repeats the properties of every part, so one large definition
+/// merged into many places would make the stub grow with their product;
+/// past this budget each further merge is the escape hatch.
+pub(super) const MAX_MERGED_PROPS: usize = 1 << 17;
+
+/// How many optional trailing tuple elements are spelled as a union of
+/// fixed-length tuples; more widen to `tuple[T, ...]`.
+pub(super) const MAX_TUPLE_LENGTHS: usize = 4;
+
+/// A Python type expression.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(super) enum Py {
+    Any,
+    Never,
+    None,
+    Bool,
+    Int,
+    Float,
+    Str,
+    /// `Literal[...]` of already-printed atoms.
+    Literal(Vec<String>),
+    List(Box<Py>),
+    /// `tuple[A, B]`; empty is `tuple[()]`.
+    Tuple(Vec<Py>),
+    /// `tuple[T, ...]`.
+    TupleOf(Box<Py>),
+    /// `dict[str, V]`.
+    Dict(Box<Py>),
+    Union(Vec<Py>),
+    /// A TypedDict made for a nested object, by index.
+    Class(usize),
+    /// A definition, by id (a class or an alias).
+    Def(usize),
+}
+
+pub(super) enum DefKind {
+    Class(usize),
+    Alias(Py),
+}
+
+pub(super) struct Class {
+    pub(super) base: String,
+    pub(super) key: String,
+    pub(super) fields: Vec<Field>,
+    pub(super) doc: Doc,
+}
+
+pub(super) struct Field {
+    pub(super) name: String,
+    pub(super) ty: Py,
+    pub(super) required: bool,
+    pub(super) doc: Doc,
+}
+
+pub(super) struct Method<'a> {
+    pub(super) name: &'a str,
+    pub(super) description: Option<&'a str>,
+    pub(super) args: Py,
+    pub(super) output: Py,
+    pub(super) optional: bool,
+}
+
+/// Turns IR into [`Py`], creating a class for each object with properties.
+pub(super) struct Convert<'a> {
+    pub(super) defs: &'a [Def],
+    /// One-expression mode: no classes, definitions inlined.
+    pub(super) standalone: bool,
+    pub(super) inlining: Vec<usize>,
+    /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
+    pub(super) merge_budget: usize,
+    pub(super) classes: Vec<Class>,
+    pub(super) degradations: Vec<Degradation>,
+}
+
+impl<'a> Convert<'a> {
+    pub(super) fn new(defs: &'a [Def], standalone: bool) -> Self {
+        Convert {
+            defs,
+            standalone,
+            inlining: Vec::new(),
+            merge_budget: MAX_MERGED_PROPS,
+            classes: Vec::new(),
+            degradations: Vec::new(),
+        }
+    }
+
+    /// Whether a call may leave out this argument: a TypedDict, inline or
+    /// named, with no required key.
+    pub(super) fn all_optional(&self, py: &Py, def_kinds: &[DefKind]) -> bool {
+        let class = match py {
+            Py::Class(i) => Some(&self.classes[*i]),
+            Py::Def(id) => match def_kinds.get(*id) {
+                Some(DefKind::Class(i)) => Some(&self.classes[*i]),
+                _ => None,
+            },
+            _ => None,
+        };
+        class.is_some_and(|c| c.fields.iter().all(|f| !f.required))
+    }
+
+    pub(super) fn degrade(&mut self, origin: &Origin, reason: &str) -> Py {
+        self.degradations.push(Degradation {
+            tool: origin.tool.clone(),
+            pointer: origin.pointer.clone(),
+            reason: reason.to_owned(),
+        });
+        Py::Any
+    }
+
+    pub(super) fn class(
+        &mut self,
+        obj: &Object,
+        base: &str,
+        key: &str,
+        doc: Doc,
+        origin: &Origin,
+    ) -> usize {
+        let fields = obj
+            .props
+            .iter()
+            .map(|prop| Field {
+                name: prop.name.clone(),
+                ty: self.conv(
+                    &prop.ty,
+                    &format!("{base}{}", pascal_case(&prop.name)),
+                    &format!("{key}/{}", prop.name),
+                    origin,
+                ),
+                required: prop.required,
+                doc: prop.doc.clone(),
+            })
+            .collect();
+        self.classes.push(Class {
+            base: base.to_owned(),
+            key: key.to_owned(),
+            fields,
+            doc,
+        });
+        self.classes.len() - 1
+    }
+
+    pub(super) fn conv(&mut self, ty: &Ty, base: &str, key: &str, origin: &Origin) -> Py {
+        match ty {
+            Ty::Unknown => Py::Any,
+            Ty::Never => Py::Never,
+            Ty::Null => Py::None,
+            Ty::Bool => Py::Bool,
+            Ty::Int => Py::Int,
+            Ty::Num => Py::Float,
+            Ty::Str => Py::Str,
+            Ty::Lit(Lit::Str(s)) => Py::Literal(vec![json_string(s)]),
+            Ty::Lit(Lit::Bool(b)) => {
+                Py::Literal(vec![if *b { "True" } else { "False" }.to_owned()])
+            }
+            Ty::Lit(Lit::Num(n)) => match (n.as_i64(), n.as_u64()) {
+                (Some(i), _) => Py::Literal(vec![i.to_string()]),
+                (None, Some(u)) => Py::Literal(vec![u.to_string()]),
+                _ => Py::Float,
+            },
+            Ty::Array(item) => Py::List(Box::new(self.conv(
+                item,
+                &format!("{base}Item"),
+                &format!("{key}[]"),
+                origin,
+            ))),
+            Ty::Tuple(tuple) => self.tuple(tuple, base, key, origin),
+            Ty::Object(obj) => self.object(obj, base, key, origin),
+            Ty::Union(members) => {
+                let mut out = Vec::with_capacity(members.len());
+                for (i, member) in members.iter().enumerate() {
+                    let member_base = match tag_of(member, self.defs) {
+                        Some(tag) => format!("{base}{}", pascal_case(tag)),
+                        None => base.to_owned(),
+                    };
+                    out.push(self.conv(member, &member_base, &format!("{key}|{i}"), origin));
+                }
+                py_union(out)
+            }
+            Ty::Inter(members, inter_origin) => self.intersection(members, base, key, inter_origin),
+            Ty::Named(id) => {
+                if !self.standalone {
+                    return Py::Def(*id);
+                }
+                if self.inlining.contains(id) || self.inlining.len() >= 4 {
+                    return Py::Any;
+                }
+                self.inlining.push(*id);
+                let defs = self.defs;
+                let py = self.conv(&defs[*id].ty, base, key, origin);
+                self.inlining.pop();
+                py
+            }
+        }
+    }
+
+    pub(super) fn object(&mut self, obj: &Object, base: &str, key: &str, origin: &Origin) -> Py {
+        if obj.props.is_empty() || self.standalone {
+            return Py::Dict(Box::new(match &obj.extra {
+                Extra::Unspecified => Py::Any,
+                Extra::Closed if obj.props.is_empty() => Py::Never,
+                Extra::Closed => Py::Any,
+                Extra::Values(ty) if obj.props.is_empty() => {
+                    self.conv(ty, &format!("{base}Value"), &format!("{key}{{}}"), origin)
+                }
+                Extra::Values(_) => Py::Any,
+            }));
+        }
+        Py::Class(self.class(obj, base, key, Doc::default(), origin))
+    }
+
+    pub(super) fn tuple(&mut self, tuple: &Tuple, base: &str, key: &str, origin: &Origin) -> Py {
+        let mut items = Vec::with_capacity(tuple.items.len());
+        for (i, item) in tuple.items.iter().enumerate() {
+            items.push(self.conv(
+                item,
+                &format!("{base}Item{i}"),
+                &format!("{key}[{i}]"),
+                origin,
+            ));
+        }
+        let rest = tuple
+            .rest
+            .as_ref()
+            .map(|rest| self.conv(rest, &format!("{base}Item"), &format!("{key}[]"), origin));
+        match rest {
+            None if items.len() - tuple.required <= MAX_TUPLE_LENGTHS => {
+                let lengths = (tuple.required..=items.len())
+                    .map(|n| Py::Tuple(items[..n].to_vec()))
+                    .collect();
+                py_union(lengths)
+            }
+            rest => {
+                let mut all = items;
+                all.extend(rest);
+                Py::TupleOf(Box::new(py_union(all)))
+            }
+        }
+    }
+
+    /// `allOf`: one merged TypedDict per combination of object alternatives.
+    pub(super) fn intersection(
+        &mut self,
+        members: &[Ty],
+        base: &str,
+        key: &str,
+        origin: &Origin,
+    ) -> Py {
+        let mut combos: Vec<Vec<&Object>> = vec![Vec::new()];
+        for member in members {
+            let Some(alts) = object_alternatives(member, self.defs, 0) else {
+                return self.degrade(origin, "allOf over non-object schemas has no Python type");
+            };
+            let mut next = Vec::with_capacity(combos.len() * alts.len());
+            for combo in &combos {
+                for alt in &alts {
+                    let mut c = combo.clone();
+                    c.push(*alt);
+                    next.push(c);
+                }
+            }
+            if next.len() > MAX_MERGED_ALTERNATIVES {
+                return self.degrade(origin, "allOf expands into too many alternatives");
+            }
+            combos = next;
+        }
+        let copied: usize = combos.iter().flatten().map(|o| o.props.len()).sum();
+        if copied > self.merge_budget {
+            return self.degrade(
+                origin,
+                "allOf merges more properties than the Python stub has room for",
+            );
+        }
+        self.merge_budget -= copied;
+        let mut out = Vec::with_capacity(combos.len());
+        for (i, combo) in combos.iter().enumerate() {
+            let merged = merge_objects(combo);
+            let key = if combos.len() == 1 {
+                key.to_owned()
+            } else {
+                format!("{key}&{i}")
+            };
+            let ty = Ty::Object(merged);
+            out.push(self.conv(&ty, base, &key, origin));
+        }
+        py_union(out)
+    }
+}
+
+/// The objects a type stands for, if it is objects all the way down
+/// (an object, a definition of one, or a union of such).
+pub(super) fn object_alternatives<'t>(
+    ty: &'t Ty,
+    defs: &'t [Def],
+    hops: usize,
+) -> Option<Vec<&'t Object>> {
+    match ty {
+        Ty::Object(obj) => Some(vec![obj]),
+        Ty::Named(id) if hops < 8 => object_alternatives(&defs[*id].ty, defs, hops + 1),
+        Ty::Union(members) => {
+            let mut out = Vec::new();
+            for m in members {
+                out.extend(object_alternatives(m, defs, hops + 1)?);
+            }
+            Some(out)
+        }
+        Ty::Inter(members, _) => {
+            let mut props: Vec<&Object> = Vec::new();
+            for m in members {
+                match object_alternatives(m, defs, hops + 1)?.as_slice() {
+                    [one] => props.push(one),
+                    _ => return None,
+                }
+            }
+            // A nested intersection of single objects is itself one object,
+            // but it has no storage here; merge at the caller instead.
+            if props.len() == 1 { Some(props) } else { None }
+        }
+        _ => None,
+    }
+}
+
+/// One object with every property of every part; a key that several parts
+/// give different types becomes the escape hatch.
+pub(super) fn merge_objects(parts: &[&Object]) -> Object {
+    let mut props: Vec<Prop> = Vec::new();
+    let mut at: HashMap<&str, usize> = HashMap::new();
+    for part in parts {
+        for prop in &part.props {
+            match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
+                Some(existing) => {
+                    if existing.ty != prop.ty {
+                        existing.ty = Ty::Unknown;
+                    }
+                    existing.required |= prop.required;
+                    if existing.doc.is_empty() {
+                        existing.doc = prop.doc.clone();
+                    }
+                }
+                None => {
+                    at.insert(&prop.name, props.len());
+                    props.push(prop.clone());
+                }
+            }
+        }
+    }
+    props.sort_by(|a, b| a.name.cmp(&b.name));
+    Object {
+        props,
+        extra: Extra::Unspecified,
+    }
+}
+
+/// The string a union member is tagged with: its first required property
+/// whose type is one string literal (`{"kind": "user", ...}` gives `user`),
+/// or the key of an object with one required property (serde's external
+/// tagging: `{"Other": ...}` gives `Other`).
+pub(super) fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
+    let obj = match ty {
+        Ty::Object(obj) => obj,
+        Ty::Named(id) => match &defs[*id].ty {
+            Ty::Object(obj) => obj,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let literal = obj.props.iter().find_map(|p| match &p.ty {
+        Ty::Lit(Lit::Str(s)) if p.required => Some(s.as_str()),
+        _ => None,
+    });
+    match obj.props.as_slice() {
+        [only] if literal.is_none() && only.required => Some(only.name.as_str()),
+        _ => literal,
+    }
+}
+
+/// A flat union with its literals gathered into one `Literal[...]`.
+/// Duplicates are dropped through hash sets, so a long union stays linear.
+pub(super) fn py_union(members: Vec<Py>) -> Py {
+    let mut out: Vec<Py> = Vec::with_capacity(members.len());
+    let mut seen: HashSet<Py> = HashSet::new();
+    let mut literals: Vec<String> = Vec::new();
+    let mut seen_literals: HashSet<String> = HashSet::new();
+    let mut literal_at: Option<usize> = None;
+    let mut stack: Vec<Py> = members.into_iter().rev().collect();
+    while let Some(member) = stack.pop() {
+        match member {
+            Py::Union(inner) => stack.extend(inner.into_iter().rev()),
+            Py::Never => {}
+            Py::Any => return Py::Any,
+            Py::Literal(atoms) => {
+                if literal_at.is_none() {
+                    literal_at = Some(out.len());
+                    // A placeholder, filled in with every literal at the end.
+                    out.push(Py::Literal(Vec::new()));
+                }
+                for atom in atoms {
+                    if seen_literals.insert(atom.clone()) {
+                        literals.push(atom);
+                    }
+                }
+            }
+            other => {
+                if seen.insert(other.clone()) {
+                    out.push(other);
+                }
+            }
+        }
+    }
+    if let Some(i) = literal_at {
+        out[i] = Py::Literal(literals);
+    }
+    match out.len() {
+        0 => Py::Never,
+        1 => out.pop().unwrap_or(Py::Never),
+        _ => Py::Union(out),
+    }
+}

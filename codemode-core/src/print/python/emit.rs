@@ -1,0 +1,269 @@
+//! [`Py`] trees and classes printed as stub source.
+
+use super::super::comment::doc_lines;
+use super::convert::{Class, Field, Method, Py};
+use super::naming::{ANNOTATION_NAMES, is_plain_member};
+use crate::GLOBAL;
+use crate::canonical::json_string;
+use crate::schema::Doc;
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write;
+
+pub(super) struct Printer<'a> {
+    pub(super) def_names: &'a [String],
+    pub(super) class_names: &'a [String],
+    pub(super) imports: BTreeSet<&'static str>,
+    pub(super) out: String,
+}
+
+impl Printer<'_> {
+    pub(super) fn ty(&mut self, py: &Py) {
+        match py {
+            Py::Any => self.import("Any"),
+            Py::Never => self.import("Never"),
+            Py::None => self.out.push_str("None"),
+            Py::Bool => self.out.push_str("bool"),
+            Py::Int => self.out.push_str("int"),
+            Py::Float => self.out.push_str("float"),
+            Py::Str => self.out.push_str("str"),
+            Py::Literal(atoms) => {
+                self.import("Literal");
+                self.out.push('[');
+                self.out.push_str(&atoms.join(", "));
+                self.out.push(']');
+            }
+            Py::List(item) => self.wrap("list[", item),
+            Py::Dict(value) => self.wrap("dict[str, ", value),
+            Py::TupleOf(item) => {
+                self.out.push_str("tuple[");
+                self.ty(item);
+                self.out.push_str(", ...]");
+            }
+            Py::Tuple(items) if items.is_empty() => self.out.push_str("tuple[()]"),
+            Py::Tuple(items) => {
+                self.out.push_str("tuple[");
+                self.join(items, ", ");
+                self.out.push(']');
+            }
+            Py::Union(members) => self.join(members, " | "),
+            Py::Class(i) => self.out.push_str(&self.class_names[*i]),
+            Py::Def(id) => self.out.push_str(&self.def_names[*id]),
+        }
+    }
+
+    pub(super) fn import(&mut self, name: &'static str) {
+        self.imports.insert(name);
+        self.out.push_str(name);
+    }
+
+    pub(super) fn wrap(&mut self, open: &str, inner: &Py) {
+        self.out.push_str(open);
+        self.ty(inner);
+        self.out.push(']');
+    }
+
+    pub(super) fn join(&mut self, items: &[Py], sep: &str) {
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(sep);
+            }
+            self.ty(item);
+        }
+    }
+
+    /// `py` printed on its own, for quoting.
+    pub(super) fn text(&mut self, py: &Py) -> String {
+        let saved = std::mem::take(&mut self.out);
+        self.ty(py);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// A field's annotation. In a `total=False` class the required fields are
+    /// marked; otherwise the optional ones are.
+    pub(super) fn field_type(&mut self, field: &Field, total: bool) -> String {
+        let inner = self.text(&field.ty);
+        match (field.required, total) {
+            (true, true) | (false, false) => inner,
+            (false, true) => {
+                self.imports.insert("NotRequired");
+                format!("NotRequired[{inner}]")
+            }
+            (true, false) => {
+                self.imports.insert("Required");
+                format!("Required[{inner}]")
+            }
+        }
+    }
+
+    /// A field's annotation and its trailing comment. A one-line doc trails
+    /// the field; a longer one is written above it here.
+    pub(super) fn field(&mut self, field: &Field, total: bool) -> (String, String) {
+        let trailing = match doc_lines(&field.doc).as_slice() {
+            [one] => format!("  # {one}"),
+            _ => {
+                self.comments("    ", &field.doc);
+                String::new()
+            }
+        };
+        (self.field_type(field, total), trailing)
+    }
+
+    pub(super) fn comments(&mut self, indent: &str, doc: &Doc) {
+        for line in doc_lines(doc) {
+            let _ = writeln!(self.out, "{indent}# {line}");
+        }
+    }
+
+    pub(super) fn alias(&mut self, name: &str, py: &Py, doc: &Doc) {
+        self.imports.insert("TypeAlias");
+        self.comments("", doc);
+        let text = self.text(py);
+        // Quoted, so it may name types defined further down.
+        let _ = writeln!(self.out, "{name}: TypeAlias = {}\n", quote(&text));
+    }
+
+    pub(super) fn class(&mut self, name: &str, class: &Class, module_names: &HashSet<&str>) {
+        self.imports.insert("TypedDict");
+        // Class syntax reads best, but a key that is not a plain name, or one
+        // that would shadow a type named in the body, needs the functional form.
+        let class_syntax = class.fields.iter().all(|f| {
+            is_plain_member(&f.name)
+                && !ANNOTATION_NAMES.contains(&f.name.as_str())
+                && !module_names.contains(f.name.as_str())
+        });
+        // Mark whichever of required or optional fields is rarer.
+        let optional = class.fields.iter().filter(|f| !f.required).count();
+        let total = optional * 2 <= class.fields.len();
+        if class_syntax {
+            let total_arg = if total { "" } else { ", total=False" };
+            let _ = writeln!(self.out, "class {name}(TypedDict{total_arg}):");
+            if let Some(doc) = docstring(&class.doc, "    ") {
+                self.out.push_str(&doc);
+            }
+            for field in &class.fields {
+                let (ty, trailing) = self.field(field, total);
+                let _ = writeln!(self.out, "    {}: {ty}{trailing}", field.name);
+            }
+        } else {
+            self.comments("", &class.doc);
+            let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
+            for field in &class.fields {
+                let (ty, trailing) = self.field(field, total);
+                let _ = writeln!(
+                    self.out,
+                    "    {}: {},{trailing}",
+                    json_string(&field.name),
+                    quote(&ty)
+                );
+            }
+            self.out
+                .push_str(if total { "})\n" } else { "}, total=False)\n" });
+        }
+        self.out.push('\n');
+    }
+
+    pub(super) fn tools(&mut self, methods: &[Method<'_>]) {
+        let _ = writeln!(self.out, "class Tools(Protocol):");
+        let mut statements = 0;
+        let mut subscripted = Vec::new();
+        for m in methods {
+            let args = self.text(&m.args);
+            let output = self.text(&m.output);
+            let description = Doc {
+                text: m.description.map(str::to_owned),
+                notes: Vec::new(),
+            };
+            if is_plain_member(m.name) {
+                let default = if m.optional { " = ..." } else { "" };
+                let _ = writeln!(
+                    self.out,
+                    "    async def {}(self, args: {args}{default}) -> {output}:",
+                    m.name
+                );
+                // A body of `...` (after the docstring, if any) marks a
+                // stub that returns what it declares, for every checker.
+                if let Some(doc) = docstring(&description, "        ") {
+                    self.out.push_str(&doc);
+                }
+                self.out.push_str("        ...\n");
+                statements += 1;
+            } else {
+                let _ = writeln!(
+                    self.out,
+                    "    # {GLOBAL}[{}](args: {args}) -> {output}",
+                    json_string(m.name)
+                );
+                for line in doc_lines(&description) {
+                    let _ = writeln!(self.out, "    #   {line}");
+                }
+                subscripted.push((m.name, args, output));
+            }
+        }
+        // Subscript access, typed per name, for the tools above that are
+        // comments (and so reachable only as tools["name"]).
+        if !subscripted.is_empty() {
+            self.imports.insert("Awaitable");
+            self.imports.insert("Callable");
+            let overload = subscripted.len() > 1;
+            if overload {
+                self.imports.insert("overload");
+            }
+            for (name, args, output) in &subscripted {
+                if overload {
+                    self.out.push_str("    @overload\n");
+                }
+                let _ = writeln!(
+                    self.out,
+                    "    def __getitem__(self, name: Literal[{}]) -> Callable[[{args}], Awaitable[{output}]]: ...",
+                    json_string(name)
+                );
+                statements += 1;
+            }
+        }
+        if statements == 0 {
+            self.out.push_str("    pass\n");
+        }
+        let _ = writeln!(self.out, "\n{GLOBAL}: Tools");
+    }
+}
+
+/// `doc` as a docstring at `indent`, escaped so nothing in it can end the
+/// string early: every backslash and double quote is escaped.
+pub(super) fn docstring(doc: &Doc, indent: &str) -> Option<String> {
+    let lines: Vec<String> = doc_lines(doc).iter().map(|l| escape_docstring(l)).collect();
+    match lines.as_slice() {
+        [] => None,
+        [one] => Some(format!("{indent}\"\"\"{one}\"\"\"\n")),
+        many => {
+            let mut out = format!("{indent}\"\"\"{}\n", many[0]);
+            for line in &many[1..] {
+                if line.is_empty() {
+                    out.push('\n');
+                } else {
+                    let _ = writeln!(out, "{indent}{line}");
+                }
+            }
+            let _ = writeln!(out, "{indent}\"\"\"");
+            Some(out)
+        }
+    }
+}
+
+pub(super) fn escape_docstring(line: &str) -> String {
+    line.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// `text` as a single-quoted Python string literal.
+pub(super) fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('\'');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}

@@ -1,0 +1,191 @@
+//! The Python stub module: TypedDicts for arguments and results, and a
+//! `Tools` protocol with one `async def` per tool.
+//!
+//! It is made in three steps, one module each: `convert` turns the shared
+//! IR into `Py` trees and classes, `naming` says which names Python can
+//! spell bare, and `emit` prints. Python cannot say everything TypeScript
+//! can, and every such decision is made in `convert`:
+//! - a nested object becomes a named TypedDict (Python has no anonymous record);
+//! - `allOf` becomes one merged TypedDict when every part is an object, and
+//!   the escape hatch (recorded) otherwise (there is no intersection type);
+//! - a tuple with optional elements or a rest becomes a union of fixed
+//!   lengths or `tuple[T, ...]`;
+//! - a float literal widens to `float` (`Literal` takes no floats);
+//! - extra keys beside listed properties are not expressible in a TypedDict.
+
+mod convert;
+mod emit;
+mod naming;
+
+use crate::canonical::json_string;
+use crate::error::ErrorKind;
+use crate::names;
+use crate::schema::{Def, Degradation, Doc, Lowered, Origin, Ty, pascal_case};
+use crate::{ERROR_CLASS, GLOBAL};
+use convert::{Class, Convert, DefKind, Method, Py};
+use emit::Printer;
+use std::collections::{BTreeSet, HashSet};
+use std::fmt::Write;
+
+/// Prints the whole stub module for a lowered tool set, and returns the
+/// degradations that only Python has.
+pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
+    let mut cv = Convert::new(&lowered.defs, false);
+    // Definitions first, in id order, then tools in name order: both orders
+    // depend only on the tool set.
+    let mut def_kinds = Vec::with_capacity(lowered.defs.len());
+    for def in &lowered.defs {
+        let origin = Origin {
+            tool: def.tool.clone(),
+            pointer: def.pointer.clone(),
+        };
+        let key = format!("d:{}", def.key);
+        def_kinds.push(match &def.ty {
+            Ty::Object(obj) if !obj.props.is_empty() => {
+                DefKind::Class(cv.class(obj, &def.base, &key, def.doc.clone(), &origin))
+            }
+            ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
+        });
+    }
+    let mut methods = Vec::with_capacity(lowered.tools.len());
+    for tool in &lowered.tools {
+        let base = pascal_case(&tool.tool.name);
+        let origin = |field: &str| Origin {
+            tool: tool.tool.name.clone(),
+            pointer: format!("/{field}"),
+        };
+        let key = format!("t:{}", tool.tool.name);
+        let args = cv.conv(
+            &tool.input,
+            &format!("{base}Args"),
+            &format!("{key}:args"),
+            &origin("inputSchema"),
+        );
+        let output = match &tool.output {
+            Some(out) => cv.conv(
+                out,
+                &format!("{base}Output"),
+                &format!("{key}:output"),
+                &origin("outputSchema"),
+            ),
+            None => Py::Any,
+        };
+        let optional = cv.all_optional(&args, &def_kinds);
+        methods.push(Method {
+            name: &tool.tool.name,
+            description: tool.tool.description.as_deref(),
+            args,
+            output,
+            optional,
+        });
+    }
+
+    // One namespace for classes and aliases.
+    let mut requests: Vec<(String, String)> = Vec::new();
+    for (id, def) in lowered.defs.iter().enumerate() {
+        if let DefKind::Alias(_) = def_kinds[id] {
+            requests.push((def.base.clone(), format!("d:{}", def.key)));
+        }
+    }
+    let alias_count = requests.len();
+    requests.extend(cv.classes.iter().map(|c| (c.base.clone(), c.key.clone())));
+    let assigned = names::assign(&requests, names::py_reserved);
+    let mut alias_names = assigned[..alias_count].iter();
+    let def_names: Vec<String> = def_kinds
+        .iter()
+        .map(|kind| match kind {
+            DefKind::Alias(_) => alias_names.next().cloned().unwrap_or_default(),
+            DefKind::Class(c) => assigned[alias_count + c].clone(),
+        })
+        .collect();
+    let class_names = assigned[alias_count..].to_vec();
+    let module_names: HashSet<&str> = assigned.iter().map(String::as_str).collect();
+
+    let mut p = Printer {
+        def_names: &def_names,
+        class_names: &class_names,
+        imports: BTreeSet::new(),
+        out: String::new(),
+    };
+    p.imports.insert("Protocol");
+    p.imports.insert("Literal");
+    // Classes and aliases in name order.
+    let mut items: Vec<(&str, Item)> = Vec::new();
+    for (id, kind) in def_kinds.iter().enumerate() {
+        match kind {
+            DefKind::Alias(py) => {
+                items.push((&def_names[id], Item::Alias(py, &lowered.defs[id].doc)))
+            }
+            DefKind::Class(_) => {}
+        }
+    }
+    for (i, class) in cv.classes.iter().enumerate() {
+        items.push((&class_names[i], Item::Class(class)));
+    }
+    items.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, item) in items {
+        match item {
+            Item::Alias(py, doc) => p.alias(name, py, doc),
+            Item::Class(class) => p.class(name, class, &module_names),
+        }
+    }
+    p.tools(&methods);
+    let body = std::mem::take(&mut p.out);
+    let mut out = header();
+    let imports: Vec<&str> = p.imports.into_iter().collect();
+    // Annotations may name a type declared further down: postponed, they
+    // are forward references for every checker.
+    out.push_str("from __future__ import annotations\n");
+    let _ = writeln!(out, "from typing import {}\n", imports.join(", "));
+    let kinds: Vec<String> = ErrorKind::ALL
+        .iter()
+        .map(|k| json_string(k.as_str()))
+        .collect();
+    let _ = write!(
+        out,
+        "class {ERROR_CLASS}(Exception):\n    \
+         \"\"\"Raised by a failed tool call.\"\"\"\n    \
+         toolName: str\n    \
+         kind: Literal[{}]\n\n",
+        kinds.join(", ")
+    );
+    out.push_str(&body);
+    (out, cv.degradations)
+}
+
+/// Prints one type expression, nested objects as `dict[str, ...]` and
+/// definitions inlined, for [`crate::json_schema_to_type`].
+pub(crate) fn expression(ty: &Ty, defs: &[Def]) -> String {
+    let mut cv = Convert::new(defs, true);
+    let py = cv.conv(ty, "", "", &Origin::default());
+    let mut p = Printer {
+        def_names: &[],
+        class_names: &[],
+        imports: BTreeSet::new(),
+        out: String::new(),
+    };
+    p.ty(&py);
+    p.out
+}
+
+fn header() -> String {
+    format!(
+        "\"\"\"Typed stubs of the tools a Code Mode program can call.\n\
+         \n\
+         These declarations are static stubs: nothing here runs. At run time exactly\n\
+         two names are bound, `{GLOBAL}` and `{ERROR_CLASS}`; the TypedDict classes below\n\
+         do not exist then, so never call one: pass plain dict/list values, e.g.\n\
+         `{{\"city\": \"Oslo\"}}`, not `FooArgs(city=\"Oslo\")`.\n\
+         \n\
+         Every call is awaited: `await {GLOBAL}.name(args)`. A tool whose name is not\n\
+         a Python identifier is listed as a comment; call it as\n\
+         `await {GLOBAL}[\"its-name\"](args)`. A failed call raises {ERROR_CLASS}\n\
+         (`.toolName`, `.kind`).\n\
+         \"\"\"\n"
+    )
+}
+
+enum Item<'a> {
+    Alias(&'a Py, &'a Doc),
+    Class(&'a Class),
+}

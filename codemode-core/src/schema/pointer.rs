@@ -1,0 +1,50 @@
+//! JSON pointers: local `$ref`s decoded, and segments escaped.
+
+/// The JSON pointer of a local reference (`#`, `#/$defs/X`, percent-encoded
+/// or not); `None` for anything else.
+pub(crate) fn local_pointer(reference: &str) -> Option<String> {
+    let fragment = reference.strip_prefix('#')?;
+    let decoded = percent_decode(fragment)?;
+    if decoded.is_empty() || decoded.starts_with('/') {
+        Some(decoded)
+    } else {
+        None
+    }
+}
+
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_owned());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// A pointer segment with `~1` and `~0` decoded.
+pub(super) fn unescape_segment(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// Appends `segment` to a JSON pointer, escaped.
+pub(super) fn push_segment(ptr: &mut String, segment: &str) {
+    ptr.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => ptr.push_str("~0"),
+            '/' => ptr.push_str("~1"),
+            c => ptr.push(c),
+        }
+    }
+}
