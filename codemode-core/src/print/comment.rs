@@ -1,6 +1,7 @@
 //! Making arbitrary text safe inside comments and docstrings.
 
 use crate::schema::Doc;
+use std::fmt::Write;
 
 /// Splits `text` into lines that are safe in any comment: line breaks of
 /// every kind (CR, CRLF, NEL, U+2028, U+2029) end a line, and every other
@@ -8,32 +9,47 @@ use crate::schema::Doc;
 /// trimmed, leading and trailing empty lines dropped.
 pub(crate) fn clean_lines(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut line = String::new();
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
+    let mut push = |line: &str| lines.push(line.trim_end().to_owned());
+    let plain = !text
+        .chars()
+        .any(|c| (c.is_control() && c != '\n') || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'));
+    if plain {
+        // The common case: nothing to escape, `\n` the only break.
+        text.split('\n').for_each(push);
+    } else {
+        let mut line = String::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\r' => {
+                    if chars.peek() == Some(&'\n') {
+                        chars.next();
+                    }
+                    push(&std::mem::take(&mut line));
                 }
-                lines.push(std::mem::take(&mut line));
+                '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{0b}' | '\u{0c}' => {
+                    push(&std::mem::take(&mut line));
+                }
+                '\t' => line.push(' '),
+                c if c.is_control() => {
+                    let _ = write!(line, "\\u{{{:x}}}", c as u32);
+                }
+                c => line.push(c),
             }
-            '\n' | '\u{85}' | '\u{2028}' | '\u{2029}' | '\u{0b}' | '\u{0c}' => {
-                lines.push(std::mem::take(&mut line));
-            }
-            '\t' => line.push(' '),
-            c if c.is_control() => line.push_str(&format!("\\u{{{:x}}}", c as u32)),
-            c => line.push(c),
         }
+        push(&line);
     }
-    lines.push(line);
-    let mut lines: Vec<String> = lines.into_iter().map(|l| l.trim_end().to_owned()).collect();
-    while lines.first().is_some_and(String::is_empty) {
-        lines.remove(0);
-    }
-    while lines.last().is_some_and(String::is_empty) {
-        lines.pop();
-    }
+    // Blank edges dropped in one cut each (many blank lines stay linear).
+    let start = lines
+        .iter()
+        .position(|l| !l.is_empty())
+        .unwrap_or(lines.len());
+    let end = lines
+        .iter()
+        .rposition(|l| !l.is_empty())
+        .map_or(start, |i| i + 1);
+    lines.truncate(end);
+    lines.drain(..start);
     lines
 }
 

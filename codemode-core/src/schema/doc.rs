@@ -14,31 +14,33 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
     let Value::Object(map) = node else {
         return Doc::default();
     };
-    let text = ["description", "title"]
-        .iter()
-        .find_map(|k| map.get(*k).and_then(Value::as_str))
+    // One pass over the keys (a schema node has a few), not a lookup per
+    // keyword that might be there.
+    let (mut description, mut title) = (None, None);
+    let (mut tuple, mut deprecated) = (false, false);
+    let mut found: [Option<&Value>; NOTES.len()] = [None; NOTES.len()];
+    for (key, value) in map {
+        match key.as_str() {
+            "description" => description = value.as_str(),
+            "title" => title = value.as_str(),
+            // A tuple's type already says how many items it has.
+            "prefixItems" => tuple = true,
+            "items" if value.is_array() => tuple = true,
+            "deprecated" => deprecated = value == &Value::Bool(true),
+            other => {
+                if let Some(i) = NOTES.iter().position(|n| *n == other) {
+                    found[i] = Some(value);
+                }
+            }
+        }
+    }
+    let text = description
+        .or(title)
         .map(str::to_owned)
         .filter(|s| !s.trim().is_empty());
     let mut notes = Vec::new();
-    // A tuple's type already says how many items it has.
-    let tuple = map.contains_key("prefixItems") || map.get("items").is_some_and(Value::is_array);
-    const NOTES: [&str; 13] = [
-        "format",
-        "pattern",
-        "minLength",
-        "maxLength",
-        "minimum",
-        "exclusiveMinimum",
-        "maximum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "default",
-    ];
-    for key in NOTES {
-        match map.get(key) {
+    for (key, value) in NOTES.into_iter().zip(found) {
+        match value {
             None | Some(Value::Bool(false)) => {}
             Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
             // Number encodings say nothing the type does not.
@@ -50,8 +52,25 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
             Some(value) => notes.push((key, to_canonical(value, Some(MAX_NOTE_CHARS)))),
         }
     }
-    if map.get("deprecated") == Some(&Value::Bool(true)) {
+    if deprecated {
         notes.push(("deprecated", String::new()));
     }
     Doc { text, notes }
 }
+
+/// The keywords a doc comment notes, in the order it notes them.
+const NOTES: [&str; 13] = [
+    "format",
+    "pattern",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "default",
+];

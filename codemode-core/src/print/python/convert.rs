@@ -134,10 +134,14 @@ impl<'a> Convert<'a> {
             .iter()
             .map(|prop| Field {
                 name: prop.name.clone(),
-                ty: self.conv(
+                ty: self.conv_part(
                     &prop.ty,
-                    &format!("{base}{}", pascal_case(&prop.name)),
-                    &format!("{key}/{}", prop.name),
+                    || {
+                        (
+                            format!("{base}{}", pascal_case(&prop.name)),
+                            format!("{key}/{}", prop.name),
+                        )
+                    },
                     origin,
                 ),
                 required: prop.required,
@@ -171,10 +175,9 @@ impl<'a> Convert<'a> {
                 (None, Some(u)) => Py::Literal(vec![u.to_string()]),
                 _ => Py::Float,
             },
-            Ty::Array(item) => Py::List(Box::new(self.conv(
+            Ty::Array(item) => Py::List(Box::new(self.conv_part(
                 item,
-                &format!("{base}Item"),
-                &format!("{key}[]"),
+                || (format!("{base}Item"), format!("{key}[]")),
                 origin,
             ))),
             Ty::Tuple(tuple) => self.tuple(tuple, base, key, origin),
@@ -182,11 +185,15 @@ impl<'a> Convert<'a> {
             Ty::Union(members) => {
                 let mut out = Vec::with_capacity(members.len());
                 for (i, member) in members.iter().enumerate() {
-                    let member_base = match tag_of(member, self.defs) {
-                        Some(tag) => format!("{base}{}", pascal_case(tag)),
-                        None => base.to_owned(),
+                    let defs = self.defs;
+                    let names = || {
+                        let member_base = match tag_of(member, defs) {
+                            Some(tag) => format!("{base}{}", pascal_case(tag)),
+                            None => base.to_owned(),
+                        };
+                        (member_base, format!("{key}|{i}"))
                     };
-                    out.push(self.conv(member, &member_base, &format!("{key}|{i}"), origin));
+                    out.push(self.conv_part(member, names, origin));
                 }
                 py_union(out)
             }
@@ -207,15 +214,55 @@ impl<'a> Convert<'a> {
         }
     }
 
+    /// Converts a part of a type. A class made inside it is named from
+    /// `names()` (its base and key); they are only built when a class can be
+    /// made there, which most parts (strings, numbers, references) cannot.
+    fn conv_part(
+        &mut self,
+        ty: &Ty,
+        names: impl FnOnce() -> (String, String),
+        origin: &Origin,
+    ) -> Py {
+        if self.makes_class(ty) {
+            let (base, key) = names();
+            self.conv(ty, &base, &key, origin)
+        } else {
+            self.conv(ty, "", "", origin)
+        }
+    }
+
+    /// Whether converting `ty` can make a class, and so needs names.
+    fn makes_class(&self, ty: &Ty) -> bool {
+        if self.standalone {
+            return false;
+        }
+        match ty {
+            Ty::Object(obj) => {
+                !obj.props.is_empty()
+                    || matches!(&obj.extra, Extra::Values(v) if self.makes_class(v))
+            }
+            Ty::Array(item) => self.makes_class(item),
+            Ty::Tuple(tuple) => {
+                tuple.items.iter().any(|t| self.makes_class(t))
+                    || tuple.rest.as_deref().is_some_and(|r| self.makes_class(r))
+            }
+            Ty::Union(members) => members.iter().any(|m| self.makes_class(m)),
+            Ty::Inter(..) => true,
+            _ => false,
+        }
+    }
+
     pub(super) fn object(&mut self, obj: &Object, base: &str, key: &str, origin: &Origin) -> Py {
         if obj.props.is_empty() || self.standalone {
             return Py::Dict(Box::new(match &obj.extra {
                 Extra::Unspecified => Py::Any,
                 Extra::Closed if obj.props.is_empty() => Py::Never,
                 Extra::Closed => Py::Any,
-                Extra::Values(ty) if obj.props.is_empty() => {
-                    self.conv(ty, &format!("{base}Value"), &format!("{key}{{}}"), origin)
-                }
+                Extra::Values(ty) if obj.props.is_empty() => self.conv_part(
+                    ty,
+                    || (format!("{base}Value"), format!("{key}{{}}")),
+                    origin,
+                ),
                 Extra::Values(_) => Py::Any,
             }));
         }
@@ -225,17 +272,15 @@ impl<'a> Convert<'a> {
     pub(super) fn tuple(&mut self, tuple: &Tuple, base: &str, key: &str, origin: &Origin) -> Py {
         let mut items = Vec::with_capacity(tuple.items.len());
         for (i, item) in tuple.items.iter().enumerate() {
-            items.push(self.conv(
+            items.push(self.conv_part(
                 item,
-                &format!("{base}Item{i}"),
-                &format!("{key}[{i}]"),
+                || (format!("{base}Item{i}"), format!("{key}[{i}]")),
                 origin,
             ));
         }
-        let rest = tuple
-            .rest
-            .as_ref()
-            .map(|rest| self.conv(rest, &format!("{base}Item"), &format!("{key}[]"), origin));
+        let rest = tuple.rest.as_ref().map(|rest| {
+            self.conv_part(rest, || (format!("{base}Item"), format!("{key}[]")), origin)
+        });
         match rest {
             None if items.len() - tuple.required <= MAX_TUPLE_LENGTHS => {
                 let lengths = (tuple.required..=items.len())

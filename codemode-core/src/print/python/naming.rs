@@ -5,6 +5,16 @@ use unicode_normalization::UnicodeNormalization;
 /// Whether `name` can be written bare in Python source as an identifier:
 /// XID characters and stable under NFKC (the form Python compares names in).
 pub(crate) fn is_identifier(name: &str) -> bool {
+    if name.is_ascii() {
+        // ASCII is its own NFKC form.
+        let bytes = name.as_bytes();
+        return bytes
+            .first()
+            .is_some_and(|b| *b == b'_' || b.is_ascii_alphabetic())
+            && bytes
+                .iter()
+                .all(|b| *b == b'_' || b.is_ascii_alphanumeric());
+    }
     let mut chars = name.chars();
     let start = chars
         .next()
