@@ -14,7 +14,7 @@ if [ ! -f "$cache/ready" ]; then
   touch "$cache/ready"
 fi
 cp "$here/compare.mjs" "$cache/compare.mjs"
-(cd "$root" && cargo build --quiet --release -p codemode-benches --bin gen-corpus --bin time-render)
+(cd "$root" && cargo build --quiet --release -p codemode-benches --bin gen-corpus --bin time-render && cargo build --quiet --release -p codemode-cli)
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(100 1000)
 printf '%-7s %-24s %12s %12s\n' tools generator "best ms" "ratio"
@@ -23,12 +23,24 @@ for n in "${sizes[@]}"; do
   rounds=$(( n >= 1000 ? 5 : 20 ))
   ours="$("$root/target/release/time-render" "$work/corpus.json" "$rounds")"
   theirs="$(cd "$cache" && node compare.mjs "$work/corpus.json" "$rounds")"
-  python3 - "$n" "$ours" "$theirs" <<'PY'
-import json, sys
+  python3 - "$n" "$ours" "$theirs" "$root/target/release/codemode" "$work/corpus.json" "$rounds" <<'PY'
+import json, subprocess, sys, time
 n, ours, theirs = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+cli, corpus, rounds = sys.argv[4], sys.argv[5], int(sys.argv[6])
+def process_ms(language):
+    # The whole `codemode render` process: start, read, parse, render, write.
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        subprocess.run([cli, "render", "-l", language, corpus], stdout=subprocess.DEVNULL, check=True)
+        best = min(best, (time.perf_counter() - start) * 1000)
+    return best
 base = ours["typescript"]["best_ms"]
 print(f"{n:<7} {'codemode (typescript)':<24} {base:12.3f} {1:12.1f}")
 print(f"{n:<7} {'codemode (python)':<24} {ours['python']['best_ms']:12.3f} {ours['python']['best_ms'] / base:12.1f}")
+for language in ("ts", "py"):
+    ms = process_ms(language)
+    print(f"{n:<7} {'codemode CLI process, ' + language:<24} {ms:12.3f} {ms / base:12.1f}")
 for name in ("json-schema-to-typescript", "@cloudflare/codemode"):
     r = theirs.get(name, {})
     if "best_ms" in r:
