@@ -218,8 +218,8 @@ pub use codemode_macros::tool;
 pub use codemode_macros::toolset;
 
 /// Runs a model's program against a [`Toolset`] in an embedded, bounded
-/// sandbox: JavaScript and TypeScript in QuickJS (default feature
-/// `runtime`), Python in Monty (feature `python`: `PyRuntime`, and
+/// sandbox: JavaScript and TypeScript in QuickJS (feature `runtime`, off
+/// by default so that tools-only crates stay lean), Python in Monty (feature `python`: `PyRuntime`, and
 /// `Runtime` for any language).
 #[cfg(feature = "runtime")]
 pub mod runtime {
