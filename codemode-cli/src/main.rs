@@ -163,7 +163,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Report(args) => {
             let tools = read_tools(args.file.as_deref())?;
-            let report = tokens::count(&tools)?;
+            let report = tokens::count(tools)?;
             write_stdout(&if args.json {
                 report.json()
             } else {

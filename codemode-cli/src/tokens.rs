@@ -25,14 +25,14 @@ struct Row {
 }
 
 /// Counts the tokens of `tools` with o200k_base.
-pub fn count(tools: &[ToolDef]) -> Result<TokenReport, String> {
+pub fn count(tools: Vec<ToolDef>) -> Result<TokenReport, String> {
     let bpe = tiktoken_rs::o200k_base()
         .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
     let tokens = |text: &str| token_count(&bpe, text);
     let empty = Catalog::new([]);
     let empty_ts = tokens(empty.render(Language::TypeScript));
     let empty_py = tokens(empty.render(Language::Python));
-    let catalog = Catalog::new(tools.iter().cloned());
+    let catalog = Catalog::new(tools);
     let rows = catalog
         .tools()
         .map(|tool| {
@@ -172,7 +172,7 @@ mod tests {
             ToolDef::new("a", json!({"type": "object", "properties": {"x": {"type": "string", "description": "An x."}}})).with_description("Do a."),
             ToolDef::new("b", json!({"type": "object"})),
         ];
-        let report = count(&tools).unwrap();
+        let report = count(tools).unwrap();
         assert_eq!(report.rows.len(), 2);
         assert_eq!(
             report.native,

@@ -6,10 +6,9 @@ use crate::print::{python, typescript};
 use crate::render::Rendered;
 use crate::run_code::{RunCodeTool, run_code_tool_for};
 use crate::schema::{Degradation, Lowered, lower_tools};
-use crate::tool::ToolDef;
+use crate::tool::{ToolDef, normalize, select};
 use crate::toolset::Toolset;
 use std::borrow::Cow;
-use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 /// A tool list prepared for rendering: duplicates dropped (the first
@@ -52,7 +51,7 @@ impl Catalog {
     /// Prepares `tools`.
     pub fn new(tools: impl IntoIterator<Item = ToolDef>) -> Self {
         let tools: Vec<ToolDef> = tools.into_iter().collect();
-        let (keep, duplicates) = select(&tools);
+        let (keep, duplicates) = select(&tools, |tool| tool.policy.from_program());
         let mut slots: Vec<Option<ToolDef>> = tools.into_iter().map(Some).collect();
         let kept = keep
             .into_iter()
@@ -144,28 +143,9 @@ impl From<Vec<ToolDef>> for Catalog {
     }
 }
 
-/// The indices of the tools an SDK declares (the first declaration of each
-/// name, callable from a program, in name order) and the names declared
-/// more than once.
-pub(crate) fn select(tools: &[ToolDef]) -> (Vec<usize>, Vec<String>) {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    let mut duplicates: BTreeSet<&str> = BTreeSet::new();
-    let mut keep = Vec::with_capacity(tools.len());
-    for (i, tool) in tools.iter().enumerate() {
-        if !seen.insert(tool.name.as_str()) {
-            duplicates.insert(tool.name.as_str());
-        } else if tool.policy.from_program() {
-            keep.push(i);
-        }
-    }
-    keep.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
-    (keep, duplicates.into_iter().map(str::to_owned).collect())
-}
-
-/// Lowers the tools an SDK declares, borrowing them.
+/// Lowers the tools an SDK declares ([`normalize`]), borrowing them.
 pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered<'_> {
-    let (keep, _) = select(tools);
-    lower_tools(keep.into_iter().map(|i| Cow::Borrowed(&tools[i])).collect())
+    lower_tools(normalize(tools).into_iter().map(Cow::Borrowed).collect())
 }
 
 /// Prints a lowered tool set. The one place degradations are merged: the

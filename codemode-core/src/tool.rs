@@ -155,21 +155,43 @@ impl ToolDef {
 /// assert_eq!(set[0].description.as_deref(), Some("first"));
 /// ```
 pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
-    let mut set = unique_sorted(tools);
-    set.retain(|tool| tool.policy.from_program());
-    set
+    select(tools, |tool| tool.policy.from_program())
+        .0
+        .into_iter()
+        .map(|i| &tools[i])
+        .collect()
 }
 
 /// The first declaration of each name, sorted by name: the rule every tool
 /// list in this crate follows.
-pub(crate) fn unique_sorted<'a>(tools: impl IntoIterator<Item = &'a ToolDef>) -> Vec<&'a ToolDef> {
-    let mut seen = BTreeSet::new();
-    let mut out: Vec<&ToolDef> = tools
+pub(crate) fn unique_sorted(tools: &[ToolDef]) -> Vec<&ToolDef> {
+    select(tools, |_| true)
+        .0
         .into_iter()
-        .filter(|tool| seen.insert(tool.name.as_str()))
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+        .map(|i| &tools[i])
+        .collect()
+}
+
+/// The one selection rule: the indices of the first declaration of each
+/// name, when `keep` takes it, in name order; and the names declared more
+/// than once, sorted. A name whose first declaration `keep` refuses is left
+/// out whole: a later declaration never stands in for it.
+pub(crate) fn select(
+    tools: &[ToolDef],
+    keep: impl Fn(&ToolDef) -> bool,
+) -> (Vec<usize>, Vec<String>) {
+    let mut seen: BTreeSet<&str> = BTreeSet::new();
+    let mut duplicates: BTreeSet<&str> = BTreeSet::new();
+    let mut kept = Vec::with_capacity(tools.len());
+    for (i, tool) in tools.iter().enumerate() {
+        if !seen.insert(tool.name.as_str()) {
+            duplicates.insert(tool.name.as_str());
+        } else if keep(tool) {
+            kept.push(i);
+        }
+    }
+    kept.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
+    (kept, duplicates.into_iter().map(str::to_owned).collect())
 }
 
 /// The prefix an MCP server's tools get in an SDK: the `configured` one

@@ -29,15 +29,8 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         Err(e) => return e.to_compile_error(),
     };
     let krate = krate_path(tool_attr.krate.as_ref());
-    let (name_lit, described) = (tool_attr.name.clone(), tool_attr.description.clone());
     let tool = model::tool_fn(&mut cx, tool_attr, &func.attrs, &func.sig, false);
-    valid::tool(
-        &mut cx,
-        &tool,
-        &func.sig,
-        name_lit.as_ref(),
-        described.as_ref(),
-    );
+    valid::tool(&mut cx, &tool, &func.sig);
     strip_param_attrs(&mut func.sig);
     let vis = &func.vis;
     let ident = &func.sig.ident;
@@ -168,15 +161,8 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
                 "set `crate` on #[toolset(crate = \"...\")], not on one of its tools",
             );
         }
-        let (name_lit, described) = (tool_attr.name.clone(), tool_attr.description.clone());
         let tool = model::tool_fn(&mut cx, tool_attr, &method.attrs, &method.sig, true);
-        valid::tool(
-            &mut cx,
-            &tool,
-            &method.sig,
-            name_lit.as_ref(),
-            described.as_ref(),
-        );
+        valid::tool(&mut cx, &tool, &method.sig);
         tools.push(tool);
         strip_param_attrs(&mut method.sig);
     }

@@ -16,6 +16,8 @@ pub struct ToolFn {
     pub name_span: Span,
     /// The doc comment, as the model will read it.
     pub description: String,
+    /// Where `description = "..."` was written, when it was.
+    pub description_span: Option<Span>,
     /// The Rust function's name.
     pub ident: Ident,
     /// `async fn`.
@@ -321,6 +323,7 @@ pub fn tool_fn(
         name,
         name_span,
         description,
+        description_span: attr.description.as_ref().map(LitStr::span),
         ident: sig.ident.clone(),
         is_async: sig.asyncness.is_some(),
         has_self,

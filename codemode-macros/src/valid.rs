@@ -6,17 +6,11 @@ use crate::ctxt::Ctxt;
 use crate::model::ToolFn;
 use proc_macro2::Span;
 use std::collections::BTreeMap;
-use syn::{FnArg, ItemImpl, LitStr, Safety, Signature, Type};
+use syn::{FnArg, ItemImpl, Safety, Signature, Type};
 
 /// Checks one tool: its signature, its parameter and return types, and the
 /// name and description the model will read.
-pub fn tool(
-    cx: &mut Ctxt,
-    tool: &ToolFn,
-    sig: &Signature,
-    name: Option<&LitStr>,
-    described: Option<&LitStr>,
-) {
+pub fn tool(cx: &mut Ctxt, tool: &ToolFn, sig: &Signature) {
     signature(cx, sig);
     for input in &sig.inputs {
         if let FnArg::Typed(pat_type) = input {
@@ -31,21 +25,24 @@ pub fn tool(
             "a tool must return a concrete type: its output schema is rendered from it",
         );
     }
-    if let Some(lit) = name {
-        if tool.name.is_empty() {
-            cx.error(lit, "a tool name cannot be empty");
-        } else if let Some(c) = tool.name.chars().find(|c| c.is_control()) {
-            cx.error(
-                lit,
-                format!("a tool name cannot contain control characters (found {c:?})"),
-            );
-        }
+    // A name taken from the function is always a valid one; a written one
+    // may not be, and its error goes on the literal.
+    if tool.name.is_empty() {
+        cx.push(syn::Error::new(
+            tool.name_span,
+            "a tool name cannot be empty",
+        ));
+    } else if let Some(c) = tool.name.chars().find(|c| c.is_control()) {
+        cx.push(syn::Error::new(
+            tool.name_span,
+            format!("a tool name cannot contain control characters (found {c:?})"),
+        ));
     }
-    match described {
-        Some(lit) if lit.value().trim().is_empty() => cx.error(
-            lit,
+    match tool.description_span {
+        Some(span) if tool.description.trim().is_empty() => cx.push(syn::Error::new(
+            span,
             "a tool's description cannot be empty: it is what the model reads",
-        ),
+        )),
         Some(_) => {}
         None if tool.description.is_empty() => cx.error(
             &sig.ident,

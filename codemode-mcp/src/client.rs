@@ -415,11 +415,12 @@ impl McpToolsetBuilder {
             }
         }
         for slot in &inner.servers {
+            if slot.lock().state != Some(ServerState::Connected) {
+                continue;
+            }
             let declared = slot.declared();
             for tool in slot.config.policies.keys() {
-                if slot.lock().state == Some(ServerState::Connected)
-                    && !declared.iter().any(|d| &d.name == tool)
-                {
+                if !declared.iter().any(|d| &d.name == tool) {
                     tracing::warn!(server = %slot.name, "MCP server {:?}: the policy for {tool:?} names no tool it lists", slot.name);
                 }
             }

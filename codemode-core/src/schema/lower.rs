@@ -573,7 +573,8 @@ impl<'v> Walk<'v> {
         let Some(target) = site.root.pointer(&pointer) else {
             return self.degrade(site, ptr, format!("$ref {reference:?} does not resolve"));
         };
-        let key = format!("{pointer}\n{}", self.ids.hash(site.root, &pointer));
+        // The identity hashes the pointer too: one key per definition.
+        let key = self.ids.hash(site.root, &pointer);
         let id = match self.by_key.get(&key) {
             Some(&id) => id,
             None => {
