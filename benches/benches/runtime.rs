@@ -1,11 +1,13 @@
 //! run_code latency for a trivial program against a bare QuickJS eval of the
-//! same code, and the cost of one tool call's round trip.
+//! same code, back to back and after a pause, and the cost of one tool
+//! call's round trip.
 
 use codemode::Language;
 use codemode::runtime::{JsRuntime, Limits};
 use codemode_benches::lookup::BenchTools;
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 fn runtime(c: &mut Criterion) {
     let runtime = JsRuntime::new(BenchTools, Limits::default());
@@ -17,6 +19,31 @@ fn runtime(c: &mut Criterion) {
             )
         })
     });
+    // The latency an agent sees: runs arrive seconds apart (the model writes
+    // the next program), so an engine built ahead is waiting when one
+    // arrives. Each timed run follows an untimed pause.
+    let after_pause = |code: &'static str| {
+        let runtime = &runtime;
+        move |b: &mut criterion::Bencher| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    std::thread::sleep(Duration::from_millis(2));
+                    let start = Instant::now();
+                    black_box(futures_executor::block_on(
+                        runtime.run(Language::JavaScript, black_box(code)),
+                    ));
+                    total += start.elapsed();
+                }
+                total
+            })
+        }
+    };
+    group.bench_function("run_trivial_after_pause", after_pause("return 1 + 1;"));
+    group.bench_function(
+        "run_100_tool_calls_after_pause",
+        after_pause("for (let i = 0; i < 100; i++) await tools.noop(); return 1;"),
+    );
     group.bench_function("bare_quickjs_eval", |b| {
         b.iter(|| {
             let rt = rquickjs::Runtime::new().unwrap();

@@ -46,31 +46,46 @@ impl Drop for CancelOnDrop {
 }
 
 /// An engine on a thread of this process.
+///
+/// A JavaScript run goes to a spare engine thread when one is waiting: a
+/// thread that has already built a fresh engine ([`engine::Blank`]) and
+/// waits for a run. After its run the thread sends the outcome first, then
+/// drops the engine, and builds a fresh one to wait again (while fewer
+/// than [`SPARES_KEPT`] wait; otherwise it ends). No engine serves two
+/// runs. With no spare waiting, a new thread builds its engine within the
+/// run.
 pub(crate) fn spawn_thread(job: Job) -> Connection {
     let (events_tx, events) = unbounded();
     let (replies, replies_rx) = std::sync::mpsc::channel();
     let cancelled = Arc::new(AtomicBool::new(false));
-    let io = ThreadIo {
-        events: events_tx.clone(),
-        replies: replies_rx,
+    let start = Start {
+        javascript: job.language != codemode_core::Language::Python,
+        job,
+        io: ThreadIo {
+            events: events_tx.clone(),
+            replies: replies_rx,
+            cancelled: Arc::clone(&cancelled),
+        },
         cancelled: Arc::clone(&cancelled),
+        events: events_tx,
     };
-    let flag = Arc::clone(&cancelled);
+    let connection = |events| Connection {
+        events,
+        replies,
+        cancel: Box::new(move || cancelled.store(true, Ordering::SeqCst)),
+    };
+    let start = if start.javascript {
+        match hand_to_spare(start) {
+            None => return connection(events),
+            Some(start) => start,
+        }
+    } else {
+        start
+    };
     let spawned = std::thread::Builder::new()
         .name("codemode-engine".to_owned())
         .stack_size(engine::ENGINE_STACK)
-        .spawn(move || {
-            let outcome =
-                std::panic::catch_unwind(AssertUnwindSafe(|| engine::run(job, Box::new(io), flag)))
-                    .unwrap_or_else(|_| EngineOutcome {
-                        value: None,
-                        error: Some(RunError::new(
-                            RunErrorKind::Internal,
-                            "the engine stopped unexpectedly (a panic inside it was contained)",
-                        )),
-                    });
-            let _ = events_tx.unbounded_send(ToHost::Done(outcome));
-        });
+        .spawn(move || engine_thread(start));
     if let Err(e) = spawned {
         let (tx, rx) = unbounded();
         let _ = tx.unbounded_send(ToHost::Done(EngineOutcome {
@@ -80,16 +95,93 @@ pub(crate) fn spawn_thread(job: Job) -> Connection {
                 format!("the host could not start an engine thread: {e}"),
             )),
         }));
-        return Connection {
-            events: rx,
-            replies,
-            cancel: Box::new(|| {}),
-        };
+        return connection(rx);
     }
-    Connection {
-        events,
-        replies,
-        cancel: Box::new(move || cancelled.store(true, Ordering::SeqCst)),
+    connection(events)
+}
+
+/// How many engine threads may wait, each with a fresh engine, for the
+/// next JavaScript run. Each holds a QuickJS runtime (a few hundred KiB).
+pub(crate) const SPARES_KEPT: usize = 2;
+
+/// The spare engine threads waiting for a run, newest last.
+static SPARES: std::sync::Mutex<Vec<Sender<Start>>> = std::sync::Mutex::new(Vec::new());
+
+fn spares() -> std::sync::MutexGuard<'static, Vec<Sender<Start>>> {
+    SPARES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Everything an engine thread needs for one run.
+struct Start {
+    javascript: bool,
+    job: Job,
+    io: ThreadIo,
+    cancelled: Arc<AtomicBool>,
+    events: UnboundedSender<ToHost>,
+}
+
+/// Gives the run to a waiting spare, or gives it back when none waits.
+fn hand_to_spare(mut start: Start) -> Option<Start> {
+    loop {
+        let Some(spare) = spares().pop() else {
+            return Some(start);
+        };
+        match spare.send(start) {
+            Ok(()) => return None,
+            // That thread has ended: try the next.
+            Err(std::sync::mpsc::SendError(back)) => start = back,
+        }
+    }
+}
+
+/// The body of an engine thread: the run it was started for, then, for
+/// JavaScript, spare duty while fewer than [`SPARES_KEPT`] threads wait.
+fn engine_thread(first: Start) {
+    let mut blank: Option<engine::Blank> = None;
+    let mut next = Some(first);
+    while let Some(start) = next.take() {
+        let Start {
+            javascript,
+            job,
+            io,
+            cancelled,
+            events,
+        } = start;
+        if javascript && blank.is_none() {
+            // Built within the run: no spare was waiting.
+            blank = engine::Blank::new().ok();
+        }
+        let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            engine::run(job, Box::new(io), cancelled, blank.as_ref())
+        }))
+        .unwrap_or_else(|_| EngineOutcome {
+            value: None,
+            error: Some(RunError::new(
+                RunErrorKind::Internal,
+                "the engine stopped unexpectedly (a panic inside it was contained)",
+            )),
+        });
+        let _ = events.unbounded_send(ToHost::Done(outcome));
+        // The engine is torn down after the outcome has left, and never
+        // serves another run.
+        drop(blank.take());
+        if !javascript || spares().len() >= SPARES_KEPT {
+            return;
+        }
+        let Ok(fresh) = std::panic::catch_unwind(engine::Blank::new) else {
+            return;
+        };
+        let Ok(fresh) = fresh else { return };
+        let (tx, rx) = std::sync::mpsc::channel();
+        {
+            let mut waiting = spares();
+            if waiting.len() >= SPARES_KEPT {
+                return;
+            }
+            waiting.push(tx);
+        }
+        blank = Some(fresh);
+        next = rx.recv().ok();
     }
 }
 

@@ -69,6 +69,15 @@
 //! a counting allocator, its time by an interrupt handler plus guards on the
 //! native builtins that loop without polling, and every stage is
 //! depth-bounded and panic-contained. It starts in well under a millisecond.
+//!
+//! Building a QuickJS context and installing the sandbox's guards is most of
+//! a run's start, so the host does it ahead: after a run, its engine thread
+//! sends the outcome, drops the engine, builds a fresh one and waits for the
+//! next JavaScript run (at most two such threads wait per process, shared by
+//! every runtime). A waiting engine has no tools, limits or program yet;
+//! the run that takes it binds its own, and no engine ever serves a second
+//! run, so nothing a program does reaches a later one. A run that finds no
+//! engine waiting (the first run, or runs back to back) builds its own.
 //! What it cannot do is take back a thread stuck in native code: the run
 //! still ends on time, but the thread finishes its operation in the
 //! background.

@@ -2,16 +2,22 @@
 // exactly GLOBAL and ERROR_CLASS (plus `console`), and returns the functions
 // the engine drives the run with. It keeps its own copies of every builtin
 // it uses, so a program that replaces a builtin only changes its own view.
-// It is a module compiled to bytecode once per process; each run loads the
-// bytecode and calls the default export with the host functions.
+// It is a module compiled to bytecode once per process; each engine loads
+// the bytecode and calls the default export with the host functions, and
+// the run then calls `configure` with its tool names and limits.
 export default function (host) {
   "use strict";
   const callHost = host.call;
   const logHost = host.log;
   const tick = host.tick;
-  const known = new Set(JSON.parse(host.names));
+  // The run's tool names and array bound arrive through `configure`, which
+  // the engine calls once, before the program: the prelude is installed
+  // before its run is known.
+  let known = new Set();
   const MAX_DEPTH = host.maxDepth;
-  const MAX_LENGTH = host.maxLength;
+  // Unbounded only while the prelude installs itself (it uses the guarded
+  // builtins); `configure` sets the run's bound before any program runs.
+  let MAX_LENGTH = Infinity;
   const MAX_SEARCH = 1e9;
   const stringify = JSON.stringify;
   const parse = JSON.parse;
@@ -39,7 +45,11 @@ export default function (host) {
   const stringSlice = String.prototype.slice;
   const isError = Error.isError;
   let longest = 0;
-  for (const n of known) longest = n.length > longest ? n.length : longest;
+  function configure(names, maxLength) {
+    known = new Set(parse(names));
+    for (const n of known) longest = n.length > longest ? n.length : longest;
+    MAX_LENGTH = maxLength;
+  }
   // Longer than every tool name: no tool, and no need to hash it.
   const hasKnown = (name) => typeof name === "string" && name.length <= longest && apply(setHas, known, [name]);
 
@@ -364,5 +374,5 @@ export default function (host) {
   for (const [errorName, proxy] of errorProxies) {
     defineProperty(globalThis, errorName, { value: proxy, enumerable: false, writable: true, configurable: true });
   }
-  return { deliver, finish, isStackOverflow };
+  return { deliver, finish, isStackOverflow, configure };
 }

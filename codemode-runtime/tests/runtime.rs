@@ -481,6 +481,12 @@ fn nothing_leaks_from_one_run_into_the_next() {
     let runtime = JsRuntime::new(Lab::default(), Limits::default());
     let run = |code: &str| futures_executor::block_on(runtime.run(Language::JavaScript, code));
     for round in 0..3 {
+        if round > 0 {
+            // Let the engine threads build their next engines, so the runs
+            // below take engines built ahead as well as engines built in
+            // the run.
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let dirty = run(r#"
             globalThis.leaked = "global";
             var declared = "var";
@@ -509,6 +515,68 @@ fn nothing_leaks_from_one_run_into_the_next() {
             json!({"leaked": "undefined", "declared": "undefined", "polluted": true, "push": 1, "json": "{\"a\":1}", "add": 3}),
             "round {round}: {:?}",
             clean.error
+        );
+    }
+}
+
+/// A second tool set, so runs of two runtimes can be told apart.
+struct Shelf;
+
+#[codemode::toolset]
+impl Shelf {
+    /// Name a shelf.
+    #[tool]
+    fn label(&self, n: u32) -> String {
+        format!("shelf {n}")
+    }
+}
+
+/// Engines are built ahead of their runs, before the run's tools and limits
+/// are known, and shared by every runtime of the process. Each run must
+/// still see exactly its own tool names and its own memory limit, whether it
+/// gets a waiting engine (after a pause) or builds one (back to back).
+#[test]
+fn engines_built_ahead_take_each_runs_own_tools_and_limits() {
+    let lab = JsRuntime::new(Lab::default(), Limits::default());
+    let small = Limits {
+        memory_bytes: 16 << 20,
+        ..Limits::default()
+    };
+    let shelf = JsRuntime::new(Shelf, small);
+    let names = "return Object.keys(tools).sort().join(',');";
+    // About 40 MB of live strings: over the small limit, under the default.
+    let big = "const a = []; for (let i = 0; i < 40; i++) a.push('x'.repeat(1 << 20) + i); return a.length;";
+    for round in 0..6 {
+        if round % 2 == 0 {
+            // Time for the engine threads to build their next engines.
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let got = futures_executor::block_on(lab.run(Language::JavaScript, names));
+        assert_eq!(
+            got.value,
+            json!("add,explode,fail,hang,keys,meet,nap"),
+            "round {round}: {:?}",
+            got.error
+        );
+        let got = futures_executor::block_on(shelf.run(Language::JavaScript, names));
+        assert_eq!(got.value, json!("label"), "round {round}: {:?}", got.error);
+        let got = futures_executor::block_on(shelf.run(Language::JavaScript, big));
+        assert_eq!(
+            kind(&got),
+            Some(RunErrorKind::OutOfMemory),
+            "round {round}: {:?}",
+            got.error
+        );
+        let got = futures_executor::block_on(lab.run(Language::JavaScript, big));
+        assert_eq!(got.value, json!(40), "round {round}: {:?}", got.error);
+        let got = futures_executor::block_on(
+            shelf.run(Language::JavaScript, "return await tools.label({n: 3});"),
+        );
+        assert_eq!(
+            got.value,
+            json!("shelf 3"),
+            "round {round}: {:?}",
+            got.error
         );
     }
 }

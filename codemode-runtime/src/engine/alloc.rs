@@ -4,16 +4,18 @@
 
 use rquickjs::allocator::Allocator;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 pub(crate) struct Counting {
     used: usize,
-    limit: usize,
+    /// Settable after the engine is built: an engine made ahead of its run
+    /// learns the run's limit when the run arrives.
+    limit: Arc<AtomicUsize>,
     refused: Arc<AtomicBool>,
 }
 
 impl Counting {
-    pub(crate) fn new(limit: usize, refused: Arc<AtomicBool>) -> Self {
+    pub(crate) fn new(limit: Arc<AtomicUsize>, refused: Arc<AtomicBool>) -> Self {
         Counting {
             used: 0,
             limit,
@@ -22,7 +24,7 @@ impl Counting {
     }
 
     fn fits(&self, more: usize) -> bool {
-        if self.used.saturating_add(more) > self.limit {
+        if self.used.saturating_add(more) > self.limit.load(Ordering::Relaxed) {
             self.refused.store(true, Ordering::SeqCst);
             false
         } else {

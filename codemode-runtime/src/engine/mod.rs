@@ -18,7 +18,7 @@ use rquickjs::{Context, Ctx, Function, Object, Promise, Runtime, Value, qjs};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Values nest at most this deep when they cross the boundary (inside
@@ -119,8 +119,14 @@ impl Shared {
 }
 
 /// Runs one job to its end, in the engine of its language. The caller
-/// sends the outcome.
-pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
+/// sends the outcome. A JavaScript job uses `blank` when it is given (an
+/// engine made ahead of the run, never used before), or builds its own.
+pub(crate) fn run(
+    job: Job,
+    io: Box<dyn EngineIo>,
+    cancelled: Arc<AtomicBool>,
+    blank: Option<&Blank>,
+) -> EngineOutcome {
     match job.language {
         #[cfg(feature = "python")]
         Language::Python => python::run(job, io, cancelled),
@@ -129,18 +135,95 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
             RunErrorKind::UnsupportedLanguage,
             "this build has no Python engine (enable the `python` feature of codemode)",
         )),
-        Language::JavaScript | Language::TypeScript => javascript(job, io, cancelled),
+        Language::JavaScript | Language::TypeScript => match blank {
+            Some(blank) => javascript(job, io, cancelled, blank),
+            None => match Blank::new() {
+                Ok(blank) => javascript(job, io, cancelled, &blank),
+                Err(e) => failed(RunError::new(
+                    RunErrorKind::Internal,
+                    format!("the engine could not start: {e}"),
+                )),
+            },
+        },
+    }
+}
+
+/// A QuickJS engine made ahead of its run: a runtime, a context and the
+/// prelude installed with its host functions, with no run bound, no
+/// limits and no program yet. Building one is most of a run's start, so the host makes
+/// them before runs are asked for. Each serves exactly one run and is then
+/// dropped, so nothing a program does can reach a later run.
+pub(crate) struct Blank {
+    // Fields drop in this order: the saved handles need the runtime.
+    /// What the prelude's install returned: `deliver`, `finish`,
+    /// `isStackOverflow` and `configure`.
+    handles: rquickjs::Persistent<Object<'static>>,
+    context: Context,
+    runtime: Runtime,
+    slot: Slot,
+    limit: Arc<AtomicUsize>,
+    oom: Arc<AtomicBool>,
+}
+
+/// The run a blank engine serves: empty until its run arrives.
+type Slot = Rc<RefCell<Option<Rc<Shared>>>>;
+
+impl Blank {
+    /// Builds the runtime and context and installs the prelude. The error
+    /// says what failed, for an `internal` outcome.
+    pub(crate) fn new() -> Result<Blank, String> {
+        let limit = Arc::new(AtomicUsize::new(usize::MAX));
+        let oom = Arc::new(AtomicBool::new(false));
+        let runtime =
+            Runtime::new_with_alloc(alloc::Counting::new(Arc::clone(&limit), Arc::clone(&oom)))
+                .map_err(|e| e.to_string())?;
+        runtime.set_dump_flags(0);
+        let context = Context::custom::<Intrinsics>(&runtime).map_err(|e| e.to_string())?;
+        let slot = Slot::default();
+        let handles = context.with(|ctx| {
+            let installed = (|| -> rquickjs::Result<Object> {
+                let install: Function = prelude_module(&ctx)?.get("default")?;
+                install.call((host_object(&ctx, &slot)?,))
+            })();
+            match installed {
+                Ok(handles) => Ok(rquickjs::Persistent::save(&ctx, handles)),
+                Err(rquickjs::Error::Exception) => {
+                    let thrown = ctx.catch();
+                    Err(match thrown.as_exception() {
+                        Some(e) => format!(
+                            "the sandbox's prelude threw: {}",
+                            e.message().unwrap_or_default()
+                        ),
+                        None => "the sandbox's prelude threw".to_owned(),
+                    })
+                }
+                Err(e) => Err(e.to_string()),
+            }
+        })?;
+        Ok(Blank {
+            handles,
+            context,
+            runtime,
+            slot,
+            limit,
+            oom,
+        })
     }
 }
 
 /// Runs a JavaScript or TypeScript job.
-fn javascript(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> EngineOutcome {
+fn javascript(
+    job: Job,
+    io: Box<dyn EngineIo>,
+    cancelled: Arc<AtomicBool>,
+    blank: &Blank,
+) -> EngineOutcome {
     let limits = job.limits.clone();
     let deadline = job.deadline();
     let stop = Stop {
         deadline,
         cancelled,
-        oom: Arc::new(AtomicBool::new(false)),
+        oom: Arc::clone(&blank.oom),
         fatal: RefCell::new(None),
         fatal_flag: Arc::new(AtomicBool::new(false)),
         timeout: limits.timeout,
@@ -171,7 +254,7 @@ fn javascript(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -> En
         host_bytes: Cell::new(0),
         log_bytes: Cell::new(0),
     });
-    match quickjs(&job, &prepared, &shared) {
+    match quickjs(&job, &prepared, &shared, blank) {
         Ok(outcome) => outcome,
         Err(e) => failed(shared.stop.reason().unwrap_or_else(|| {
             RunError::new(RunErrorKind::Internal, format!("the engine failed: {e}"))
@@ -202,14 +285,12 @@ fn quickjs(
     job: &Job,
     prepared: &prepare::Prepared,
     shared: &Rc<Shared>,
+    blank: &Blank,
 ) -> rquickjs::Result<EngineOutcome> {
     let limits = &shared.limits;
-    let runtime = Runtime::new_with_alloc(alloc::Counting::new(
-        limits.memory_bytes,
-        Arc::clone(&shared.stop.oom),
-    ))?;
+    blank.limit.store(limits.memory_bytes, Ordering::Relaxed);
+    let runtime = &blank.runtime;
     runtime.set_max_stack_size(limits.stack_bytes);
-    runtime.set_dump_flags(0);
     let deadline = shared.stop.deadline;
     let flags = [
         Arc::clone(&shared.stop.cancelled),
@@ -219,11 +300,21 @@ fn quickjs(
     runtime.set_interrupt_handler(Some(Box::new(move || {
         flags.iter().any(|f| f.load(Ordering::Relaxed)) || Instant::now() >= deadline
     })));
-    let context = Context::custom::<Intrinsics>(&runtime)?;
-    let outcome = context.with(|ctx| drive(&ctx, job, prepared, shared));
-    drop(context);
-    drop(runtime);
-    outcome
+    blank.slot.replace(Some(Rc::clone(shared)));
+    blank.context.with(|ctx| {
+        let handles = blank.handles.clone().restore(&ctx)?;
+        let configure: Function = handles.get("configure")?;
+        configure.call::<_, ()>((
+            serde_json::to_string(&job.tools).unwrap_or_else(|_| "[]".to_owned()),
+            (limits.memory_bytes / 16).max(1024) as f64,
+        ))?;
+        let prelude = Prelude {
+            deliver: handles.get("deliver")?,
+            finish: handles.get("finish")?,
+            is_stack_overflow: handles.get("isStackOverflow")?,
+        };
+        drive(&ctx, prepared, shared, prelude)
+    })
 }
 
 /// The handles the engine keeps into the prelude.
@@ -235,11 +326,10 @@ struct Prelude<'js> {
 
 fn drive<'js>(
     ctx: &Ctx<'js>,
-    job: &Job,
     prepared: &prepare::Prepared,
     shared: &Rc<Shared>,
+    prelude: Prelude<'js>,
 ) -> rquickjs::Result<EngineOutcome> {
-    let prelude = install(ctx, job, shared)?;
     let promise: Promise = match compile_and_start(ctx, &prepared.source) {
         Ok(p) => p,
         Err(Stage::Compile(exception)) => {
@@ -709,23 +799,18 @@ fn prelude_module<'js>(
     Ok(module)
 }
 
-/// Installs the host functions and runs the prelude.
-fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Result<Prelude<'js>> {
+/// The host functions the prelude is installed with. A blank engine is
+/// installed before its run exists, so they reach the run through `slot`,
+/// which is filled when the run arrives.
+fn host_object<'js>(ctx: &Ctx<'js>, slot: &Slot) -> rquickjs::Result<Object<'js>> {
     let host = Object::new(ctx.clone())?;
-    host.set(
-        "names",
-        serde_json::to_string(&job.tools).unwrap_or_else(|_| "[]".to_owned()),
-    )?;
     host.set("maxDepth", MAX_DEPTH as u32)?;
-    host.set(
-        "maxLength",
-        (shared.limits.memory_bytes / 16).max(1024) as f64,
-    )?;
 
-    let s = Rc::clone(shared);
+    let slot_ = Rc::clone(slot);
     host.set(
         "call",
         Func::from(move |ctx: Ctx<'js>, name: String, json: rquickjs::String<'js>, units: f64| -> rquickjs::Result<Value<'js>> {
+            let s = bound(&ctx, &slot_)?;
             if s.calls.get() >= s.limits.max_tool_calls {
                 return Err(fatal(&ctx, &s, RunError::new(
                     RunErrorKind::CallLimit,
@@ -754,10 +839,11 @@ fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Res
         }),
     )?;
 
-    let s = Rc::clone(shared);
+    let slot_ = Rc::clone(slot);
     host.set(
         "log",
         Func::from(move |ctx: Ctx<'js>, level: String, text: String| -> rquickjs::Result<()> {
+            let s = bound(&ctx, &slot_)?;
             let bytes = text.len() + 1;
             let used = s.log_bytes.get() + bytes;
             let max = s.limits.max_output_bytes;
@@ -788,10 +874,15 @@ fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Res
         }),
     )?;
 
-    let s = Rc::clone(shared);
+    let slot_ = Rc::clone(slot);
     host.set(
         "tick",
         Func::from(move |ctx: Ctx<'js>| -> rquickjs::Result<()> {
+            // The prelude's own install ticks before a run is bound: then
+            // there is nothing to stop.
+            let Some(s) = slot_.borrow().clone() else {
+                return Ok(());
+            };
             match s.stop.reason() {
                 Some(error) => Err(fatal(&ctx, &s, error)),
                 None => Ok(()),
@@ -799,12 +890,13 @@ fn install<'js>(ctx: &Ctx<'js>, job: &Job, shared: &Rc<Shared>) -> rquickjs::Res
         }),
     )?;
 
-    let install: Function = prelude_module(ctx)?.get("default")?;
-    let handles: Object = install.call((host,))?;
-    Ok(Prelude {
-        deliver: handles.get("deliver")?,
-        finish: handles.get("finish")?,
-        is_stack_overflow: handles.get("isStackOverflow")?,
+    Ok(host)
+}
+
+/// The run a host function serves.
+fn bound<'js>(ctx: &Ctx<'js>, slot: &Slot) -> rquickjs::Result<Rc<Shared>> {
+    slot.borrow().clone().ok_or_else(|| {
+        rquickjs::Exception::throw_internal(ctx, "the sandbox has no run bound to it")
     })
 }
 
