@@ -329,12 +329,9 @@ impl Sdk {
     fn prepare(&self) -> Result<(Artifacts, Catalog), Error> {
         let (mcp, tools) = self.pinned()?;
         for (index, tool) in tools.iter().enumerate() {
-            if tool.name.is_empty() {
-                return Err(Error::BadTool(format!("tool #{index} has an empty name")));
-            }
-            if let Some(c) = tool.name.chars().find(|c| c.is_control()) {
+            if let Err(problem) = codemode_core::check_tool_name(&tool.name) {
                 return Err(Error::BadTool(format!(
-                    "tool {:?} has a control character ({c:?}) in its name",
+                    "tool #{index} ({:?}): {problem}",
                     tool.name
                 )));
             }
@@ -788,7 +785,10 @@ mod tests {
             .tools(vec![ToolDef::new("", json!({}))])
             .render()
             .unwrap_err();
-        assert_eq!(err.to_string(), "tool #0 has an empty name");
+        assert_eq!(
+            err.to_string(),
+            "tool #0 (\"\"): a tool name cannot be empty"
+        );
         let err = Sdk::new()
             .tools(vec![ToolDef::new("a\nb", json!({}))])
             .render()

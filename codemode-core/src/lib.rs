@@ -21,8 +21,8 @@
 mod canonical;
 mod catalog;
 mod error;
+mod ident;
 mod language;
-mod names;
 mod print;
 mod provider;
 mod render;
@@ -34,6 +34,7 @@ mod toolset;
 
 pub use catalog::Catalog;
 pub use error::{ErrorKind, ToolCallError};
+pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
 pub use provider::{ProviderCall, ProviderError, RunCodeArgs, native_tool, native_tools};
 pub use render::{
@@ -44,7 +45,7 @@ pub use run_code::{
     run_code_tool,
 };
 pub use schema::Degradation;
-pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize, server_prefix};
+pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize};
 pub use tool_list::{MAX_NESTING, ToolListError, json_kind, parse_tool_list, tool_list_from_value};
 pub use toolset::{
     BoxFuture, DynToolset, StaticToolset, Tool, Toolset, ToolsetError, ToolsetObject, Toolsets,

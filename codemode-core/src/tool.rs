@@ -193,38 +193,3 @@ pub(crate) fn select(
     kept.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
     (kept, duplicates.into_iter().map(str::to_owned).collect())
 }
-
-/// The prefix an MCP server's tools get in an SDK: the `configured` one
-/// when there is one; else none when the server is `alone` in the SDK;
-/// else the server's name, with every character a tool name cannot hold
-/// replaced by `_`, then `_`. Run-time toolsets and build-time snapshots
-/// both follow this one rule, so their names agree.
-///
-/// ```
-/// use codemode_core::server_prefix;
-///
-/// assert_eq!(server_prefix("github", None, false), "github_");
-/// assert_eq!(server_prefix("my server/2", None, false), "my_server_2_");
-/// assert_eq!(server_prefix("github", None, true), "");
-/// assert_eq!(server_prefix("github", Some("gh_"), false), "gh_");
-/// ```
-pub fn server_prefix(server: &str, configured: Option<&str>, alone: bool) -> String {
-    match configured {
-        Some(prefix) => return prefix.to_owned(),
-        None if alone => return String::new(),
-        None => {}
-    }
-    let mut prefix: String = server
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(63)
-        .collect();
-    prefix.push('_');
-    prefix
-}

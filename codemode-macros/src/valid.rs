@@ -26,7 +26,10 @@ pub fn tool(cx: &mut Ctxt, tool: &ToolFn, sig: &Signature) {
         );
     }
     // A name taken from the function is always a valid one; a written one
-    // may not be, and its error goes on the literal.
+    // may not be, and its error goes on the literal. This is the rule (and
+    // the wording) of `codemode_core::check_tool_name`, restated because a
+    // proc-macro crate does not link the core; the UI test
+    // `tests/ui/fail/invalid_name.rs` pins the wording.
     if tool.name.is_empty() {
         cx.push(syn::Error::new(
             tool.name_span,

@@ -362,7 +362,7 @@ impl McpToolsetBuilder {
         let mut slots = Vec::new();
         for (name, config) in self.servers {
             let prefix = server_prefix(&name, config.prefix.as_deref(), single);
-            if !valid_prefix(&prefix) {
+            if !codemode_core::is_valid_prefix(&prefix) {
                 return Err(McpError::InvalidPrefix {
                     server: name,
                     prefix,
@@ -430,13 +430,6 @@ impl McpToolsetBuilder {
         tokio::spawn(follow_changes(Arc::downgrade(&inner), notices));
         Ok(McpToolset { inner })
     }
-}
-
-fn valid_prefix(prefix: &str) -> bool {
-    prefix.len() <= 64
-        && prefix
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 impl Slot {
@@ -608,14 +601,13 @@ impl Inner {
         let defs =
             tool_list_from_value(json).map_err(|e| format!("its tool list is malformed: {e}"))?;
         let slot = &self.servers[index];
-        if let Some(bad) = defs
-            .iter()
-            .find(|d| d.name.is_empty() || d.name.chars().any(char::is_control))
-        {
-            return Err(format!(
-                "its tool list is malformed: the tool name {:?} is empty or holds a control character",
-                bad.name
-            ));
+        for def in &defs {
+            if let Err(problem) = codemode_core::check_tool_name(&def.name) {
+                return Err(format!(
+                    "its tool list is malformed: {problem}: {:?}",
+                    def.name
+                ));
+            }
         }
         tracing::info!(server = %slot.name, tools = defs.len(), "listed the tools of MCP server {:?}", slot.name);
         Ok(defs)
@@ -912,17 +904,5 @@ fn seconds(d: Duration) -> String {
         format!("{s:.0} s")
     } else {
         format!("{s:.1} s")
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn default_prefixes_are_tool_name_safe() {
-        assert!(valid_prefix(&server_prefix("ünï cödé", None, false)));
-        assert!(valid_prefix(&server_prefix(&"x".repeat(200), None, false)));
-        assert!(!valid_prefix("a b"));
     }
 }

@@ -6,7 +6,7 @@ use crate::canonical::json_string;
 /// The one tool name that cannot be a member of `tools` in JavaScript.
 const THEN: &str = "then";
 use crate::error::ErrorKind;
-use crate::names;
+use crate::ident;
 use crate::schema::{Def, Doc, Extra, Lit, Lowered, Object, Tuple, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
 use std::fmt::Write;
@@ -18,7 +18,7 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> String {
         .iter()
         .map(|d| (d.base.clone(), d.key.clone()))
         .collect();
-    let names = names::assign(&requests, names::ts_reserved);
+    let names = ident::assign(&requests, ident::typescript::reserved);
     let mut p = Printer::new(&lowered.defs, &names, false);
     p.header();
     // Definitions in name order, so the text does not depend on which tool
@@ -337,12 +337,7 @@ impl<'a> Printer<'a> {
 
     /// An object key: bare when it is a plain identifier, else a string literal.
     fn key(&mut self, name: &str) {
-        let mut chars = name.chars();
-        let plain = chars
-            .next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
-            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
-        if plain {
+        if ident::typescript::is_plain_key(name) {
             self.out.push_str(name);
         } else {
             self.out.push_str(&json_string(name));

@@ -10,6 +10,7 @@ use super::doc::doc_of;
 use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
+use crate::ident::pascal_case;
 use crate::tool::ToolDef;
 use crate::tool_list::json_kind;
 use serde::Serialize;
@@ -713,26 +714,4 @@ fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
     let mut entries: Vec<_> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     entries
-}
-
-/// `get-weather_now` → `GetWeatherNow`: ASCII letters and digits of the
-/// input, each run capitalised. Never empty and never starts with a digit.
-pub(crate) fn pascal_case(name: &str) -> String {
-    let mut out = String::new();
-    for word in name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
-            out.push_str(chars.as_str());
-        }
-    }
-    if out.is_empty() {
-        out.push_str("Type");
-    } else if out.starts_with(|c: char| c.is_ascii_digit()) {
-        out.insert(0, 'T');
-    }
-    out
 }

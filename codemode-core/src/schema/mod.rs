@@ -7,5 +7,4 @@ mod lower;
 mod pointer;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
-pub(crate) use lower::pascal_case;
 pub use lower::{Def, Degradation, Lowered, lower_schema, lower_tools};

@@ -250,12 +250,7 @@ impl Toolsets {
 
 /// A prefix is 1 to 64 ASCII letters, digits, `_`, `-` or `.`.
 fn check_prefix(prefix: &str) -> Result<(), ToolsetError> {
-    let valid = !prefix.is_empty()
-        && prefix.len() <= 64
-        && prefix
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-    if valid {
+    if !prefix.is_empty() && crate::is_valid_prefix(prefix) {
         Ok(())
     } else {
         Err(ToolsetError::InvalidPrefix {

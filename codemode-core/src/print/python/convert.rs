@@ -2,9 +2,8 @@
 //! here, before anything is printed.
 
 use crate::canonical::json_string;
-use crate::schema::{
-    Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, pascal_case,
-};
+use crate::ident::pascal_case;
+use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
 use std::collections::{HashMap, HashSet};
 
 /// Most alternatives an `allOf` over unions may expand into before it

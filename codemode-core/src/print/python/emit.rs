@@ -2,9 +2,9 @@
 
 use super::super::comment::doc_lines;
 use super::convert::{Class, Field, Method, Py};
-use super::naming::{ANNOTATION_NAMES, is_plain_member};
 use crate::GLOBAL;
 use crate::canonical::json_string;
+use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
 use crate::schema::Doc;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;

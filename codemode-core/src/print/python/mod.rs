@@ -15,12 +15,12 @@
 
 mod convert;
 mod emit;
-mod naming;
 
 use crate::canonical::json_string;
 use crate::error::ErrorKind;
-use crate::names;
-use crate::schema::{Def, Degradation, Doc, Lowered, Origin, Ty, pascal_case};
+use crate::ident;
+use crate::ident::pascal_case;
+use crate::schema::{Def, Degradation, Doc, Lowered, Origin, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
 use convert::{Class, Convert, DefKind, Method, Py};
 use emit::Printer;
@@ -89,7 +89,7 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
     }
     let alias_count = requests.len();
     requests.extend(cv.classes.iter().map(|c| (c.base.clone(), c.key.clone())));
-    let assigned = names::assign(&requests, names::py_reserved);
+    let assigned = ident::assign(&requests, ident::python::reserved);
     let mut alias_names = assigned[..alias_count].iter();
     let def_names: Vec<String> = def_kinds
         .iter()

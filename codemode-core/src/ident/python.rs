@@ -1,4 +1,4 @@
-//! Which names Python source can spell bare.
+//! Which names Python source can spell bare, and which it reserves.
 
 use unicode_normalization::UnicodeNormalization;
 
@@ -23,7 +23,7 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 }
 
 /// Python's hard keywords; none of them can name a method or a field.
-pub(super) const KEYWORDS: &[&str] = &[
+pub(crate) const KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
     "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
@@ -33,7 +33,7 @@ pub(super) const KEYWORDS: &[&str] = &[
 /// Every name a printed annotation can use besides the module's own classes
 /// and aliases. A TypedDict field with one of these names, written in class
 /// syntax, would shadow it for the fields after it.
-pub(super) const ANNOTATION_NAMES: &[&str] = &[
+pub(crate) const ANNOTATION_NAMES: &[&str] = &[
     "Any",
     "Awaitable",
     "Callable",
@@ -57,6 +57,24 @@ pub(super) const ANNOTATION_NAMES: &[&str] = &[
 
 /// Whether `name` can be written as a bare name in a class body: an
 /// identifier, not a keyword, and not mangled or special (`__x`).
-pub(super) fn is_plain_member(name: &str) -> bool {
+pub(crate) fn is_plain_member(name: &str) -> bool {
     is_identifier(name) && !KEYWORDS.contains(&name) && !name.starts_with("__")
+}
+
+/// Every name a Python module sees without importing it, every `typing`
+/// name, and every keyword (hard and soft), one per line, sorted.
+/// Regenerate with `python3 tests/interop/py-reserved.py`.
+const PY_RESERVED: &str = include_str!("py_reserved.txt");
+
+/// Whether `name` would shadow a builtin, a `typing` name, a keyword, or a
+/// name the Python SDK itself declares (`Tools`, `tools`, `ToolCallError`).
+pub(crate) fn reserved(name: &str) -> bool {
+    static LIST: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    name == crate::GLOBAL
+        || name == crate::ERROR_CLASS
+        || name == "Tools"
+        || LIST
+            .get_or_init(|| PY_RESERVED.lines().collect())
+            .binary_search(&name)
+            .is_ok()
 }
