@@ -81,14 +81,157 @@ pub fn parse_args<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, Too
     };
     serde_path_to_error::deserialize(args).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = if path == "." {
-            format!("invalid arguments: {inner}")
-        } else {
-            format!("invalid arguments at `{path}`: {inner}")
-        };
-        ToolCallError::new(tool, ErrorKind::InvalidArguments, message)
+        invalid_arguments(tool, &path, e.into_inner())
     })
+}
+
+/// A tool's arguments object, read one parameter at a time. `#[tool]`
+/// expands to this rather than to a derived deserializer per tool: the
+/// parsing is compiled once, here, and each tool only names its fields,
+/// which keeps the code generated per tool (and its compile time) small.
+/// It reads what serde's derive with `deny_unknown_fields` reads, with the
+/// same messages: `null` counts as `{}`, an unknown key is refused, a
+/// missing `Option` is `None`, and any other missing field is an error.
+pub struct Args {
+    tool: &'static str,
+    map: serde_json::Map<String, Value>,
+}
+
+/// Starts reading `args` for `tool`, whose parameters are `fields`.
+pub fn args(
+    tool: &'static str,
+    args: Value,
+    fields: &'static [&'static str],
+) -> Result<Args, ToolCallError> {
+    use serde::de::Error as _;
+    let map = match args {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(map) => map,
+        other => {
+            let error = serde_json::Error::invalid_type(
+                unexpected(&other),
+                &"an object of the tool's arguments",
+            );
+            return Err(invalid_arguments(tool, ".", error));
+        }
+    };
+    if let Some(key) = map.keys().find(|key| !fields.contains(&key.as_str())) {
+        let error = serde_json::Error::unknown_field(key, fields);
+        return Err(invalid_arguments(tool, ".", error));
+    }
+    Ok(Args { tool, map })
+}
+
+/// Reads one parameter of type `T`: `(&Param::<T>::new()).read(..)`.
+/// For a type that cannot be read, the call resolves to [`Unreadable`]
+/// instead of failing to compile, so the only error is the one
+/// `assert_args` puts on the type.
+pub struct Param<T>(PhantomData<T>);
+
+impl<T> Param<T> {
+    /// A reader for `T`.
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> Self {
+        Param(PhantomData)
+    }
+}
+
+/// Chosen when `T` can be read from JSON.
+pub trait Readable<T> {
+    /// Reads parameter `name` of `args`.
+    fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError>;
+}
+
+impl<T: DeserializeOwned> Readable<T> for Param<T> {
+    fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError> {
+        args.field(name)
+    }
+}
+
+/// Chosen otherwise; never runs, as the crate does not compile.
+pub trait Unreadable<T> {
+    /// Never called.
+    fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError>;
+}
+
+impl<T> Unreadable<T> for &Param<T> {
+    fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError> {
+        Err(ToolCallError::new(
+            args.tool,
+            ErrorKind::InvalidArguments,
+            format!("parameter `{name}` has a type that cannot be read from JSON"),
+        ))
+    }
+}
+
+impl Args {
+    /// Reads parameter `name`.
+    pub fn field<T: DeserializeOwned>(&mut self, name: &'static str) -> Result<T, ToolCallError> {
+        match self.map.remove(name) {
+            Some(value) => serde_path_to_error::deserialize(value).map_err(|e| {
+                let inner = e.path().to_string();
+                let path = match inner.as_str() {
+                    "." => name.to_owned(),
+                    p if p.starts_with('[') => format!("{name}{p}"),
+                    p => format!("{name}.{p}"),
+                };
+                invalid_arguments(self.tool, &path, e.into_inner())
+            }),
+            None => T::deserialize(Missing(name)).map_err(|e| invalid_arguments(self.tool, ".", e)),
+        }
+    }
+}
+
+/// A field that is absent: `None` to an `Option`, an error to anything else.
+struct Missing(&'static str);
+
+impl<'de> serde::Deserializer<'de> for Missing {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::missing_field(self.0))
+    }
+
+    fn deserialize_option<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_none()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// What serde calls a JSON value in a type error.
+fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
+    use serde::de::Unexpected;
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+            (Some(u), _, _) => Unexpected::Unsigned(u),
+            (_, Some(i), _) => Unexpected::Signed(i),
+            (_, _, Some(f)) => Unexpected::Float(f),
+            _ => Unexpected::Other("number"),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+/// An `invalid_arguments` error at `path` (`.` for the whole object).
+fn invalid_arguments(tool: &str, path: &str, error: impl std::fmt::Display) -> ToolCallError {
+    let message = if path == "." {
+        format!("invalid arguments: {error}")
+    } else {
+        format!("invalid arguments at `{path}`: {error}")
+    };
+    ToolCallError::new(tool, ErrorKind::InvalidArguments, message)
 }
 
 /// Turns a tool's result value into JSON.

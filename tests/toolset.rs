@@ -379,9 +379,61 @@ async fn div(a: f64, b: f64) -> Result<f64, String> {
     }
 }
 
+/// Label a thing by its kind.
+#[codemode::tool]
+fn label(r#type: String, note: Option<String>, count: Option<u32>) -> String {
+    format!("{type}:{note:?}:{count:?}", type = r#type)
+}
+
 codemode::tools! {
     /// Arithmetic.
     struct Maths { double, div, echo }
+}
+
+codemode::tools! {
+    /// One tool whose parameter is a raw identifier.
+    struct Labels { label }
+}
+
+/// Arguments are read field by field (no derived deserializer): a raw
+/// identifier is read under its plain name, as the schema declares it, a
+/// missing `Option` is `None`, and every refusal reads as serde's would.
+#[test]
+fn arguments_are_read_as_the_schema_declares_them() {
+    let def = &Labels::tool_defs()[0];
+    assert_eq!(def.input_schema["required"], json!(["type"]));
+    block_on(async {
+        let call = |args: Value| Labels.call("label", args);
+        assert_eq!(
+            call(json!({"type": "box"})).await,
+            Ok(json!("box:None:None"))
+        );
+        assert_eq!(
+            call(json!({"type": "box", "note": "x", "count": 2})).await,
+            Ok(json!("box:Some(\"x\"):Some(2)"))
+        );
+        let message = |args: Value| async { call(args).await.unwrap_err().message };
+        assert_eq!(
+            message(json!({"count": 1})).await,
+            "invalid arguments: missing field `type`"
+        );
+        assert_eq!(
+            message(json!({"type": "a", "r#type": "b"})).await,
+            "invalid arguments: unknown field `r#type`, expected one of `type`, `note`, `count`"
+        );
+        assert_eq!(
+            message(json!({"type": "a", "count": -1})).await,
+            "invalid arguments at `count`: invalid value: integer `-1`, expected u32"
+        );
+        assert_eq!(
+            message(json!(["box"])).await,
+            "invalid arguments: invalid type: sequence, expected an object of the tool's arguments"
+        );
+        assert_eq!(
+            call(json!({"type": "a", "note": null, "count": null})).await,
+            Ok(json!("a:None:None"))
+        );
+    });
 }
 
 #[test]

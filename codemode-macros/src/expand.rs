@@ -7,6 +7,7 @@ use crate::model::{self, Params, ToolFn};
 use crate::valid;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{FnArg, ImplItem, Item, ItemFn, ItemImpl};
 
@@ -66,7 +67,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let args = format_ident!("__CodemodeArgs");
     let args_struct = args_struct(&krate, &tool, &args);
     let def = def_expr(&krate, &tool, &args);
-    let body = call_body(&krate, &tool, &args, quote!(#ident));
+    let body = call_body(&krate, &tool, quote!(#ident));
     let blocking = !tool.is_async;
     let generated = const_block(
         &krate,
@@ -112,7 +113,9 @@ fn krate_path(krate: Option<&syn::Path>) -> TokenStream {
 fn const_block(krate: &TokenStream, items: TokenStream) -> TokenStream {
     quote! {
         const _: () = {
-            use #krate::__private::{ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _};
+            use #krate::__private::{
+                Readable as _, Unreadable as _, ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _,
+            };
             #items
         };
     }
@@ -215,7 +218,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         entries.push(Entry {
             name: quote!(#name),
             def: def_expr(&krate, tool, &args),
-            call: call_body(&krate, tool, &args, callee),
+            call: call_body(&krate, tool, callee),
             blocking: quote!(#blocking),
         });
     }
@@ -391,14 +394,15 @@ fn args_struct(krate: &TokenStream, tool: &ToolFn, ident: &syn::Ident) -> TokenS
                 let (docs, ident, ty) = (&p.docs, &p.ident, &p.ty);
                 quote!(#(#docs)* #ident: #ty)
             });
-            let serde = format!("{}::__private::serde", path_text(krate));
             let schemars = format!("{}::__private::schemars", path_text(krate));
+            // Only the schema is derived: the arguments are read field by
+            // field (`__private::args`), so the struct is never built.
             quote! {
                 #(#checks)*
-                #[derive(#krate::__private::serde::Deserialize, #krate::__private::schemars::JsonSchema)]
-                #[serde(crate = #serde, deny_unknown_fields, expecting = "an object of the tool's arguments")]
+                #[derive(#krate::__private::schemars::JsonSchema)]
+                #[serde(deny_unknown_fields)]
                 #[schemars(crate = #schemars)]
-                #[allow(non_camel_case_types)]
+                #[allow(non_camel_case_types, dead_code)]
                 struct #ident {
                     #(#fields,)*
                 }
@@ -463,12 +467,7 @@ fn def_expr(krate: &TokenStream, tool: &ToolFn, args: &syn::Ident) -> TokenStrea
 
 /// Reads the arguments, calls the function (catching a panic), and turns
 /// its result into JSON or a `ToolCallError`.
-fn call_body(
-    krate: &TokenStream,
-    tool: &ToolFn,
-    args: &syn::Ident,
-    callee: TokenStream,
-) -> TokenStream {
+fn call_body(krate: &TokenStream, tool: &ToolFn, callee: TokenStream) -> TokenStream {
     let name = &tool.name;
     let (read, call_args) = match &tool.params {
         Params::Whole(param) => {
@@ -480,12 +479,16 @@ fn call_body(
         }
         Params::Fields(params) => {
             // Bound to private names: a parameter may share its function's name.
-            let idents: Vec<_> = params.iter().map(|p| &p.ident).collect();
+            let keys: Vec<String> = params.iter().map(|p| p.ident.unraw().to_string()).collect();
+            let types = params.iter().map(|p| &p.ty);
             let locals: Vec<_> = (0..params.len())
                 .map(|i| format_ident!("__codemode_arg{}", i))
                 .collect();
             (
-                quote!(let #args { #(#idents: #locals),* } = #krate::__private::parse_args(#name, args)?;),
+                quote! {
+                    let mut __reader = #krate::__private::args(#name, args, &[#(#keys),*])?;
+                    #(let #locals: #types = (&#krate::__private::Param::<#types>::new()).read(&mut __reader, #keys)?;)*
+                },
                 quote!(#(#locals),*),
             )
         }

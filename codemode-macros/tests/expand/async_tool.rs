@@ -7,20 +7,14 @@ async fn fetch(url: String) -> Result<String, FetchError> {
 struct fetch {}
 const _: () = {
     use ::codemode::__private::{
-        ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _,
+        Readable as _, Unreadable as _, ViaDisplay as _, ViaInto as _, ViaPlain as _,
+        ViaResult as _,
     };
     const _: () = ::codemode::__private::assert_args::<String>();
-    #[derive(
-        ::codemode::__private::serde::Deserialize,
-        ::codemode::__private::schemars::JsonSchema
-    )]
-    #[serde(
-        crate = "::codemode::__private::serde",
-        deny_unknown_fields,
-        expecting = "an object of the tool's arguments"
-    )]
+    #[derive(::codemode::__private::schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
     #[schemars(crate = "::codemode::__private::schemars")]
-    #[allow(non_camel_case_types)]
+    #[allow(non_camel_case_types, dead_code)]
     struct __CodemodeArgs {
         url: String,
     }
@@ -44,10 +38,15 @@ const _: () = {
             ::codemode::__private::serde_json::Value,
             ::codemode::ToolCallError,
         > {
-            let __CodemodeArgs { url: __codemode_arg0 } = ::codemode::__private::parse_args(
+            let mut __reader = ::codemode::__private::args(
                 "fetch-page",
                 args,
+                &["url"],
             )?;
+            let __codemode_arg0: String = (&::codemode::__private::Param::<
+                String,
+            >::new())
+                .read(&mut __reader, "url")?;
             let __returned = ::codemode::__private::catch_async(
                     "fetch-page",
                     fetch(__codemode_arg0),

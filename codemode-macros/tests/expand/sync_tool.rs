@@ -7,21 +7,15 @@ pub fn add(a: i64, b: Option<i64>) -> i64 {
 pub struct add {}
 const _: () = {
     use ::codemode::__private::{
-        ViaDisplay as _, ViaInto as _, ViaPlain as _, ViaResult as _,
+        Readable as _, Unreadable as _, ViaDisplay as _, ViaInto as _, ViaPlain as _,
+        ViaResult as _,
     };
     const _: () = ::codemode::__private::assert_args::<i64>();
     const _: () = ::codemode::__private::assert_args::<Option<i64>>();
-    #[derive(
-        ::codemode::__private::serde::Deserialize,
-        ::codemode::__private::schemars::JsonSchema
-    )]
-    #[serde(
-        crate = "::codemode::__private::serde",
-        deny_unknown_fields,
-        expecting = "an object of the tool's arguments"
-    )]
+    #[derive(::codemode::__private::schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
     #[schemars(crate = "::codemode::__private::schemars")]
-    #[allow(non_camel_case_types)]
+    #[allow(non_camel_case_types, dead_code)]
     struct __CodemodeArgs {
         /// The first.
         a: i64,
@@ -46,10 +40,13 @@ const _: () = {
             ::codemode::__private::serde_json::Value,
             ::codemode::ToolCallError,
         > {
-            let __CodemodeArgs { a: __codemode_arg0, b: __codemode_arg1 } = ::codemode::__private::parse_args(
-                "add",
-                args,
-            )?;
+            let mut __reader = ::codemode::__private::args("add", args, &["a", "b"])?;
+            let __codemode_arg0: i64 = (&::codemode::__private::Param::<i64>::new())
+                .read(&mut __reader, "a")?;
+            let __codemode_arg1: Option<i64> = (&::codemode::__private::Param::<
+                Option<i64>,
+            >::new())
+                .read(&mut __reader, "b")?;
             let __returned = ::codemode::__private::catch_sync(
                 "add",
                 || add(__codemode_arg0, __codemode_arg1),
