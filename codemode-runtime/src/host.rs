@@ -532,25 +532,24 @@ fn call_one<T: Toolset + Send + Sync + 'static + ?Sized>(
     Box::pin(call)
 }
 
-/// Runs a blocking tool's call on a thread of its own, so it neither stalls
-/// the executor nor serialises with other calls. `None` when it panicked.
-/// A run that ends first stops waiting; the thread finishes on its own.
+/// Runs a blocking tool's call on a thread of its own (a kept one when one
+/// waits, see [`crate::pool`]), so it neither stalls the executor nor
+/// serialises with other calls. `None` when it panicked. A run that ends
+/// first stops waiting; the thread finishes on its own.
 async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
     toolset: Arc<T>,
     name: String,
     args: Value,
 ) -> Option<Result<Value, ToolCallError>> {
     let (tx, rx) = futures_channel::oneshot::channel();
-    let spawned = std::thread::Builder::new()
-        .name("codemode-tool".to_owned())
-        .spawn(move || {
-            let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                futures_executor::block_on(toolset.call(&name, args))
-            }));
-            let _ = tx.send(result.ok());
-        });
-    match spawned {
-        Ok(_) => rx.await.ok().flatten(),
+    let started = crate::pool::run(Box::new(move || {
+        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            futures_executor::block_on(toolset.call(&name, args))
+        }));
+        let _ = tx.send(result.ok());
+    }));
+    match started {
+        Ok(()) => rx.await.ok().flatten(),
         Err(_) => None,
     }
 }

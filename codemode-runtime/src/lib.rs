@@ -106,6 +106,7 @@ mod engine;
 mod hooks;
 mod host;
 mod outcome;
+mod pool;
 mod protocol;
 mod worker;
 
