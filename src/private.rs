@@ -247,7 +247,17 @@ pub fn serialize_output<T: ToolOutput>(tool: &str, value: T) -> Result<Value, To
 
 /// Runs a synchronous tool body, turning a panic into a `ToolCallError`.
 pub fn catch_sync<R>(tool: &str, body: impl FnOnce() -> R) -> Result<R, ToolCallError> {
-    catch_unwind(AssertUnwindSafe(body)).map_err(|payload| panicked(tool, payload))
+    // The unwinding machinery is compiled once, for a `dyn` body, rather
+    // than once per tool.
+    let mut body = Some(body);
+    let mut out = None;
+    catch_dyn(&mut || out = body.take().map(|body| body()))
+        .map_err(|payload| panicked(tool, payload))?;
+    out.ok_or_else(|| panicked(tool, Box::new("the tool did not run")))
+}
+
+fn catch_dyn(body: &mut dyn FnMut()) -> std::thread::Result<()> {
+    catch_unwind(AssertUnwindSafe(body))
 }
 
 /// Runs an asynchronous tool body, turning a panic while it is polled into a

@@ -203,6 +203,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     let self_ty = &block.self_ty;
     let mut structs = Vec::new();
+    let mut methods = Vec::new();
     let mut entries = Vec::new();
     for tool in &tools {
         let args = format_ident!("__CodemodeArgs_{}", tool.ident);
@@ -213,12 +214,31 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         } else {
             quote!(Self::#method)
         };
+        // Each tool's call is a method of its own: one `call` holding every
+        // tool's body made the compiler's work on it grow faster than the
+        // number of tools.
+        let call_method = format_ident!("__codemode_call_{}", tool.ident.unraw());
+        let body = call_body(&krate, tool, callee);
+        let (asyncness, await_) = if tool.is_async {
+            (quote!(async), quote!(.await))
+        } else {
+            (quote!(), quote!())
+        };
+        methods.push(quote! {
+            #[doc(hidden)]
+            #asyncness fn #call_method(
+                &self,
+                args: #krate::__private::serde_json::Value,
+            ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                #body
+            }
+        });
         let name = &tool.name;
         let blocking = !tool.is_async;
         entries.push(Entry {
             name: quote!(#name),
             def: def_expr(&krate, tool, &args),
-            call: call_body(&krate, tool, callee),
+            call: quote!(self.#call_method(args) #await_),
             blocking: quote!(#blocking),
         });
     }
@@ -227,6 +247,9 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         &krate,
         quote! {
             #(#structs)*
+            impl #self_ty {
+                #(#methods)*
+            }
             #impls
         },
     );
