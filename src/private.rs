@@ -52,6 +52,79 @@ pub fn schema_for<T: JsonSchema>() -> Value {
     value
 }
 
+/// One parameter of a tool, for its arguments' schema.
+pub struct ParamSchema {
+    name: &'static str,
+    doc: &'static str,
+    schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+    optional: fn() -> bool,
+}
+
+/// Parameter `name` of type `T`, with its doc comment (`doc`, the lines
+/// joined by `\n`, each without its first space).
+fn param<T: ToolArgs>(name: &'static str, doc: &'static str) -> ParamSchema {
+    ParamSchema {
+        name,
+        doc,
+        schema: |generator| generator.subschema_for::<T>(),
+        // Optional exactly when the reader accepts it missing (`Option`).
+        optional: || T::deserialize(Missing("")).is_ok(),
+    }
+}
+
+/// The schema of a tool's arguments object, built from its parameters'
+/// own schemas. It is what schemars derives for a struct of those fields
+/// with `deny_unknown_fields` (a test holds the two equal), without a
+/// derived impl per tool: the derive was a large part of a tools crate's
+/// compile time.
+pub fn args_schema(params: &[ParamSchema]) -> Value {
+    let mut generator = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let mut object = serde_json::Map::new();
+    object.insert("type".into(), "object".into());
+    object.insert("additionalProperties".into(), false.into());
+    let mut properties = serde_json::Map::new();
+    let mut required = Vec::new();
+    for param in params {
+        let mut schema = (param.schema)(&mut generator);
+        let (title, description) = title_and_description(param.doc);
+        for (key, text) in [("title", title), ("description", description)] {
+            if !text.is_empty() {
+                schema.insert(key.to_owned(), text.into());
+            }
+        }
+        properties.insert(param.name.to_owned(), schema.to_value());
+        if !(param.optional)() {
+            required.push(Value::from(param.name));
+        }
+    }
+    if !properties.is_empty() {
+        object.insert("properties".into(), properties.into());
+    }
+    if !required.is_empty() {
+        object.insert("required".into(), required.into());
+    }
+    let definitions = generator.take_definitions(true);
+    if !definitions.is_empty() {
+        object.insert("$defs".into(), definitions.into());
+    }
+    Value::Object(object)
+}
+
+/// A doc comment as schemars reads one: a first line that starts with `#`
+/// is the title, the rest the description; otherwise all of it is the
+/// description. Both trimmed.
+fn title_and_description(doc: &str) -> (&str, &str) {
+    let doc = doc.trim_ascii();
+    match doc.strip_prefix('#') {
+        Some(_) => {
+            let end = doc.find('\n').unwrap_or(doc.len());
+            let title = doc[..end].trim_start_matches('#').trim_ascii();
+            (title, doc[end..].trim_ascii())
+        }
+        None => ("", doc),
+    }
+}
+
 /// A tool's declaration.
 pub fn tool_def(name: &str, description: &str, input: Value, output: Value) -> ToolDef {
     ToolDef::new(name, input)
@@ -136,15 +209,21 @@ impl<T> Param<T> {
     }
 }
 
-/// Chosen when `T` can be read from JSON.
+/// Chosen when `T` can be a tool's argument.
 pub trait Readable<T> {
     /// Reads parameter `name` of `args`.
     fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError>;
+    /// Parameter `name`'s part of the arguments' schema.
+    fn schema(&self, name: &'static str, doc: &'static str) -> ParamSchema;
 }
 
-impl<T: DeserializeOwned> Readable<T> for Param<T> {
+impl<T: ToolArgs> Readable<T> for Param<T> {
     fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError> {
         args.field(name)
+    }
+
+    fn schema(&self, name: &'static str, doc: &'static str) -> ParamSchema {
+        param::<T>(name, doc)
     }
 }
 
@@ -152,6 +231,8 @@ impl<T: DeserializeOwned> Readable<T> for Param<T> {
 pub trait Unreadable<T> {
     /// Never called.
     fn read(&self, args: &mut Args, name: &'static str) -> Result<T, ToolCallError>;
+    /// Never called.
+    fn schema(&self, name: &'static str, doc: &'static str) -> ParamSchema;
 }
 
 impl<T> Unreadable<T> for &Param<T> {
@@ -161,6 +242,15 @@ impl<T> Unreadable<T> for &Param<T> {
             ErrorKind::InvalidArguments,
             format!("parameter `{name}` has a type that cannot be read from JSON"),
         ))
+    }
+
+    fn schema(&self, name: &'static str, doc: &'static str) -> ParamSchema {
+        ParamSchema {
+            name,
+            doc,
+            schema: |_| schemars::Schema::default(),
+            optional: || false,
+        }
     }
 }
 

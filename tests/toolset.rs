@@ -462,3 +462,70 @@ fn free_functions_form_a_toolset() {
     });
     assert_eq!(double(4), 8);
 }
+
+// ---- the arguments' schema, built without a derive ----
+
+/// A tool and the struct schemars would derive for its parameters, from
+/// one list of fields. The struct has no doc comment: the arguments object
+/// has none.
+macro_rules! tool_and_struct {
+    ($tool:ident, $args:ident { $($(#[$doc:meta])* $field:ident: $ty:ty,)* }) => {
+        /// Every shape of parameter, each documented differently.
+        #[codemode::tool]
+        #[allow(clippy::too_many_arguments)]
+        fn $tool($($(#[$doc])* $field: $ty,)*) -> usize {
+            let _ = ($($field,)*);
+            0
+        }
+
+        #[derive(JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct $args {
+            $($(#[$doc])* $field: $ty,)*
+        }
+    };
+}
+
+tool_and_struct!(shapes, ShapesArgs {
+    /// One line.
+    title: String,
+    /// # A title line
+    ///
+    /// Then a description
+    /// over two lines.
+    priority: Option<Priority>,
+    ///   Indented, with trailing space.
+    tasks: Vec<Task>,
+    r#type: Target,
+    extra: serde_json::Value,
+    boxed: Box<Option<u32>>,
+    #[doc = "An attribute written out."]
+    tags: BTreeMap<String, Vec<i64>>,
+    /// A nested option.
+    maybe: Option<Option<bool>>,
+});
+
+/// No parameters at all.
+#[codemode::tool]
+fn nothing() {}
+
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct NothingArgs {}
+
+/// `#[tool]` builds the arguments' schema from each parameter's own schema
+/// instead of deriving it per tool; it must be exactly what the derive
+/// gives, so SDKs do not move.
+#[test]
+fn argument_schemas_equal_what_schemars_derives() {
+    use codemode::Tool;
+    assert_eq!(
+        shapes::def().input_schema,
+        codemode::__private::schema_for::<ShapesArgs>()
+    );
+    assert_eq!(
+        nothing::def().input_schema,
+        codemode::__private::schema_for::<NothingArgs>()
+    );
+}

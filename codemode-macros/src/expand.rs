@@ -64,15 +64,14 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         );
         return quote!(#func #marker #fallback #errors);
     }
-    let args = format_ident!("__CodemodeArgs");
-    let args_struct = args_struct(&krate, &tool, &args);
-    let def = def_expr(&krate, &tool, &args);
+    let checks = arg_checks(&krate, &tool);
+    let def = def_expr(&krate, &tool);
     let body = call_body(&krate, &tool, quote!(#ident));
     let blocking = !tool.is_async;
     let generated = const_block(
         &krate,
         quote! {
-            #args_struct
+            #checks
 
             impl #krate::Tool for #ident {
                 const NAME: &'static str = #name;
@@ -202,12 +201,11 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         return quote!(#block #fallback #errors);
     }
     let self_ty = &block.self_ty;
-    let mut structs = Vec::new();
+    let mut checks = Vec::new();
     let mut methods = Vec::new();
     let mut entries = Vec::new();
     for tool in &tools {
-        let args = format_ident!("__CodemodeArgs_{}", tool.ident);
-        structs.push(args_struct(&krate, tool, &args));
+        checks.push(arg_checks(&krate, tool));
         let method = &tool.ident;
         let callee = if tool.has_self {
             quote!(self.#method)
@@ -237,7 +235,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         let blocking = !tool.is_async;
         entries.push(Entry {
             name: quote!(#name),
-            def: def_expr(&krate, tool, &args),
+            def: def_expr(&krate, tool),
             call: quote!(self.#call_method(args) #await_),
             blocking: quote!(#blocking),
         });
@@ -246,7 +244,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     let generated = const_block(
         &krate,
         quote! {
-            #(#structs)*
+            #(#checks)*
             impl #self_ty {
                 #(#methods)*
             }
@@ -396,7 +394,7 @@ fn tools_expansion(input: &ToolsInput) -> TokenStream {
 
 /// The struct the JSON arguments are read into (none for `#[args]`), and a
 /// check with a clear message for each parameter type.
-fn args_struct(krate: &TokenStream, tool: &ToolFn, ident: &syn::Ident) -> TokenStream {
+fn arg_checks(krate: &TokenStream, tool: &ToolFn) -> TokenStream {
     match &tool.params {
         Params::Whole(param) => {
             let ty = &param.ty;
@@ -408,30 +406,42 @@ fn args_struct(krate: &TokenStream, tool: &ToolFn, ident: &syn::Ident) -> TokenS
         Params::Fields(params) => {
             let checks = params.iter().map(|p| {
                 let ty = &p.ty;
-                {
                 let krate = respan(krate, ty.span());
                 quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
-            }
             });
-            let fields = params.iter().map(|p| {
-                let (docs, ident, ty) = (&p.docs, &p.ident, &p.ty);
-                quote!(#(#docs)* #ident: #ty)
-            });
-            let schemars = format!("{}::__private::schemars", path_text(krate));
-            // Only the schema is derived: the arguments are read field by
-            // field (`__private::args`), so the struct is never built.
-            quote! {
-                #(#checks)*
-                #[derive(#krate::__private::schemars::JsonSchema)]
-                #[serde(deny_unknown_fields)]
-                #[schemars(crate = #schemars)]
-                #[allow(non_camel_case_types, dead_code)]
-                struct #ident {
-                    #(#fields,)*
-                }
-            }
+            quote!(#(#checks)*)
         }
     }
+}
+
+/// A parameter's doc comment as one string expression, the way schemars
+/// reads doc attributes: the lines joined by `\n`, each without its first
+/// space.
+fn doc_expr(docs: &[syn::Attribute]) -> TokenStream {
+    let mut parts = Vec::new();
+    for (i, value) in docs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| a.meta.require_name_value().ok())
+        .map(|nv| &nv.value)
+        .enumerate()
+    {
+        if i > 0 {
+            parts.push(quote!("\n"));
+        }
+        match value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(text),
+                ..
+            }) => {
+                let text = text.value();
+                let text = text.strip_prefix(' ').unwrap_or(&text);
+                parts.push(quote!(#text));
+            }
+            other => parts.push(quote!(#other)),
+        }
+    }
+    quote!(::core::concat!(#(#parts),*))
 }
 
 /// The return type as written (`()` when there is none), spanned on itself so
@@ -443,14 +453,22 @@ fn output_type(tool: &ToolFn) -> (TokenStream, Span) {
     }
 }
 
-fn def_expr(krate: &TokenStream, tool: &ToolFn, args: &syn::Ident) -> TokenStream {
+fn def_expr(krate: &TokenStream, tool: &ToolFn) -> TokenStream {
     let (name, description) = (&tool.name, &tool.description);
-    let input_ty = match &tool.params {
+    let input_schema = match &tool.params {
         Params::Whole(param) => {
             let ty = &param.ty;
-            quote!(#ty)
+            quote!(#krate::__private::schema_for::<#ty>())
         }
-        Params::Fields(_) => quote!(#args),
+        Params::Fields(params) => {
+            let params = params.iter().map(|p| {
+                let ty = &p.ty;
+                let key = p.ident.unraw().to_string();
+                let doc = doc_expr(&p.docs);
+                quote!((&#krate::__private::Param::<#ty>::new()).schema(#key, #doc))
+            });
+            quote!(#krate::__private::args_schema(&[#(#params),*]))
+        }
     };
     let (output, span) = output_type(tool);
     let spanned = respan(krate, span);
@@ -480,7 +498,7 @@ fn def_expr(krate: &TokenStream, tool: &ToolFn, args: &syn::Ident) -> TokenStrea
         #krate::__private::tool_def(
             #name,
             #description,
-            #krate::__private::schema_for::<#input_ty>(),
+            #input_schema,
             #output_schema,
         )
         #annotations
@@ -551,12 +569,6 @@ fn respan(krate: &TokenStream, span: Span) -> TokenStream {
             token
         })
         .collect()
-}
-
-/// A path as source text without spaces (`::codemode`), for the attributes
-/// that take a path in a string.
-fn path_text(krate: &TokenStream) -> String {
-    krate.to_string().replace(' ', "")
 }
 
 /// Removes the attributes only this macro understands (`///` docs and

@@ -11,13 +11,6 @@ const _: () = {
         ViaResult as _,
     };
     const _: () = ::codemode::__private::assert_args::<String>();
-    #[derive(::codemode::__private::schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    #[schemars(crate = "::codemode::__private::schemars")]
-    #[allow(non_camel_case_types, dead_code)]
-    struct __CodemodeArgs {
-        url: String,
-    }
     impl ::codemode::Tool for fetch {
         const NAME: &'static str = "fetch-page";
         const BLOCKING: bool = false;
@@ -25,7 +18,12 @@ const _: () = {
             ::codemode::__private::tool_def(
                 "fetch-page",
                 "Fetch a page.",
-                ::codemode::__private::schema_for::<__CodemodeArgs>(),
+                ::codemode::__private::args_schema(
+                    &[
+                        (&::codemode::__private::Param::<String>::new())
+                            .schema("url", ::core::concat!()),
+                    ],
+                ),
                 ::codemode::__private::output_schema(
                     &(&::codemode::__private::Probe::<Result<String, FetchError>>::new())
                         .kind(),

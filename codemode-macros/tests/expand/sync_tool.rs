@@ -12,15 +12,6 @@ const _: () = {
     };
     const _: () = ::codemode::__private::assert_args::<i64>();
     const _: () = ::codemode::__private::assert_args::<Option<i64>>();
-    #[derive(::codemode::__private::schemars::JsonSchema)]
-    #[serde(deny_unknown_fields)]
-    #[schemars(crate = "::codemode::__private::schemars")]
-    #[allow(non_camel_case_types, dead_code)]
-    struct __CodemodeArgs {
-        /// The first.
-        a: i64,
-        b: Option<i64>,
-    }
     impl ::codemode::Tool for add {
         const NAME: &'static str = "add";
         const BLOCKING: bool = true;
@@ -28,7 +19,14 @@ const _: () = {
             ::codemode::__private::tool_def(
                 "add",
                 "Add two numbers.",
-                ::codemode::__private::schema_for::<__CodemodeArgs>(),
+                ::codemode::__private::args_schema(
+                    &[
+                        (&::codemode::__private::Param::<i64>::new())
+                            .schema("a", ::core::concat!("The first.")),
+                        (&::codemode::__private::Param::<Option<i64>>::new())
+                            .schema("b", ::core::concat!()),
+                    ],
+                ),
                 ::codemode::__private::output_schema(
                     &(&::codemode::__private::Probe::<i64>::new()).kind(),
                 ),
