@@ -1,5 +1,5 @@
 """Prints the names a Python SDK must not shadow, sorted, one per line: the
-list codemode-core keeps in src/names/py_reserved.txt (builtins, typing,
+list codemode-core keeps in src/ident/py_reserved.txt (builtins, typing,
 keywords), plus names that later Pythons add."""
 import builtins
 import keyword

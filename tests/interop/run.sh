@@ -32,11 +32,11 @@ echo "interop: $("$tsc" --version), $("$mypy" --version), $("$pyright" --version
 
 # --- reserved names match the pinned checkers --------------------------------
 (cd "$cache" && NODE_PATH="$cache/node_modules" node "$here/ts-globals.js") \
-  | diff -q - "$root/codemode-core/src/names/ts_globals.txt" >/dev/null \
-  || fail "codemode-core/src/names/ts_globals.txt is stale: regenerate it with tests/interop/ts-globals.js"
+  | diff -q - "$root/codemode-core/src/ident/ts_globals.txt" >/dev/null \
+  || fail "codemode-core/src/ident/ts_globals.txt is stale: regenerate it with tests/interop/ts-globals.js"
 "$cache/venv/bin/python" "$here/py-reserved.py" \
-  | diff -q - "$root/codemode-core/src/names/py_reserved.txt" >/dev/null \
-  || fail "codemode-core/src/names/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
+  | diff -q - "$root/codemode-core/src/ident/py_reserved.txt" >/dev/null \
+  || fail "codemode-core/src/ident/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
 
 # --- render every tool set ----------------------------------------------------
 (cd "$root" && cargo build --quiet -p codemode-cli -p agent --features codemode-cli/mcp && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)

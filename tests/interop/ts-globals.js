@@ -1,5 +1,5 @@
 // Prints every global name the pinned TypeScript lib files declare, sorted, one per line:
-// the list codemode-core keeps in src/names/ts_globals.txt.
+// the list codemode-core keeps in src/ident/ts_globals.txt.
 const ts = require("typescript");
 const fs = require("fs");
 const path = require("path");
