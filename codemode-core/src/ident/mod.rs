@@ -11,7 +11,6 @@ pub(crate) mod python;
 pub(crate) mod typescript;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-
 use std::fmt;
 
 /// Why a string cannot name a tool.
@@ -73,10 +72,12 @@ pub fn check_tool_name(name: &str) -> Result<(), ToolNameError> {
 /// assert!(!is_valid_prefix("my server/"));
 /// ```
 pub fn is_valid_prefix(prefix: &str) -> bool {
-    prefix.len() <= 64
-        && prefix
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    prefix.len() <= 64 && prefix.chars().all(is_prefix_char)
+}
+
+/// The characters a prefix may hold.
+fn is_prefix_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
 /// `get-weather_now` → `GetWeatherNow`: ASCII letters and digits of the
@@ -123,13 +124,7 @@ pub fn server_prefix(server: &str, configured: Option<&str>, alone: bool) -> Str
     }
     let mut prefix: String = server
         .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if is_prefix_char(c) { c } else { '_' })
         .take(63)
         .collect();
     prefix.push('_');
