@@ -75,7 +75,7 @@ pub(crate) fn spawn_thread(job: Job) -> Connection {
         cancel: Box::new(move || cancelled.store(true, Ordering::SeqCst)),
     };
     let start = if start.javascript {
-        match hand_to_spare(start) {
+        match SPARES.hand(start) {
             None => return connection(events),
             Some(start) => start,
         }
@@ -104,12 +104,8 @@ pub(crate) fn spawn_thread(job: Job) -> Connection {
 /// next JavaScript run. Each holds a QuickJS runtime (a few hundred KiB).
 pub(crate) const SPARES_KEPT: usize = 2;
 
-/// The spare engine threads waiting for a run, newest last.
-static SPARES: std::sync::Mutex<Vec<Sender<Start>>> = std::sync::Mutex::new(Vec::new());
-
-fn spares() -> std::sync::MutexGuard<'static, Vec<Sender<Start>>> {
-    SPARES.lock().unwrap_or_else(|e| e.into_inner())
-}
+/// The spare engine threads waiting for a run.
+static SPARES: crate::pool::Waiting<Start> = crate::pool::Waiting::new();
 
 /// Everything an engine thread needs for one run.
 struct Start {
@@ -118,20 +114,6 @@ struct Start {
     io: ThreadIo,
     cancelled: Arc<AtomicBool>,
     events: UnboundedSender<ToHost>,
-}
-
-/// Gives the run to a waiting spare, or gives it back when none waits.
-fn hand_to_spare(mut start: Start) -> Option<Start> {
-    loop {
-        let Some(spare) = spares().pop() else {
-            return Some(start);
-        };
-        match spare.send(start) {
-            Ok(()) => return None,
-            // That thread has ended: try the next.
-            Err(std::sync::mpsc::SendError(back)) => start = back,
-        }
-    }
 }
 
 /// The body of an engine thread: the run it was started for, then, for
@@ -147,12 +129,9 @@ fn engine_thread(first: Start) {
             cancelled,
             events,
         } = start;
-        if javascript && blank.is_none() {
-            // Built within the run: no spare was waiting.
-            blank = engine::Blank::new().ok();
-        }
+        // With no engine built ahead, the run builds one into `blank`.
         let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            engine::run(job, Box::new(io), cancelled, blank.as_ref())
+            engine::run(job, Box::new(io), cancelled, &mut blank)
         }))
         .unwrap_or_else(|_| EngineOutcome {
             value: None,
@@ -165,23 +144,14 @@ fn engine_thread(first: Start) {
         // The engine is torn down after the outcome has left, and never
         // serves another run.
         drop(blank.take());
-        if !javascript || spares().len() >= SPARES_KEPT {
+        if !javascript || SPARES.len() >= SPARES_KEPT {
             return;
         }
-        let Ok(fresh) = std::panic::catch_unwind(engine::Blank::new) else {
+        let Ok(Ok(fresh)) = std::panic::catch_unwind(engine::Blank::new) else {
             return;
         };
-        let Ok(fresh) = fresh else { return };
-        let (tx, rx) = std::sync::mpsc::channel();
-        {
-            let mut waiting = spares();
-            if waiting.len() >= SPARES_KEPT {
-                return;
-            }
-            waiting.push(tx);
-        }
         blank = Some(fresh);
-        next = rx.recv().ok();
+        next = SPARES.wait(SPARES_KEPT, None);
     }
 }
 

@@ -153,7 +153,12 @@ fn worker_main() -> i32 {
                 replies: replies_rx,
                 cancelled: AtomicBool::new(false),
             };
-            engine::run(job, Box::new(io), Arc::new(AtomicBool::new(false)), None)
+            engine::run(
+                job,
+                Box::new(io),
+                Arc::new(AtomicBool::new(false)),
+                &mut None,
+            )
         });
     let Ok(engine) = engine else { return 7 };
     limit_self(&limits);

@@ -119,13 +119,14 @@ impl Shared {
 }
 
 /// Runs one job to its end, in the engine of its language. The caller
-/// sends the outcome. A JavaScript job uses `blank` when it is given (an
-/// engine made ahead of the run, never used before), or builds its own.
+/// sends the outcome. A JavaScript job uses the engine in `blank` (one made
+/// ahead of the run, never used before), or builds one there; the caller
+/// drops it, after sending the outcome.
 pub(crate) fn run(
     job: Job,
     io: Box<dyn EngineIo>,
     cancelled: Arc<AtomicBool>,
-    blank: Option<&Blank>,
+    blank: &mut Option<Blank>,
 ) -> EngineOutcome {
     match job.language {
         #[cfg(feature = "python")]
@@ -135,16 +136,21 @@ pub(crate) fn run(
             RunErrorKind::UnsupportedLanguage,
             "this build has no Python engine (enable the `python` feature of codemode)",
         )),
-        Language::JavaScript | Language::TypeScript => match blank {
-            Some(blank) => javascript(job, io, cancelled, blank),
-            None => match Blank::new() {
-                Ok(blank) => javascript(job, io, cancelled, &blank),
-                Err(e) => failed(RunError::new(
-                    RunErrorKind::Internal,
-                    format!("the engine could not start: {e}"),
-                )),
-            },
-        },
+        Language::JavaScript | Language::TypeScript => {
+            let engine = match blank {
+                Some(engine) => engine,
+                None => match Blank::new() {
+                    Ok(engine) => blank.insert(engine),
+                    Err(e) => {
+                        return failed(RunError::new(
+                            RunErrorKind::Internal,
+                            format!("the engine could not start: {e}"),
+                        ));
+                    }
+                },
+            };
+            javascript(job, io, cancelled, engine)
+        }
     }
 }
 
