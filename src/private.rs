@@ -180,11 +180,12 @@ pub fn args(
     let map = match args {
         Value::Null => serde_json::Map::new(),
         Value::Object(map) => map,
+        // serde_json words the refusal (`invalid type: string "x", ...`).
         other => {
-            let error = serde_json::Error::invalid_type(
-                unexpected(&other),
-                &"an object of the tool's arguments",
-            );
+            let error = match serde::Deserializer::deserialize_map(other, ArgsObject) {
+                Err(error) => error,
+                Ok(never) => match never {},
+            };
             return Err(invalid_arguments(tool, ".", error));
         }
     };
@@ -296,21 +297,15 @@ impl<'de> serde::Deserializer<'de> for Missing {
     }
 }
 
-/// What serde calls a JSON value in a type error.
-fn unexpected(value: &Value) -> serde::de::Unexpected<'_> {
-    use serde::de::Unexpected;
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => Unexpected::Unsigned(u),
-            (_, Some(i), _) => Unexpected::Signed(i),
-            (_, _, Some(f)) => Unexpected::Float(f),
-            _ => Unexpected::Other("number"),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
+/// What a tool's arguments must be: an object. Only its refusals are
+/// used, for their wording.
+struct ArgsObject;
+
+impl<'de> serde::de::Visitor<'de> for ArgsObject {
+    type Value = std::convert::Infallible;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object of the tool's arguments")
     }
 }
 
