@@ -136,7 +136,7 @@ fn run(cli: Cli) -> Result<(), String> {
             report,
             file,
         } => {
-            let catalog = Catalog::new(read_tools(file.as_deref())?);
+            let catalog = read_catalog(file.as_deref())?;
             let rendered = catalog.rendered(language);
             if report {
                 let mut err = std::io::stderr().lock();
@@ -156,8 +156,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
             }
             let written = write_stdout(&rendered.text);
-            // The process ends next: freeing the tool list and the catalog
-            // one node at a time would only delay it.
+            // The process ends next: freeing the catalog one node at a time
+            // would only delay it.
             std::mem::forget(catalog);
             written
         }
@@ -175,7 +175,7 @@ fn run(cli: Cli) -> Result<(), String> {
             format,
             file,
         } => {
-            let catalog = Catalog::new(read_tools(file.as_deref())?);
+            let catalog = read_catalog(file.as_deref())?;
             let tool = catalog.run_code_tool(language).to_format(format);
             let json = serde_json::to_string_pretty(&tool)
                 .map_err(|e| format!("cannot print the tool: {e}"))?;
@@ -190,6 +190,12 @@ fn run(cli: Cli) -> Result<(), String> {
 fn read_tools(file: Option<&std::path::Path>) -> Result<Vec<codemode::ToolDef>, String> {
     let (source, text) = read_input(file)?;
     codemode::parse_tool_list(&source, &text).map_err(|e| e.to_string())
+}
+
+/// Reads the tool list named on the command line straight into a catalog.
+fn read_catalog(file: Option<&std::path::Path>) -> Result<Catalog, String> {
+    let (source, text) = read_input(file)?;
+    Catalog::parse(&source, &text).map_err(|e| e.to_string())
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), String> {

@@ -4,13 +4,13 @@
 //! comments (`default`, `const`). It works on arbitrarily deep values because
 //! it keeps its own stack instead of using the call stack.
 
-use serde_json::Value;
+use crate::json::Json;
 
 /// Writes `value` as canonical JSON. When `limit` is given and the text would
 /// be longer, it is cut at a character boundary and ends with `…`.
-pub(crate) fn to_canonical(value: &Value, limit: Option<usize>) -> String {
-    enum Step<'a> {
-        Value(&'a Value),
+pub(crate) fn to_canonical(value: &Json<'_>, limit: Option<usize>) -> String {
+    enum Step<'s, 'a> {
+        Value(&'s Json<'a>),
         Text(&'static str),
         Key(&'a str),
     }
@@ -34,12 +34,12 @@ pub(crate) fn to_canonical(value: &Value, limit: Option<usize>) -> String {
                 push_json_string(&mut out, k);
                 out.push(':');
             }
-            Step::Value(v) => match v {
-                Value::Null => out.push_str("null"),
-                Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-                Value::Number(n) => out.push_str(&n.to_string()),
-                Value::String(s) => push_json_string(&mut out, s),
-                Value::Array(items) => {
+            Step::Value(v) => match *v {
+                Json::Null => out.push_str("null"),
+                Json::Bool(b) => out.push_str(if b { "true" } else { "false" }),
+                Json::Number(n) => out.push_str(&n.number().to_string()),
+                Json::String(s) => push_json_string(&mut out, s),
+                Json::Array(items) => {
                     out.push('[');
                     stack.push(Step::Text("]"));
                     for (i, item) in items.iter().enumerate().rev() {
@@ -49,12 +49,11 @@ pub(crate) fn to_canonical(value: &Value, limit: Option<usize>) -> String {
                         }
                     }
                 }
-                Value::Object(map) => {
+                Json::Object(fields) => {
                     out.push('{');
                     stack.push(Step::Text("}"));
-                    let mut entries: Vec<_> = map.iter().collect();
-                    entries.sort_by(|a, b| a.0.cmp(b.0));
-                    for (i, (k, v)) in entries.into_iter().enumerate().rev() {
+                    // Entries are kept sorted by key.
+                    for (i, (k, v)) in fields.iter().enumerate().rev() {
                         stack.push(Step::Value(v));
                         stack.push(Step::Key(k));
                         if i > 0 {
@@ -99,13 +98,19 @@ pub(crate) fn json_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::json::from_value;
+    use bumpalo::Bump;
+    use serde_json::{Value, json};
+
+    fn canonical(value: &Value, limit: Option<usize>) -> String {
+        to_canonical(&from_value(value, &Bump::new()), limit)
+    }
 
     #[test]
     fn sorts_keys_at_every_level() {
         let v = json!({"b": [1, {"z": null, "a": true}], "a": "x"});
         assert_eq!(
-            to_canonical(&v, None),
+            canonical(&v, None),
             r#"{"a":"x","b":[1,{"a":true,"z":null}]}"#
         );
     }
@@ -113,13 +118,13 @@ mod tests {
     #[test]
     fn matches_serde_json_for_sorted_input() {
         let v = json!({"a": [1.5, -2, "q\"\\\n"], "b": {}, "c": []});
-        assert_eq!(to_canonical(&v, None), serde_json::to_string(&v).unwrap());
+        assert_eq!(canonical(&v, None), serde_json::to_string(&v).unwrap());
     }
 
     #[test]
     fn limit_cuts_and_marks() {
         let v = json!(["aaaaaaaaaa", "bbbbbbbbbb", "cccccccccc"]);
-        let text = to_canonical(&v, Some(8));
+        let text = canonical(&v, Some(8));
         assert!(
             text.ends_with('…') && text.len() <= 8 + '…'.len_utf8() + 12,
             "{text}"
@@ -132,7 +137,7 @@ mod tests {
         for _ in 0..50_000 {
             v = Value::Array(vec![v]);
         }
-        let text = to_canonical(&v, None);
+        let text = canonical(&v, None);
         assert_eq!(text.len(), 100_001);
         // Drop iteratively too, so the test thread's stack is not the limit.
         let mut cur = v;

@@ -1,14 +1,16 @@
 //! The prepared catalog: a tool list validated, normalised and lowered once,
 //! then printed in each language at most once.
 
+use crate::json::{Json, from_value};
 use crate::language::Language;
 use crate::print::{python, typescript};
 use crate::render::Rendered;
 use crate::run_code::{RunCodeTool, run_code_tool_for};
-use crate::schema::{Degradation, Lowered, lower_tools};
-use crate::tool::{ToolDef, normalize, select};
+use crate::schema::{Degradation, Lowered, ToolSource, lower_tools};
+use crate::tool::{ToolDef, name_of, normalize, select};
+use crate::tool_list::{ToolListError, parse_tool_list, parse_tree, read_list};
 use crate::toolset::Toolset;
-use std::borrow::Cow;
+use bumpalo::Bump;
 use std::sync::OnceLock;
 
 /// A tool list prepared for rendering: duplicates dropped (the first
@@ -40,8 +42,9 @@ use std::sync::OnceLock;
 /// ```
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    lowered: Lowered<'static>,
+    lowered: Lowered,
     duplicates: Vec<String>,
+    tools: Tools,
     typescript: OnceLock<Rendered>,
     python: OnceLock<Rendered>,
     fingerprint: OnceLock<String>,
@@ -51,19 +54,66 @@ impl Catalog {
     /// Prepares `tools`.
     pub fn new(tools: impl IntoIterator<Item = ToolDef>) -> Self {
         let tools: Vec<ToolDef> = tools.into_iter().collect();
-        let (keep, duplicates) = select(&tools, |tool| tool.policy.from_program());
+        let (keep, duplicates) = select(&tools, name_of, |tool| tool.policy.from_program());
         let mut slots: Vec<Option<ToolDef>> = tools.into_iter().map(Some).collect();
-        let kept = keep
+        let kept: Vec<ToolDef> = keep
             .into_iter()
             .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-            .map(Cow::Owned)
             .collect();
+        Catalog::prepared(lower_defs(&kept), duplicates, Tools::Defs(kept))
+    }
+
+    /// Prepares the tool list in `text` (named `source` in errors), read as
+    /// [`parse_tool_list`] reads it, and gives the same catalog as
+    /// `Catalog::new(parse_tool_list(source, text)?)`. It is the fast way
+    /// from a file or a server's answer to an SDK: the schemas are read
+    /// straight from the text, not built as `serde_json::Value`s first
+    /// ([`tools`](Catalog::tools) builds the definitions when first asked).
+    ///
+    /// ```
+    /// use codemode_core::{Catalog, Language, parse_tool_list};
+    ///
+    /// let text = r#"{"tools": [{"name": "ping", "inputSchema": {"type": "object"}}]}"#;
+    /// let catalog = Catalog::parse("list.json", text).unwrap();
+    /// let slow = Catalog::new(parse_tool_list("list.json", text).unwrap());
+    /// assert_eq!(catalog.render(Language::Python), slow.render(Language::Python));
+    /// assert_eq!(catalog.tools().next().unwrap().name, "ping");
+    /// let err = Catalog::parse("list.json", "[1]").unwrap_err();
+    /// assert_eq!(err.to_string(), "list.json: tool #0: expected an object, found a number");
+    /// ```
+    pub fn parse(source: &str, text: &str) -> Result<Self, ToolListError> {
+        let bump = Bump::new();
+        let list = parse_tree(source, text, &bump)?;
+        let listed = read_list(source, &list)?;
+        // Every tool read from a list has the default policy: a program calls it.
+        let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
+        let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
+        let tools = Tools::Text {
+            text: text.into(),
+            defs: OnceLock::new(),
+        };
+        Ok(Catalog::prepared(lowered, duplicates, tools))
+    }
+
+    fn prepared(lowered: Lowered, duplicates: Vec<String>, tools: Tools) -> Self {
         Catalog {
-            lowered: lower_tools(kept),
+            lowered,
             duplicates,
+            tools,
             typescript: OnceLock::new(),
             python: OnceLock::new(),
             fingerprint: OnceLock::new(),
+        }
+    }
+
+    fn defs(&self) -> &[ToolDef] {
+        match &self.tools {
+            Tools::Defs(defs) => defs,
+            Tools::Text { text, defs } => defs.get_or_init(|| {
+                // The text was read once already, so it reads again.
+                let tools = parse_tool_list("", text).unwrap_or_default();
+                normalize(&tools).into_iter().cloned().collect()
+            }),
         }
     }
 
@@ -74,12 +124,12 @@ impl Catalog {
 
     /// The tools in the SDK, sorted by name.
     pub fn tools(&self) -> impl ExactSizeIterator<Item = &ToolDef> {
-        self.lowered.tools.iter().map(|t| t.tool.as_ref())
+        self.defs().iter()
     }
 
     /// The names of the tools in the SDK, sorted.
     pub fn tool_names(&self) -> impl ExactSizeIterator<Item = &str> {
-        self.tools().map(|t| t.name.as_str())
+        self.lowered.tools.iter().map(|t| t.name.as_str())
     }
 
     /// How many tools the SDK declares.
@@ -143,14 +193,45 @@ impl From<Vec<ToolDef>> for Catalog {
     }
 }
 
-/// Lowers the tools an SDK declares ([`normalize`]), borrowing them.
-pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered<'_> {
-    lower_tools(normalize(tools).into_iter().map(Cow::Borrowed).collect())
+/// Where a catalog's tool definitions come from.
+#[derive(Debug, Clone)]
+enum Tools {
+    /// Given as definitions: the ones in the SDK, sorted.
+    Defs(Vec<ToolDef>),
+    /// Read from a tool list's text: built from it when first asked for.
+    Text {
+        text: Box<str>,
+        defs: OnceLock<Vec<ToolDef>>,
+    },
+}
+
+/// Lowers the tools an SDK declares ([`normalize`]).
+pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered {
+    lower_defs(normalize(tools))
+}
+
+/// Lowers `tools` as given, reading their schemas through an arena.
+fn lower_defs<'t>(tools: impl IntoIterator<Item = &'t ToolDef>) -> Lowered {
+    let bump = Bump::new();
+    let trees: Vec<(&ToolDef, Json<'_>, Option<Json<'_>>)> = tools
+        .into_iter()
+        .map(|tool| {
+            let output = tool.output_schema.as_ref();
+            let input = from_value(&tool.input_schema, &bump);
+            (tool, input, output.map(|schema| from_value(schema, &bump)))
+        })
+        .collect();
+    lower_tools(trees.iter().map(|(tool, input, output)| ToolSource {
+        name: &tool.name,
+        description: tool.description.as_deref(),
+        input,
+        output: output.as_ref(),
+    }))
 }
 
 /// Prints a lowered tool set. The one place degradations are merged: the
 /// lowering's, and for Python those of its own conversion.
-pub(crate) fn print(language: Language, lowered: &Lowered<'_>) -> Rendered {
+pub(crate) fn print(language: Language, lowered: &Lowered) -> Rendered {
     match language {
         Language::JavaScript | Language::TypeScript => Rendered {
             text: typescript::render(lowered),

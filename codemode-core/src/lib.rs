@@ -22,6 +22,7 @@ mod canonical;
 mod catalog;
 mod error;
 mod ident;
+mod json;
 mod language;
 mod print;
 mod provider;

@@ -155,7 +155,7 @@ impl ToolDef {
 /// assert_eq!(set[0].description.as_deref(), Some("first"));
 /// ```
 pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
-    select(tools, |tool| tool.policy.from_program())
+    select(tools, name_of, |tool| tool.policy.from_program())
         .0
         .into_iter()
         .map(|i| &tools[i])
@@ -165,31 +165,37 @@ pub fn normalize(tools: &[ToolDef]) -> Vec<&ToolDef> {
 /// The first declaration of each name, sorted by name: the rule every tool
 /// list in this crate follows.
 pub(crate) fn unique_sorted(tools: &[ToolDef]) -> Vec<&ToolDef> {
-    select(tools, |_| true)
+    select(tools, name_of, |_| true)
         .0
         .into_iter()
         .map(|i| &tools[i])
         .collect()
 }
 
+/// A tool's name, for [`select`].
+pub(crate) fn name_of(tool: &ToolDef) -> &str {
+    &tool.name
+}
+
 /// The one selection rule: the indices of the first declaration of each
 /// name, when `keep` takes it, in name order; and the names declared more
 /// than once, sorted. A name whose first declaration `keep` refuses is left
 /// out whole: a later declaration never stands in for it.
-pub(crate) fn select(
-    tools: &[ToolDef],
-    keep: impl Fn(&ToolDef) -> bool,
+pub(crate) fn select<T>(
+    tools: &[T],
+    name: impl Fn(&T) -> &str,
+    keep: impl Fn(&T) -> bool,
 ) -> (Vec<usize>, Vec<String>) {
     let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut duplicates: BTreeSet<&str> = BTreeSet::new();
     let mut kept = Vec::with_capacity(tools.len());
     for (i, tool) in tools.iter().enumerate() {
-        if !seen.insert(tool.name.as_str()) {
-            duplicates.insert(tool.name.as_str());
+        if !seen.insert(name(tool)) {
+            duplicates.insert(name(tool));
         } else if keep(tool) {
             kept.push(i);
         }
     }
-    kept.sort_by(|&a, &b| tools[a].name.cmp(&tools[b].name));
+    kept.sort_by(|&a, &b| name(&tools[a]).cmp(name(&tools[b])));
     (kept, duplicates.into_iter().map(str::to_owned).collect())
 }

@@ -1,6 +1,9 @@
 //! Reading a tool list: an array of MCP tools, or a `tools/list` result.
 
+use crate::json::{self, Json};
+use crate::schema::ToolSource;
 use crate::tool::ToolDef;
+use bumpalo::Bump;
 use serde_json::Value;
 use std::fmt;
 
@@ -46,14 +49,37 @@ impl fmt::Display for ToolListError {
 /// assert_eq!(err.to_string(), "list.json: tool #0: `name` must be a string, found a number");
 /// ```
 pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolListError> {
-    let fail = |message: String| ToolListError {
+    let bump = Bump::new();
+    let list = parse_tree(source, text, &bump)?;
+    Ok(read_list(source, &list)?
+        .iter()
+        .map(Listed::to_def)
+        .collect())
+}
+
+/// The tools of a parsed list, or why it is not one.
+pub(crate) fn read_list<'a>(
+    source: &str,
+    list: &'a Json<'a>,
+) -> Result<Vec<Listed<'a>>, ToolListError> {
+    listed(list).map_err(|message| ToolListError {
         source: source.to_owned(),
         position: None,
         message,
-    };
+    })
+}
+
+/// Parses `text` into a tree in `bump`, refusing nesting past
+/// [`MAX_NESTING`] first.
+pub(crate) fn parse_tree<'a>(
+    source: &str,
+    text: &'a str,
+    bump: &'a Bump,
+) -> Result<Json<'a>, ToolListError> {
     let fail_at = |position: (usize, usize), message: String| ToolListError {
+        source: source.to_owned(),
         position: Some(position),
-        ..fail(message)
+        message,
     };
     if let Some(position) = too_deep(text) {
         return Err(fail_at(
@@ -61,95 +87,120 @@ pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolLis
             format!("JSON nested deeper than {MAX_NESTING} levels"),
         ));
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    de.disable_recursion_limit();
-    let value: Value = serde::Deserialize::deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v))
-        .map_err(|e| {
-            fail_at(
-                (e.line(), e.column()),
-                format!("invalid JSON: {}", strip_position(&e.to_string())),
-            )
-        })?;
-    tool_list_from_value(value).map_err(fail)
+    json::parse(text, bump).map_err(|e| {
+        fail_at(
+            (e.line(), e.column()),
+            format!("invalid JSON: {}", strip_position(&e.to_string())),
+        )
+    })
 }
 
 /// Reads an already parsed JSON value as a tool list (see
 /// [`parse_tool_list`]); the error names the bad tool by index.
 pub fn tool_list_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
-    let tools = match value {
-        Value::Array(tools) => tools,
-        Value::Object(mut map) => match map.remove("tools") {
-            Some(Value::Array(tools)) => tools,
+    let bump = Bump::new();
+    let list = json::from_value(&value, &bump);
+    Ok(listed(&list)?.iter().map(Listed::to_def).collect())
+}
+
+/// One tool of a list, read but not yet copied out of its tree.
+pub(crate) struct Listed<'a> {
+    pub(crate) name: &'a str,
+    description: Option<&'a str>,
+    input: &'a Json<'a>,
+    output: Option<&'a Json<'a>>,
+    annotations: Option<&'a Json<'a>>,
+}
+
+impl<'a> Listed<'a> {
+    /// The tool as the lowering reads it.
+    pub(crate) fn source(&self) -> ToolSource<'a> {
+        ToolSource {
+            name: self.name,
+            description: self.description,
+            input: self.input,
+            output: self.output,
+        }
+    }
+
+    fn to_def(&self) -> ToolDef {
+        let mut tool = ToolDef::new(self.name, self.input.to_value());
+        tool.description = self.description.map(str::to_owned);
+        tool.output_schema = self.output.map(|schema| schema.to_value());
+        tool.annotations = self
+            .annotations
+            .and_then(|a| serde_json::from_value(a.to_value()).ok());
+        tool
+    }
+}
+
+/// The tools of a list: a JSON array of tools, or an object with a `tools`
+/// array. The error names the first bad tool by index.
+fn listed<'a>(list: &'a Json<'a>) -> Result<Vec<Listed<'a>>, String> {
+    const EXPECTED: &str = "expected an array of tools or an object with a `tools` array";
+    let tools = match list {
+        Json::Array(tools) => *tools,
+        Json::Object(fields) => match fields.get("tools") {
+            Some(Json::Array(tools)) => *tools,
             Some(other) => {
                 return Err(format!(
                     "`tools` must be an array of tools, found {}",
-                    json_kind(&other)
+                    other.kind()
                 ));
             }
-            None => return Err("expected an array of tools or an object with a `tools` array; this object has no `tools` key".to_owned()),
+            None => return Err(format!("{EXPECTED}; this object has no `tools` key")),
         },
-        other => {
-            return Err(format!(
-                "expected an array of tools or an object with a `tools` array, found {}",
-                json_kind(&other)
-            ));
-        }
+        other => return Err(format!("{EXPECTED}, found {}", other.kind())),
     };
     tools
-        .into_iter()
+        .iter()
         .enumerate()
-        .map(|(index, tool)| tool_def(index, tool))
+        .map(|(index, tool)| listed_tool(index, tool))
         .collect()
 }
 
-fn tool_def(index: usize, tool: Value) -> Result<ToolDef, String> {
-    let Value::Object(mut map) = tool else {
+fn listed_tool<'a>(index: usize, tool: &'a Json<'a>) -> Result<Listed<'a>, String> {
+    let Json::Object(fields) = tool else {
         return Err(format!(
             "tool #{index}: expected an object, found {}",
-            json_kind(&tool)
+            tool.kind()
         ));
     };
-    let name = match map.remove("name") {
-        Some(Value::String(name)) => name,
+    let name = match fields.get("name") {
+        Some(Json::String(name)) => *name,
         Some(other) => {
             return Err(format!(
                 "tool #{index}: `name` must be a string, found {}",
-                json_kind(&other)
+                other.kind()
             ));
         }
         None => return Err(format!("tool #{index}: `name` is missing")),
     };
-    let at = format!(
-        "tool #{index} ({})",
-        serde_json::Value::String(name.clone())
-    );
-    let description = match map.remove("description") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(text)) => Some(text),
+    let at = || format!("tool #{index} ({})", Value::String(name.to_owned()));
+    let description = match fields.get("description") {
+        None | Some(Json::Null) => None,
+        Some(Json::String(text)) => Some(*text),
         Some(other) => {
             return Err(format!(
-                "{at}: `description` must be a string, found {}",
-                json_kind(&other)
+                "{}: `description` must be a string, found {}",
+                at(),
+                other.kind()
             ));
         }
     };
-    let input_schema = match map.remove("inputSchema") {
-        Some(schema) => schema,
-        None => return Err(format!("{at}: `inputSchema` is missing")),
+    let Some(input) = fields.get("inputSchema") else {
+        return Err(format!("{}: `inputSchema` is missing", at()));
     };
-    let output_schema = match map.remove("outputSchema") {
-        None | Some(Value::Null) => None,
-        Some(schema) => Some(schema),
-    };
-    let annotations = map
-        .remove("annotations")
-        .and_then(|a| serde_json::from_value(a).ok());
-    let mut tool = ToolDef::new(name, input_schema);
-    tool.description = description;
-    tool.output_schema = output_schema;
-    tool.annotations = annotations;
-    Ok(tool)
+    let output = fields
+        .get("outputSchema")
+        .filter(|schema| !matches!(schema, Json::Null));
+    Ok(Listed {
+        name,
+        description,
+        input,
+        output,
+        annotations: fields.get("annotations"),
+    })
 }
 
 /// What a JSON value is, for error messages: `null`, `a boolean`, `a

@@ -200,6 +200,29 @@ proptest! {
     }
 
     #[test]
+    fn a_catalog_read_from_text_is_the_catalog_of_the_parsed_list(tools in tools()) {
+        let text = serde_json::json!({"tools": tools}).to_string();
+        let read = Catalog::parse("list.json", &text).unwrap();
+        let built = Catalog::new(codemode_core::parse_tool_list("list.json", &text).unwrap());
+        for lang in Language::ALL {
+            prop_assert_eq!(read.rendered(lang), built.rendered(lang));
+        }
+        prop_assert_eq!(read.duplicates(), built.duplicates());
+        prop_assert_eq!(read.tool_names().collect::<Vec<_>>(), built.tool_names().collect::<Vec<_>>());
+        prop_assert_eq!(read.tools().collect::<Vec<_>>(), built.tools().collect::<Vec<_>>());
+        // Read back, each schema is what serde_json reads from the text.
+        let value: Value = serde_json::from_str(&text).unwrap();
+        for (i, tool) in codemode_core::parse_tool_list("list.json", &text).unwrap().iter().enumerate() {
+            let given = &value["tools"][i];
+            prop_assert_eq!(&tool.input_schema, &given["inputSchema"]);
+            prop_assert_eq!(tool.output_schema.as_ref(), given.get("outputSchema").filter(|v| !v.is_null()));
+            prop_assert_eq!(&tool.name, &tools[i].name);
+            prop_assert_eq!(&tool.description, &tools[i].description);
+            prop_assert_eq!(&tool.annotations, &tools[i].annotations);
+        }
+    }
+
+    #[test]
     fn javascript_is_typescript(tools in tools()) {
         prop_assert_eq!(render(Language::JavaScript, &tools), render(Language::TypeScript, &tools));
     }

@@ -12,7 +12,7 @@ use crate::{ERROR_CLASS, GLOBAL};
 use std::fmt::Write;
 
 /// Prints the whole SDK for a lowered tool set.
-pub(crate) fn render(lowered: &Lowered<'_>) -> String {
+pub(crate) fn render(lowered: &Lowered) -> String {
     let requests: Vec<(String, String)> = lowered
         .defs
         .iter()
@@ -36,7 +36,7 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> String {
     p.indent += 1;
     for tool in &lowered.tools {
         let description = Doc {
-            text: tool.tool.description.clone(),
+            text: tool.description.clone(),
             notes: Vec::new(),
         };
         p.doc(&description);
@@ -44,10 +44,10 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> String {
         // A member named `then` would make `tools` a thenable, so the runtime
         // never binds one: that tool is reached by calling `tools` itself.
         let optional = p.all_optional(&tool.input);
-        if tool.tool.name == THEN {
+        if tool.name == THEN {
             p.out.push_str("(name: \"then\", ");
         } else {
-            p.out.push_str(&json_string(&tool.tool.name));
+            p.out.push_str(&json_string(&tool.name));
             p.out.push('(');
         }
         p.out.push_str(if optional { "args?: " } else { "args: " });

@@ -4,29 +4,29 @@
 
 use super::ir::Doc;
 use crate::canonical::to_canonical;
-use serde_json::Value;
+use crate::json::Json;
 
 /// Longest annotation value (such as a `default`) quoted in a doc comment.
 const MAX_NOTE_CHARS: usize = 120;
 
 /// Description, constraints and annotations of a schema node.
-pub(crate) fn doc_of(node: &Value) -> Doc {
-    let Value::Object(map) = node else {
+pub(crate) fn doc_of(node: &Json<'_>) -> Doc {
+    let Json::Object(map) = *node else {
         return Doc::default();
     };
     // One pass over the keys (a schema node has a few), not a lookup per
     // keyword that might be there.
     let (mut description, mut title) = (None, None);
     let (mut tuple, mut deprecated) = (false, false);
-    let mut found: [Option<&Value>; NOTES.len()] = [None; NOTES.len()];
-    for (key, value) in map {
-        match key.as_str() {
+    let mut found: [Option<&Json<'_>>; NOTES.len()] = [None; NOTES.len()];
+    for (key, value) in map.iter() {
+        match key {
             "description" => description = value.as_str(),
             "title" => title = value.as_str(),
             // A tuple's type already says how many items it has.
             "prefixItems" => tuple = true,
-            "items" if value.is_array() => tuple = true,
-            "deprecated" => deprecated = value == &Value::Bool(true),
+            "items" if value.as_array().is_some() => tuple = true,
+            "deprecated" => deprecated = value.is_true(),
             other => {
                 if let Some(i) = NOTES.iter().position(|n| *n == other) {
                     found[i] = Some(value);
@@ -41,13 +41,13 @@ pub(crate) fn doc_of(node: &Value) -> Doc {
     let mut notes = Vec::new();
     for (key, value) in NOTES.into_iter().zip(found) {
         match value {
-            None | Some(Value::Bool(false)) => {}
+            None | Some(Json::Bool(false)) => {}
             Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
             // Number encodings say nothing the type does not.
-            Some(Value::String(s)) if key == "format" && (s == "double" || s == "float") => {}
-            Some(Value::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
-            Some(Value::String(s)) if key == "format" || key == "pattern" => {
-                notes.push((key, s.clone()))
+            Some(Json::String(s)) if key == "format" && (*s == "double" || *s == "float") => {}
+            Some(Json::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
+            Some(Json::String(s)) if key == "format" || key == "pattern" => {
+                notes.push((key, (*s).to_owned()))
             }
             Some(value) => notes.push((key, to_canonical(value, Some(MAX_NOTE_CHARS)))),
         }

@@ -16,7 +16,7 @@
 //!   document instead, which only shares them less.
 
 use super::pointer::local_pointer;
-use serde_json::Value;
+use crate::json::Json;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 
@@ -36,10 +36,10 @@ pub(super) struct Identities<'v> {
 impl<'v> Identities<'v> {
     /// The identity of the definition at `pointer` in `root`, in hex: a
     /// hash of everything it reaches (its pointer included).
-    pub(super) fn hash(&mut self, root: &'v Value, pointer: &str) -> String {
+    pub(super) fn hash(&mut self, root: &'v Json<'v>, pointer: &str) -> String {
         let doc = self
             .docs
-            .entry(root as *const Value as usize)
+            .entry(root as *const Json as usize)
             .or_insert_with(|| Document::new(root));
         let hash = doc.identity(pointer);
         let mut hex = String::with_capacity(64);
@@ -49,7 +49,7 @@ impl<'v> Identities<'v> {
 }
 
 struct Document<'v> {
-    root: &'v Value,
+    root: &'v Json<'v>,
     /// Subtree hashes, by node address.
     hashes: HashMap<usize, Hash>,
     /// Final identities, by pointer.
@@ -69,7 +69,7 @@ struct Visit {
 }
 
 impl<'v> Document<'v> {
-    fn new(root: &'v Value) -> Self {
+    fn new(root: &'v Json<'v>) -> Self {
         Document {
             root,
             hashes: HashMap::new(),
@@ -164,7 +164,7 @@ impl<'v> Document<'v> {
         let i = visits.len();
         visits.push(Visit {
             pointer: pointer.clone(),
-            target: target.map(|t| t as *const Value as usize),
+            target: target.map(|t| t as *const Json as usize),
             succ,
             next: 0,
             index: i,
@@ -220,21 +220,21 @@ impl<'v> Document<'v> {
     }
 
     /// The local references anywhere inside `node`, sorted and unique.
-    fn refs_in(&mut self, node: &Value) -> Vec<String> {
+    fn refs_in(&mut self, node: &Json<'_>) -> Vec<String> {
         let mut out = Vec::new();
         let mut todo = vec![node];
         while let Some(node) = todo.pop() {
             self.scanned += 1;
-            match node {
-                Value::Object(map) => {
-                    if let Some(Value::String(r)) = map.get("$ref")
+            match *node {
+                Json::Object(map) => {
+                    if let Some(Json::String(r)) = map.get("$ref")
                         && let Some(pointer) = local_pointer(r)
                     {
                         out.push(pointer);
                     }
-                    todo.extend(map.values());
+                    todo.extend(map.iter().map(|(_, v)| v));
                 }
-                Value::Array(items) => todo.extend(items),
+                Json::Array(items) => todo.extend(items),
                 _ => {}
             }
         }
@@ -245,20 +245,20 @@ impl<'v> Document<'v> {
 
     /// The Merkle hash of `node`'s canonical form, computed without recursion
     /// and at most once per node.
-    fn subtree_hash(&mut self, node: &Value) -> Hash {
-        let addr = |v: &Value| v as *const Value as usize;
+    fn subtree_hash(&mut self, node: &Json<'_>) -> Hash {
+        let addr = |v: &Json<'_>| v as *const Json as usize;
         if let Some(h) = self.hashes.get(&addr(node)) {
             return *h;
         }
         // (node, children pushed?)
-        let mut todo: Vec<(&Value, bool)> = vec![(node, false)];
+        let mut todo: Vec<(&Json<'_>, bool)> = vec![(node, false)];
         while let Some((v, expanded)) = todo.pop() {
             if self.hashes.contains_key(&addr(v)) {
                 continue;
             }
-            let children: Vec<&Value> = match v {
-                Value::Array(items) => items.iter().collect(),
-                Value::Object(map) => map.values().collect(),
+            let children: Vec<&Json<'_>> = match *v {
+                Json::Array(items) => items.iter().collect(),
+                Json::Object(map) => map.iter().map(|(_, v)| v).collect(),
                 _ => Vec::new(),
             };
             if !expanded && !children.is_empty() {
@@ -272,28 +272,27 @@ impl<'v> Document<'v> {
                 continue;
             }
             let mut h = Sha256::new();
-            match v {
-                Value::Null => h.update(b"z"),
-                Value::Bool(b) => h.update(if *b { b"t" } else { b"f" }),
-                Value::Number(n) => {
+            match *v {
+                Json::Null => h.update(b"z"),
+                Json::Bool(b) => h.update(if b { b"t" } else { b"f" }),
+                Json::Number(n) => {
                     h.update(b"n");
-                    h.update(n.to_string().as_bytes());
+                    h.update(n.number().to_string().as_bytes());
                 }
-                Value::String(s) => {
+                Json::String(s) => {
                     h.update(b"s");
                     h.update(s.as_bytes());
                 }
-                Value::Array(items) => {
+                Json::Array(items) => {
                     h.update(b"a");
                     for item in items {
                         h.update(self.hashes.get(&addr(item)).copied().unwrap_or_default());
                     }
                 }
-                Value::Object(map) => {
+                Json::Object(map) => {
                     h.update(b"o");
-                    let mut entries: Vec<_> = map.iter().collect();
-                    entries.sort_by(|a, b| a.0.cmp(b.0));
-                    for (k, child) in entries {
+                    // Entries are kept sorted by key.
+                    for (k, child) in map.iter() {
                         h.update((k.len() as u64).to_le_bytes());
                         h.update(k.as_bytes());
                         h.update(self.hashes.get(&addr(child)).copied().unwrap_or_default());

@@ -11,11 +11,10 @@ use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::ident::pascal_case;
-use crate::tool::ToolDef;
-use crate::tool_list::json_kind;
+use crate::json::{Fields, Json, from_value};
+use bumpalo::Bump;
 use serde::Serialize;
-use serde_json::{Map, Value};
-use std::borrow::Cow;
+use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 
 /// How many schema levels one type expression may nest before the rest of
@@ -61,10 +60,11 @@ pub struct Def {
 
 /// One tool after lowering.
 #[derive(Debug, Clone)]
-pub struct LoweredTool<'a> {
-    /// The tool as given (borrowed by the free functions, owned by a
-    /// catalog).
-    pub tool: Cow<'a, ToolDef>,
+pub struct LoweredTool {
+    /// The tool's name.
+    pub name: String,
+    /// What the tool does.
+    pub description: Option<String>,
     /// The type of its argument.
     pub input: Ty,
     /// The type of its result (`None` when it declares no output schema).
@@ -73,52 +73,55 @@ pub struct LoweredTool<'a> {
 
 /// A lowered tool set: tools, the named types they share, and degradations.
 #[derive(Debug, Clone)]
-pub struct Lowered<'a> {
+pub struct Lowered {
     /// The tools, in the order given (normally sorted and deduplicated).
-    pub tools: Vec<LoweredTool<'a>>,
+    pub tools: Vec<LoweredTool>,
     /// Named types, indexed by [`DefId`](super::ir::DefId).
     pub defs: Vec<Def>,
     /// Every node that fell to the escape hatch.
     pub degradations: Vec<Degradation>,
 }
 
+/// A tool as the lowering reads it: its schemas as trees in an arena.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ToolSource<'v> {
+    pub(crate) name: &'v str,
+    pub(crate) description: Option<&'v str>,
+    pub(crate) input: &'v Json<'v>,
+    pub(crate) output: Option<&'v Json<'v>>,
+}
+
 /// Lowers every tool's input and output schema. Definitions reached from
 /// several tools are shared when they are the same type.
-pub fn lower_tools(tools: Vec<Cow<'_, ToolDef>>) -> Lowered<'_> {
-    let mut types = Vec::with_capacity(tools.len());
-    let (defs, degradations) = {
-        let mut walk = Walk::default();
-        for tool in &tools {
-            let base = pascal_case(&tool.name);
-            let input = walk.lower_root(Site {
-                root: &tool.input_schema,
-                tool: &tool.name,
-                field: "inputSchema",
-                root_name: format!("{base}Args"),
-            });
-            let output = tool.output_schema.as_ref().map(|schema| {
-                walk.lower_root(Site {
-                    root: schema,
-                    tool: &tool.name,
-                    field: "outputSchema",
-                    root_name: format!("{base}Output"),
-                })
-            });
-            types.push((input, output));
-        }
-        walk.finish()
-    };
-    let tools = tools
-        .into_iter()
-        .zip(types)
-        .map(|(tool, (input, output))| LoweredTool {
-            tool,
+pub(crate) fn lower_tools<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Lowered {
+    let mut walk = Walk::default();
+    let mut lowered = Vec::new();
+    for tool in tools {
+        let base = pascal_case(tool.name);
+        let input = walk.lower_root(Site {
+            root: tool.input,
+            tool: tool.name,
+            field: "inputSchema",
+            root_name: format!("{base}Args"),
+        });
+        let output = tool.output.map(|schema| {
+            walk.lower_root(Site {
+                root: schema,
+                tool: tool.name,
+                field: "outputSchema",
+                root_name: format!("{base}Output"),
+            })
+        });
+        lowered.push(LoweredTool {
+            name: tool.name.to_owned(),
+            description: tool.description.map(str::to_owned),
             input,
             output,
-        })
-        .collect();
+        });
+    }
+    let (defs, degradations) = walk.finish();
     Lowered {
-        tools,
+        tools: lowered,
         defs,
         degradations,
     }
@@ -126,9 +129,11 @@ pub fn lower_tools(tools: Vec<Cow<'_, ToolDef>>) -> Lowered<'_> {
 
 /// Lowers one free-standing schema (no tool around it).
 pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
+    let bump = Bump::new();
+    let root = from_value(schema, &bump);
     let mut walk = Walk::default();
     let ty = walk.lower_root(Site {
-        root: schema,
+        root: &root,
         tool: "",
         field: "",
         root_name: "Root".to_owned(),
@@ -140,7 +145,7 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
 /// Where a node lives: its document (for `$ref`), and how to report it.
 #[derive(Clone)]
 struct Site<'v> {
-    root: &'v Value,
+    root: &'v Json<'v>,
     tool: &'v str,
     field: &'static str,
     root_name: String,
@@ -149,7 +154,7 @@ struct Site<'v> {
 struct Pending<'v> {
     id: usize,
     site: Site<'v>,
-    node: &'v Value,
+    node: &'v Json<'v>,
     pointer: String,
 }
 
@@ -173,7 +178,7 @@ impl<'v> Walk<'v> {
         // the name rather than spelling the same type out twice.
         if let Some(&id) = self
             .by_target
-            .get(&(site.root as *const Value as usize, String::new()))
+            .get(&(site.root as *const Json as usize, String::new()))
         {
             ty = Ty::Named(id);
         }
@@ -207,16 +212,16 @@ impl<'v> Walk<'v> {
         Ty::Unknown
     }
 
-    fn lower(&mut self, site: &Site<'v>, node: &'v Value, ptr: &mut String, depth: usize) -> Ty {
+    fn lower(&mut self, site: &Site<'v>, node: &'v Json<'v>, ptr: &mut String, depth: usize) -> Ty {
         if depth > MAX_DEPTH {
             return self.degrade(site, ptr, format!("nested deeper than {MAX_DEPTH} levels"));
         }
         match node {
-            Value::Bool(true) => Ty::Unknown,
-            Value::Bool(false) => Ty::Never,
-            Value::Object(map) => self.lower_map(site, map, ptr, depth),
+            Json::Bool(true) => Ty::Unknown,
+            Json::Bool(false) => Ty::Never,
+            Json::Object(map) => self.lower_map(site, *map, ptr, depth),
             other => {
-                let kind = json_kind(other);
+                let kind = other.kind();
                 self.degrade(
                     site,
                     ptr,
@@ -230,7 +235,7 @@ impl<'v> Walk<'v> {
     fn child(
         &mut self,
         site: &Site<'v>,
-        node: &'v Value,
+        node: &'v Json<'v>,
         ptr: &mut String,
         segs: &[&str],
         depth: usize,
@@ -247,7 +252,7 @@ impl<'v> Walk<'v> {
     fn lower_map(
         &mut self,
         site: &Site<'v>,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
@@ -296,7 +301,7 @@ impl<'v> Walk<'v> {
                 intersection(parts, origin)
             }
         };
-        if map.get("nullable") == Some(&Value::Bool(true)) {
+        if map.get("nullable").is_some_and(Json::is_true) {
             ty = union(vec![ty, Ty::Null]);
         }
         ty
@@ -311,7 +316,7 @@ impl<'v> Walk<'v> {
     fn lower_base(
         &mut self,
         site: &Site<'v>,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Option<Ty> {
@@ -330,7 +335,7 @@ impl<'v> Walk<'v> {
                         let ty = self.degrade(
                             site,
                             ptr,
-                            format!("{} cannot be a literal type", json_kind(value)),
+                            format!("{} cannot be a literal type", value.kind()),
                         );
                         ptr.truncate(len);
                         ty
@@ -344,18 +349,18 @@ impl<'v> Walk<'v> {
             return Some(match literal(value) {
                 Some(ty) => ty,
                 None => {
-                    let kind = json_kind(value);
+                    let kind = value.kind();
                     self.degrade(site, ptr, format!("{kind} cannot be a literal type"))
                 }
             });
         }
         match map.get("type") {
-            Some(Value::String(name)) => Some(self.lower_typed(site, name, map, ptr, depth)),
-            Some(Value::Array(names)) if !names.is_empty() => {
+            Some(Json::String(name)) => Some(self.lower_typed(site, name, map, ptr, depth)),
+            Some(Json::Array(names)) if !names.is_empty() => {
                 let mut members = Vec::with_capacity(names.len());
-                for name in names {
+                for name in *names {
                     members.push(match name {
-                        Value::String(name) => self.lower_typed(site, name, map, ptr, depth),
+                        Json::String(name) => self.lower_typed(site, name, map, ptr, depth),
                         _ => {
                             return Some(self.malformed(
                                 site,
@@ -372,10 +377,8 @@ impl<'v> Walk<'v> {
             None => {
                 let object_like = ["properties", "additionalProperties", "patternProperties"]
                     .iter()
-                    .any(|k| map.contains_key(*k));
-                let array_like = ["items", "prefixItems"]
-                    .iter()
-                    .any(|k| map.contains_key(*k));
+                    .any(|k| map.contains_key(k));
+                let array_like = ["items", "prefixItems"].iter().any(|k| map.contains_key(k));
                 if object_like {
                     Some(self.lower_object(site, map, ptr, depth))
                 } else if array_like {
@@ -391,7 +394,7 @@ impl<'v> Walk<'v> {
         &mut self,
         site: &Site<'v>,
         name: &str,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
@@ -410,24 +413,23 @@ impl<'v> Walk<'v> {
     fn lower_object(
         &mut self,
         site: &Site<'v>,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
-        static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
         let props = match map.get("properties") {
-            None => EMPTY.get_or_init(Map::new),
-            Some(Value::Object(props)) => props,
+            None => Fields::EMPTY,
+            Some(Json::Object(props)) => *props,
             Some(_) => return self.malformed(site, ptr, "properties", "an object"),
         };
         let mut required = BTreeSet::new();
         match map.get("required") {
             None => {}
-            Some(Value::Array(names)) => {
-                for name in names {
+            Some(Json::Array(names)) => {
+                for name in *names {
                     match name {
-                        Value::String(name) => {
-                            required.insert(name.as_str());
+                        Json::String(name) => {
+                            required.insert(*name);
                         }
                         _ => return self.malformed(site, ptr, "required", "an array of strings"),
                     }
@@ -437,9 +439,9 @@ impl<'v> Walk<'v> {
         }
         let mut extra = match map.get("additionalProperties") {
             None => Extra::Unspecified,
-            Some(Value::Bool(false)) => Extra::Closed,
-            Some(Value::Bool(true)) => Extra::Values(Box::new(Ty::Unknown)),
-            Some(schema @ Value::Object(_)) => Extra::Values(Box::new(self.child(
+            Some(Json::Bool(false)) => Extra::Closed,
+            Some(Json::Bool(true)) => Extra::Values(Box::new(Ty::Unknown)),
+            Some(schema @ Json::Object(_)) => Extra::Values(Box::new(self.child(
                 site,
                 schema,
                 ptr,
@@ -452,9 +454,9 @@ impl<'v> Walk<'v> {
         };
         match map.get("patternProperties") {
             None => {}
-            Some(Value::Object(patterns)) => {
+            Some(Json::Object(patterns)) => {
                 let mut members = Vec::new();
-                for (pattern, schema) in sorted(patterns) {
+                for (pattern, schema) in patterns.iter() {
                     members.push(self.child(
                         site,
                         schema,
@@ -471,12 +473,12 @@ impl<'v> Walk<'v> {
             Some(_) => return self.malformed(site, ptr, "patternProperties", "an object"),
         }
         let mut out = Vec::with_capacity(props.len());
-        for (name, schema) in sorted(props) {
+        for (name, schema) in props.iter() {
             let ty = self.child(site, schema, ptr, &["properties", name], depth);
             out.push(Prop {
-                name: name.clone(),
+                name: name.to_owned(),
                 ty,
-                required: required.remove(name.as_str()),
+                required: required.remove(name),
                 doc: doc_of(schema),
             });
         }
@@ -496,7 +498,7 @@ impl<'v> Walk<'v> {
     fn lower_array(
         &mut self,
         site: &Site<'v>,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
@@ -516,14 +518,14 @@ impl<'v> Walk<'v> {
     fn lower_array_items(
         &mut self,
         site: &Site<'v>,
-        map: &'v Map<String, Value>,
+        map: Fields<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
         let (prefix, prefix_key, rest_key) = match (map.get("prefixItems"), map.get("items")) {
-            (Some(Value::Array(prefix)), _) => (Some(prefix), "prefixItems", "items"),
+            (Some(Json::Array(prefix)), _) => (Some(*prefix), "prefixItems", "items"),
             (Some(_), _) => return self.malformed(site, ptr, "prefixItems", "an array of schemas"),
-            (None, Some(Value::Array(prefix))) => (Some(prefix), "items", "additionalItems"),
+            (None, Some(Json::Array(prefix))) => (Some(*prefix), "items", "additionalItems"),
             _ => (None, "", "items"),
         };
         let rest = match map.get(rest_key) {
@@ -540,7 +542,7 @@ impl<'v> Walk<'v> {
         }
         let count = |key: &str| {
             map.get(key)
-                .and_then(Value::as_u64)
+                .and_then(Json::as_u64)
                 .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
         };
         let max = count("maxItems");
@@ -556,8 +558,8 @@ impl<'v> Walk<'v> {
         })
     }
 
-    fn lower_ref(&mut self, site: &Site<'v>, reference: &Value, ptr: &str) -> Ty {
-        let Value::String(reference) = reference else {
+    fn lower_ref(&mut self, site: &Site<'v>, reference: &Json<'_>, ptr: &str) -> Ty {
+        let Json::String(reference) = *reference else {
             return self.malformed(site, ptr, "$ref", "a string");
         };
         let Some(pointer) = local_pointer(reference) else {
@@ -567,7 +569,7 @@ impl<'v> Walk<'v> {
                 format!("$ref {reference:?} is not a local JSON pointer"),
             );
         };
-        let memo = (site.root as *const Value as usize, pointer.clone());
+        let memo = (site.root as *const Json as usize, pointer.clone());
         if let Some(&id) = self.by_target.get(&memo) {
             return Ty::Named(id);
         }
@@ -691,13 +693,13 @@ fn cut_top_level_ref(ty: &mut Ty, target: usize) {
 }
 
 /// The literal type of an enum or const value, if it has one.
-fn literal(value: &Value) -> Option<Ty> {
-    match value {
-        Value::Null => Some(Ty::Null),
-        Value::Bool(b) => Some(Ty::Lit(Lit::Bool(*b))),
-        Value::Number(n) => Some(Ty::Lit(Lit::Num(n.clone()))),
-        Value::String(s) => Some(Ty::Lit(Lit::Str(s.clone()))),
-        Value::Array(_) | Value::Object(_) => None,
+fn literal(value: &Json<'_>) -> Option<Ty> {
+    match *value {
+        Json::Null => Some(Ty::Null),
+        Json::Bool(b) => Some(Ty::Lit(Lit::Bool(b))),
+        Json::Number(n) => Some(Ty::Lit(Lit::Num(n.number()))),
+        Json::String(s) => Some(Ty::Lit(Lit::Str(s.to_owned()))),
+        Json::Array(_) | Json::Object(_) => None,
     }
 }
 
@@ -708,10 +710,4 @@ fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
     } else {
         format!("/{}{}", site.field, ptr)
     }
-}
-
-fn sorted(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut entries: Vec<_> = map.iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
-    entries
 }

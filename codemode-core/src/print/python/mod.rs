@@ -29,7 +29,7 @@ use std::fmt::Write;
 
 /// Prints the whole stub module for a lowered tool set, and returns the
 /// degradations that only Python has.
-pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
+pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     let mut cv = Convert::new(&lowered.defs, false);
     // Definitions first, in id order, then tools in name order: both orders
     // depend only on the tool set.
@@ -49,12 +49,12 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
     }
     let mut methods = Vec::with_capacity(lowered.tools.len());
     for tool in &lowered.tools {
-        let base = pascal_case(&tool.tool.name);
+        let base = pascal_case(&tool.name);
         let origin = |field: &str| Origin {
-            tool: tool.tool.name.clone(),
+            tool: tool.name.clone(),
             pointer: format!("/{field}"),
         };
-        let key = format!("t:{}", tool.tool.name);
+        let key = format!("t:{}", tool.name);
         let args = cv.conv(
             &tool.input,
             &format!("{base}Args"),
@@ -72,8 +72,8 @@ pub(crate) fn render(lowered: &Lowered<'_>) -> (String, Vec<Degradation>) {
         };
         let optional = cv.all_optional(&args, &def_kinds);
         methods.push(Method {
-            name: &tool.tool.name,
-            description: tool.tool.description.as_deref(),
+            name: &tool.name,
+            description: tool.description.as_deref(),
             args,
             output,
             optional,
