@@ -1,7 +1,7 @@
 //! The prepared catalog: a tool list validated, normalised and lowered once,
 //! then printed in each language at most once.
 
-use crate::json::{Json, from_value};
+use crate::json::{Json, arena_for, from_value};
 use crate::language::Language;
 use crate::print::{python, typescript};
 use crate::render::Rendered;
@@ -82,7 +82,7 @@ impl Catalog {
     /// assert_eq!(err.to_string(), "list.json: tool #0: expected an object, found a number");
     /// ```
     pub fn parse(source: &str, text: &str) -> Result<Self, ToolListError> {
-        let bump = Bump::new();
+        let bump = arena_for(text);
         let list = parse_tree(source, text, &bump)?;
         let listed = read_list(source, &list)?;
         // Every tool read from a list has the default policy: a program calls it.

@@ -49,7 +49,7 @@ impl fmt::Display for ToolListError {
 /// assert_eq!(err.to_string(), "list.json: tool #0: `name` must be a string, found a number");
 /// ```
 pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolListError> {
-    let bump = Bump::new();
+    let bump = json::arena_for(text);
     let list = parse_tree(source, text, &bump)?;
     Ok(read_list(source, &list)?
         .iter()

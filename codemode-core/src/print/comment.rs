@@ -1,22 +1,24 @@
 //! Making arbitrary text safe inside comments and docstrings.
 
 use crate::schema::Doc;
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Splits `text` into lines that are safe in any comment: line breaks of
 /// every kind (CR, CRLF, NEL, U+2028, U+2029) end a line, and every other
 /// control character becomes a visible `\u{..}` escape. Trailing blanks are
-/// trimmed, leading and trailing empty lines dropped.
-pub(crate) fn clean_lines(text: &str) -> Vec<String> {
+/// trimmed, leading and trailing empty lines dropped. Lines that need no
+/// change are borrowed from `text`.
+pub(crate) fn clean_lines(text: &str) -> Vec<Cow<'_, str>> {
     let mut lines = Vec::new();
-    let mut push = |line: &str| lines.push(line.trim_end().to_owned());
     let plain = !text
         .chars()
         .any(|c| (c.is_control() && c != '\n') || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'));
     if plain {
         // The common case: nothing to escape, `\n` the only break.
-        text.split('\n').for_each(push);
+        lines.extend(text.split('\n').map(|line| Cow::Borrowed(line.trim_end())));
     } else {
+        let mut push = |line: &str| lines.push(Cow::Owned(line.trim_end().to_owned()));
         let mut line = String::new();
         let mut chars = text.chars().peekable();
         while let Some(c) = chars.next() {
@@ -56,7 +58,7 @@ pub(crate) fn clean_lines(text: &str) -> Vec<String> {
 /// The lines a doc comment shows: the description, then the notes on one
 /// line in `@keyword value` form (`@deprecated` alone). A one-line
 /// description shares its line with the notes, to keep the prompt short.
-pub(crate) fn doc_lines(doc: &Doc) -> Vec<String> {
+pub(crate) fn doc_lines(doc: &Doc) -> Vec<Cow<'_, str>> {
     let mut lines = doc.text.as_deref().map(clean_lines).unwrap_or_default();
     let notes: Vec<String> = doc
         .notes
@@ -74,10 +76,11 @@ pub(crate) fn doc_lines(doc: &Doc) -> Vec<String> {
         let notes = notes.join(" ");
         match lines.as_mut_slice() {
             [only] => {
+                let only = only.to_mut();
                 only.push(' ');
                 only.push_str(&notes);
             }
-            _ => lines.push(notes),
+            _ => lines.push(Cow::Owned(notes)),
         }
     }
     lines

@@ -1,6 +1,6 @@
 //! The TypeScript declaration, which JavaScript programs read as documentation.
 
-use super::comment::doc_lines;
+use super::comment::{clean_lines, doc_lines};
 use crate::canonical::json_string;
 
 /// The one tool name that cannot be a member of `tools` in JavaScript.
@@ -9,6 +9,7 @@ use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{Def, Doc, Extra, Lit, Lowered, Object, Tuple, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// Prints the whole SDK for a lowered tool set.
@@ -35,11 +36,7 @@ pub(crate) fn render(lowered: &Lowered) -> String {
     let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
     p.indent += 1;
     for tool in &lowered.tools {
-        let description = Doc {
-            text: tool.description.clone(),
-            notes: Vec::new(),
-        };
-        p.doc(&description);
+        p.doc_block(tool.description.as_deref().map(clean_lines).unwrap_or_default());
         p.pad();
         // A member named `then` would make `tools` a thenable, so the runtime
         // never binds one: that tool is reached by calling `tools` itself.
@@ -133,13 +130,14 @@ impl<'a> Printer<'a> {
     }
 
     /// Writes already-split doc lines as a JSDoc comment.
-    fn doc_block(&mut self, lines: Vec<String>) {
-        let lines: Vec<String> = lines.into_iter().map(|l| l.replace("*/", "*\\/")).collect();
+    fn doc_block(&mut self, lines: Vec<Cow<'_, str>>) {
         match lines.as_slice() {
             [] => {}
             [one] => {
                 self.pad();
-                let _ = writeln!(self.out, "/** {one} */");
+                self.out.push_str("/** ");
+                self.comment_text(one);
+                self.out.push_str(" */\n");
             }
             many => {
                 self.pad();
@@ -149,12 +147,27 @@ impl<'a> Printer<'a> {
                     if line.is_empty() {
                         self.out.push_str(" *\n");
                     } else {
-                        let _ = writeln!(self.out, " * {line}");
+                        self.out.push_str(" * ");
+                        self.comment_text(line);
+                        self.out.push('\n');
                     }
                 }
                 self.pad();
                 self.out.push_str(" */\n");
             }
+        }
+    }
+
+    /// A line inside a JSDoc block, with any `*/` that would end it early
+    /// written as `*\/`.
+    fn comment_text(&mut self, line: &str) {
+        let mut parts = line.split("*/");
+        if let Some(first) = parts.next() {
+            self.out.push_str(first);
+        }
+        for part in parts {
+            self.out.push_str("*\\/");
+            self.out.push_str(part);
         }
     }
 

@@ -39,7 +39,7 @@ pub enum Ty {
     Union(Vec<Ty>),
     /// All of the members (at least two, none `Unknown` or an intersection),
     /// and where the intersection came from.
-    Inter(Vec<Ty>, Origin),
+    Inter(Vec<Ty>, Box<Origin>),
     /// A named type from a `$ref`.
     Named(DefId),
 }
@@ -168,7 +168,9 @@ pub fn intersection(members: Vec<Ty>, origin: Origin) -> Ty {
             other => flat.push(other),
         }
     }
-    finish(flat, Ty::Unknown, |members| Ty::Inter(members, origin))
+    finish(flat, Ty::Unknown, |members| {
+        Ty::Inter(members, Box::new(origin))
+    })
 }
 
 fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
@@ -206,6 +208,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn types_stay_small() {
+        // Every node of every schema is one; an intersection's origin is
+        // rare and kept out of line.
+        assert!(
+            std::mem::size_of::<Ty>() <= 48,
+            "{}",
+            std::mem::size_of::<Ty>()
+        );
+    }
+
+    #[test]
     fn long_lists_dedup_too() {
         let mut members: Vec<Ty> = (0..40)
             .map(|i| Ty::Lit(Lit::Str(format!("m{}", i % 20))))
@@ -238,11 +251,11 @@ mod tests {
             intersection(
                 vec![
                     Ty::Named(0),
-                    Ty::Inter(vec![Ty::Named(1), Ty::Named(0)], o())
+                    Ty::Inter(vec![Ty::Named(1), Ty::Named(0)], Box::new(o()))
                 ],
                 o()
             ),
-            Ty::Inter(vec![Ty::Named(0), Ty::Named(1)], o())
+            Ty::Inter(vec![Ty::Named(0), Ty::Named(1)], Box::new(o()))
         );
     }
 }

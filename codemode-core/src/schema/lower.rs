@@ -9,6 +9,7 @@
 use super::doc::doc_of;
 use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
+use super::keywords::{Keywords, Kw};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
@@ -219,7 +220,7 @@ impl<'v> Walk<'v> {
         match node {
             Json::Bool(true) => Ty::Unknown,
             Json::Bool(false) => Ty::Never,
-            Json::Object(map) => self.lower_map(site, *map, ptr, depth),
+            Json::Object(map) => self.lower_map(site, &Keywords::of(*map), ptr, depth),
             other => {
                 let kind = other.kind();
                 self.degrade(
@@ -252,18 +253,44 @@ impl<'v> Walk<'v> {
     fn lower_map(
         &mut self,
         site: &Site<'v>,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
-        if let Some(reference) = map.get("$ref") {
+        if let Some(reference) = map.get(Kw::Ref) {
             return self.lower_ref(site, reference, ptr);
         }
-        let mut parts = Vec::new();
-        if let Some(base) = self.lower_base(site, map, ptr, depth) {
-            parts.push(base);
+        let base = self.lower_base(site, map, ptr, depth);
+        let combined = [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
+            .into_iter()
+            .any(|k| map.get(k).is_some());
+        let mut ty = if combined {
+            // A malformed combinator makes the whole node the escape hatch.
+            match self.lower_combined(site, map, ptr, depth, base) {
+                Ok(ty) => ty,
+                Err(malformed) => return malformed,
+            }
+        } else {
+            base.unwrap_or(Ty::Unknown)
+        };
+        if map.get(Kw::Nullable).is_some_and(Json::is_true) {
+            ty = union(vec![ty, Ty::Null]);
         }
-        if let Some(all) = map.get("allOf") {
+        ty
+    }
+
+    /// A schema's base type together with its `allOf`, `anyOf` and `oneOf`;
+    /// `Err` holds the escape hatch for a malformed one.
+    fn lower_combined(
+        &mut self,
+        site: &Site<'v>,
+        map: &Keywords<'v>,
+        ptr: &mut String,
+        depth: usize,
+        base: Option<Ty>,
+    ) -> Result<Ty, Ty> {
+        let mut parts: Vec<Ty> = base.into_iter().collect();
+        if let Some(all) = map.get(Kw::AllOf) {
             match all.as_array() {
                 Some(items) if !items.is_empty() => {
                     for (i, item) in items.iter().enumerate() {
@@ -271,25 +298,35 @@ impl<'v> Walk<'v> {
                         parts.push(self.child(site, item, ptr, &["allOf", &index], depth));
                     }
                 }
-                _ => return self.malformed(site, ptr, "allOf", "a non-empty array of schemas"),
+                _ => {
+                    return Err(self.malformed(site, ptr, "allOf", "a non-empty array of schemas"));
+                }
             }
         }
-        for keyword in ["anyOf", "oneOf"] {
+        for keyword in [Kw::AnyOf, Kw::OneOf] {
             if let Some(any) = map.get(keyword) {
                 match any.as_array() {
                     Some(items) if !items.is_empty() => {
                         let mut members = Vec::with_capacity(items.len());
                         for (i, item) in items.iter().enumerate() {
                             let index = i.to_string();
-                            members.push(self.child(site, item, ptr, &[keyword, &index], depth));
+                            let segs = [keyword.name(), &index];
+                            members.push(self.child(site, item, ptr, &segs, depth));
                         }
                         parts.push(union(members));
                     }
-                    _ => return self.malformed(site, ptr, keyword, "a non-empty array of schemas"),
+                    _ => {
+                        return Err(self.malformed(
+                            site,
+                            ptr,
+                            keyword.name(),
+                            "a non-empty array of schemas",
+                        ));
+                    }
                 }
             }
         }
-        let mut ty = match parts.len() {
+        Ok(match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
@@ -300,11 +337,7 @@ impl<'v> Walk<'v> {
                 };
                 intersection(parts, origin)
             }
-        };
-        if map.get("nullable").is_some_and(Json::is_true) {
-            ty = union(vec![ty, Ty::Null]);
-        }
-        ty
+        })
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -316,11 +349,11 @@ impl<'v> Walk<'v> {
     fn lower_base(
         &mut self,
         site: &Site<'v>,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Option<Ty> {
-        if let Some(values) = map.get("enum") {
+        if let Some(values) = map.get(Kw::Enum) {
             let Some(values) = values.as_array() else {
                 return Some(self.malformed(site, ptr, "enum", "an array"));
             };
@@ -345,7 +378,7 @@ impl<'v> Walk<'v> {
             }
             return Some(union(members));
         }
-        if let Some(value) = map.get("const") {
+        if let Some(value) = map.get(Kw::Const) {
             return Some(match literal(value) {
                 Some(ty) => ty,
                 None => {
@@ -354,7 +387,7 @@ impl<'v> Walk<'v> {
                 }
             });
         }
-        match map.get("type") {
+        match map.get(Kw::Type) {
             Some(Json::String(name)) => Some(self.lower_typed(site, name, map, ptr, depth)),
             Some(Json::Array(names)) if !names.is_empty() => {
                 let mut members = Vec::with_capacity(names.len());
@@ -375,10 +408,16 @@ impl<'v> Walk<'v> {
             }
             Some(_) => Some(self.malformed(site, ptr, "type", "a type name or an array of them")),
             None => {
-                let object_like = ["properties", "additionalProperties", "patternProperties"]
-                    .iter()
-                    .any(|k| map.contains_key(k));
-                let array_like = ["items", "prefixItems"].iter().any(|k| map.contains_key(k));
+                let object_like = [
+                    Kw::Properties,
+                    Kw::AdditionalProperties,
+                    Kw::PatternProperties,
+                ]
+                .into_iter()
+                .any(|k| map.get(k).is_some());
+                let array_like = [Kw::Items, Kw::PrefixItems]
+                    .into_iter()
+                    .any(|k| map.get(k).is_some());
                 if object_like {
                     Some(self.lower_object(site, map, ptr, depth))
                 } else if array_like {
@@ -394,7 +433,7 @@ impl<'v> Walk<'v> {
         &mut self,
         site: &Site<'v>,
         name: &str,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
@@ -413,17 +452,17 @@ impl<'v> Walk<'v> {
     fn lower_object(
         &mut self,
         site: &Site<'v>,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
-        let props = match map.get("properties") {
+        let props = match map.get(Kw::Properties) {
             None => Fields::EMPTY,
             Some(Json::Object(props)) => *props,
             Some(_) => return self.malformed(site, ptr, "properties", "an object"),
         };
         let mut required = BTreeSet::new();
-        match map.get("required") {
+        match map.get(Kw::Required) {
             None => {}
             Some(Json::Array(names)) => {
                 for name in *names {
@@ -437,7 +476,7 @@ impl<'v> Walk<'v> {
             }
             Some(_) => return self.malformed(site, ptr, "required", "an array of strings"),
         }
-        let mut extra = match map.get("additionalProperties") {
+        let mut extra = match map.get(Kw::AdditionalProperties) {
             None => Extra::Unspecified,
             Some(Json::Bool(false)) => Extra::Closed,
             Some(Json::Bool(true)) => Extra::Values(Box::new(Ty::Unknown)),
@@ -452,7 +491,7 @@ impl<'v> Walk<'v> {
                 return self.malformed(site, ptr, "additionalProperties", "a boolean or a schema");
             }
         };
-        match map.get("patternProperties") {
+        match map.get(Kw::PatternProperties) {
             None => {}
             Some(Json::Object(patterns)) => {
                 let mut members = Vec::new();
@@ -498,7 +537,7 @@ impl<'v> Walk<'v> {
     fn lower_array(
         &mut self,
         site: &Site<'v>,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
@@ -518,19 +557,19 @@ impl<'v> Walk<'v> {
     fn lower_array_items(
         &mut self,
         site: &Site<'v>,
-        map: Fields<'v>,
+        map: &Keywords<'v>,
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
-        let (prefix, prefix_key, rest_key) = match (map.get("prefixItems"), map.get("items")) {
-            (Some(Json::Array(prefix)), _) => (Some(*prefix), "prefixItems", "items"),
+        let (prefix, prefix_key, rest_key) = match (map.get(Kw::PrefixItems), map.get(Kw::Items)) {
+            (Some(Json::Array(prefix)), _) => (Some(*prefix), Kw::PrefixItems, Kw::Items),
             (Some(_), _) => return self.malformed(site, ptr, "prefixItems", "an array of schemas"),
-            (None, Some(Json::Array(prefix))) => (Some(*prefix), "items", "additionalItems"),
-            _ => (None, "", "items"),
+            (None, Some(Json::Array(prefix))) => (Some(*prefix), Kw::Items, Kw::AdditionalItems),
+            _ => (None, Kw::PrefixItems, Kw::Items),
         };
         let rest = match map.get(rest_key) {
             None => Some(Ty::Unknown),
-            Some(schema) => Some(self.child(site, schema, ptr, &[rest_key], depth)),
+            Some(schema) => Some(self.child(site, schema, ptr, &[rest_key.name()], depth)),
         };
         let Some(prefix) = prefix else {
             return Ty::Array(Box::new(rest.unwrap_or(Ty::Unknown)));
@@ -538,15 +577,16 @@ impl<'v> Walk<'v> {
         let mut items = Vec::with_capacity(prefix.len());
         for (i, schema) in prefix.iter().enumerate() {
             let index = i.to_string();
-            items.push(self.child(site, schema, ptr, &[prefix_key, &index], depth));
+            let segs = [prefix_key.name(), &index];
+            items.push(self.child(site, schema, ptr, &segs, depth));
         }
-        let count = |key: &str| {
+        let count = |key: Kw| {
             map.get(key)
                 .and_then(Json::as_u64)
                 .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
         };
-        let max = count("maxItems");
-        let required = count("minItems").unwrap_or(0).min(items.len());
+        let max = count(Kw::MaxItems);
+        let required = count(Kw::MinItems).unwrap_or(0).min(items.len());
         let closed = matches!(rest, Some(Ty::Never)) || max.is_some_and(|max| max <= items.len());
         if let Some(max) = max {
             items.truncate(max.max(required));
@@ -686,7 +726,7 @@ fn cut_top_level_ref(ty: &mut Ty, target: usize) {
             members
                 .iter_mut()
                 .for_each(|m| cut_top_level_ref(m, target));
-            *ty = intersection(std::mem::take(members), std::mem::take(origin));
+            *ty = intersection(std::mem::take(members), *std::mem::take(origin));
         }
         _ => {}
     }

@@ -3,6 +3,7 @@
 mod doc;
 mod identity;
 mod ir;
+mod keywords;
 mod lower;
 mod pointer;
 

@@ -40,6 +40,10 @@ pub(super) fn unescape_segment(segment: &str) -> String {
 /// Appends `segment` to a JSON pointer, escaped.
 pub(super) fn push_segment(ptr: &mut String, segment: &str) {
     ptr.push('/');
+    if !segment.contains(['~', '/']) {
+        ptr.push_str(segment);
+        return;
+    }
     for c in segment.chars() {
         match c {
             '~' => ptr.push_str("~0"),

@@ -1,0 +1,131 @@
+//! The keywords the lowering reads, found in one pass over a schema object
+//! rather than one search per keyword that might be there.
+
+use crate::json::{Fields, Json};
+
+/// A keyword that decides a schema's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Kw {
+    Ref,
+    AllOf,
+    AnyOf,
+    OneOf,
+    Enum,
+    Const,
+    Type,
+    Nullable,
+    Properties,
+    Required,
+    AdditionalProperties,
+    PatternProperties,
+    Items,
+    PrefixItems,
+    AdditionalItems,
+    MinItems,
+    MaxItems,
+}
+
+const COUNT: usize = Kw::MaxItems as usize + 1;
+
+impl Kw {
+    /// The keyword as a schema spells it.
+    pub(super) const fn name(self) -> &'static str {
+        match self {
+            Kw::Ref => "$ref",
+            Kw::AllOf => "allOf",
+            Kw::AnyOf => "anyOf",
+            Kw::OneOf => "oneOf",
+            Kw::Enum => "enum",
+            Kw::Const => "const",
+            Kw::Type => "type",
+            Kw::Nullable => "nullable",
+            Kw::Properties => "properties",
+            Kw::Required => "required",
+            Kw::AdditionalProperties => "additionalProperties",
+            Kw::PatternProperties => "patternProperties",
+            Kw::Items => "items",
+            Kw::PrefixItems => "prefixItems",
+            Kw::AdditionalItems => "additionalItems",
+            Kw::MinItems => "minItems",
+            Kw::MaxItems => "maxItems",
+        }
+    }
+
+    fn of(key: &str) -> Option<Kw> {
+        Some(match key {
+            "$ref" => Kw::Ref,
+            "allOf" => Kw::AllOf,
+            "anyOf" => Kw::AnyOf,
+            "oneOf" => Kw::OneOf,
+            "enum" => Kw::Enum,
+            "const" => Kw::Const,
+            "type" => Kw::Type,
+            "nullable" => Kw::Nullable,
+            "properties" => Kw::Properties,
+            "required" => Kw::Required,
+            "additionalProperties" => Kw::AdditionalProperties,
+            "patternProperties" => Kw::PatternProperties,
+            "items" => Kw::Items,
+            "prefixItems" => Kw::PrefixItems,
+            "additionalItems" => Kw::AdditionalItems,
+            "minItems" => Kw::MinItems,
+            "maxItems" => Kw::MaxItems,
+            _ => return None,
+        })
+    }
+}
+
+/// The values of a schema object's type keywords.
+pub(super) struct Keywords<'v>([Option<&'v Json<'v>>; COUNT]);
+
+impl<'v> Keywords<'v> {
+    pub(super) fn of(fields: Fields<'v>) -> Self {
+        let mut found = [None; COUNT];
+        for (key, value) in fields.iter() {
+            if let Some(kw) = Kw::of(key) {
+                found[kw as usize] = Some(value);
+            }
+        }
+        Keywords(found)
+    }
+
+    pub(super) fn get(&self, kw: Kw) -> Option<&'v Json<'v>> {
+        self.0[kw as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_keyword_reads_back_under_its_name() {
+        for i in 0..COUNT {
+            let kw = Kw::of(
+                [
+                    "$ref",
+                    "allOf",
+                    "anyOf",
+                    "oneOf",
+                    "enum",
+                    "const",
+                    "type",
+                    "nullable",
+                    "properties",
+                    "required",
+                    "additionalProperties",
+                    "patternProperties",
+                    "items",
+                    "prefixItems",
+                    "additionalItems",
+                    "minItems",
+                    "maxItems",
+                ][i],
+            )
+            .unwrap();
+            assert_eq!(kw as usize, i);
+            assert_eq!(Kw::of(kw.name()), Some(kw));
+        }
+        assert_eq!(Kw::of("description"), None);
+    }
+}
