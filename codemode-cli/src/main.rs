@@ -195,7 +195,7 @@ fn read_tools(file: Option<&std::path::Path>) -> Result<Vec<codemode::ToolDef>, 
 /// Reads the tool list named on the command line straight into a catalog.
 fn read_catalog(file: Option<&std::path::Path>) -> Result<Catalog, String> {
     let (source, text) = read_input(file)?;
-    Catalog::parse(&source, &text).map_err(|e| e.to_string())
+    Catalog::parse(&source, text).map_err(|e| e.to_string())
 }
 
 fn read_input(file: Option<&std::path::Path>) -> Result<(String, String), String> {

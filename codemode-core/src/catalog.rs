@@ -81,15 +81,20 @@ impl Catalog {
     /// let err = Catalog::parse("list.json", "[1]").unwrap_err();
     /// assert_eq!(err.to_string(), "list.json: tool #0: expected an object, found a number");
     /// ```
-    pub fn parse(source: &str, text: &str) -> Result<Self, ToolListError> {
-        let bump = arena_for(text);
-        let list = parse_tree(source, text, &bump)?;
-        let listed = read_list(source, &list)?;
-        // Every tool read from a list has the default policy: a program calls it.
-        let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
-        let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
+    pub fn parse(source: &str, text: impl Into<String>) -> Result<Self, ToolListError> {
+        let text: String = text.into();
+        let (lowered, duplicates) = {
+            let bump = arena_for(&text);
+            let list = parse_tree(source, &text, &bump)?;
+            let listed = read_list(source, &list)?;
+            // Every tool read from a list has the default policy: a program
+            // calls it.
+            let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
+            let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
+            (lowered, duplicates)
+        };
         let tools = Tools::Text {
-            text: text.into(),
+            text,
             defs: OnceLock::new(),
         };
         Ok(Catalog::prepared(lowered, duplicates, tools))
@@ -200,7 +205,7 @@ enum Tools {
     Defs(Vec<ToolDef>),
     /// Read from a tool list's text: built from it when first asked for.
     Text {
-        text: Box<str>,
+        text: String,
         defs: OnceLock<Vec<ToolDef>>,
     },
 }

@@ -11,10 +11,7 @@ use std::fmt::Write;
 /// change are borrowed from `text`.
 pub(crate) fn clean_lines(text: &str) -> Vec<Cow<'_, str>> {
     let mut lines = Vec::new();
-    let plain = !text
-        .chars()
-        .any(|c| (c.is_control() && c != '\n') || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}'));
-    if plain {
+    if is_plain(text) {
         // The common case: nothing to escape, `\n` the only break.
         lines.extend(text.split('\n').map(|line| Cow::Borrowed(line.trim_end())));
     } else {
@@ -55,25 +52,48 @@ pub(crate) fn clean_lines(text: &str) -> Vec<Cow<'_, str>> {
     lines
 }
 
+/// Whether `text` has no control character other than `\n`, and no other
+/// line break (U+0085, U+2028, U+2029), read byte by byte: the controls are
+/// U+0000-U+001F, U+007F (one byte each) and U+0080-U+009F (`C2 80`-`C2 9F`);
+/// the two separators are `E2 80 A8` and `E2 80 A9`.
+fn is_plain(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let special = match b {
+            b'\n' => false,
+            0..0x20 | 0x7f => true,
+            0xc2 => bytes.get(i + 1).is_some_and(|n| (0x80..0xa0).contains(n)),
+            0xe2 => {
+                bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xa8 | 0xa9))
+            }
+            _ => false,
+        };
+        if special {
+            return false;
+        }
+    }
+    true
+}
+
 /// The lines a doc comment shows: the description, then the notes on one
 /// line in `@keyword value` form (`@deprecated` alone). A one-line
 /// description shares its line with the notes, to keep the prompt short.
 pub(crate) fn doc_lines(doc: &Doc) -> Vec<Cow<'_, str>> {
     let mut lines = doc.text.as_deref().map(clean_lines).unwrap_or_default();
-    let notes: Vec<String> = doc
-        .notes
-        .iter()
-        .map(|(key, value)| {
-            let value = clean_lines(value).join(" ");
-            if value.is_empty() {
-                format!("@{key}")
-            } else {
-                format!("@{key} {value}")
+    if !doc.notes.is_empty() {
+        let mut notes = String::new();
+        for (key, value) in &doc.notes {
+            if !notes.is_empty() {
+                notes.push(' ');
             }
-        })
-        .collect();
-    if !notes.is_empty() {
-        let notes = notes.join(" ");
+            notes.push('@');
+            notes.push_str(key);
+            // The value's lines, joined by spaces.
+            for line in clean_lines(value) {
+                notes.push(' ');
+                notes.push_str(&line);
+            }
+        }
         match lines.as_mut_slice() {
             [only] => {
                 let only = only.to_mut();
@@ -101,6 +121,18 @@ mod tests {
     #[test]
     fn controls_become_visible() {
         assert_eq!(clean_lines("a\u{0}b\u{1b}"), ["a\\u{0}b\\u{1b}"]);
+    }
+
+    #[test]
+    fn the_byte_scan_finds_what_a_char_scan_finds() {
+        let special = |c: char| {
+            (c.is_control() && c != '\n') || matches!(c, '\u{85}' | '\u{2028}' | '\u{2029}')
+        };
+        for c in (0..0x3000u32).filter_map(char::from_u32) {
+            for text in [format!("{c}"), format!("a{c}b"), format!("é{c}")] {
+                assert_eq!(is_plain(&text), !text.chars().any(special), "{:?}", c);
+            }
+        }
     }
 
     #[test]

@@ -36,7 +36,12 @@ pub(crate) fn render(lowered: &Lowered) -> String {
     let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
     p.indent += 1;
     for tool in &lowered.tools {
-        p.doc_block(tool.description.as_deref().map(clean_lines).unwrap_or_default());
+        p.doc_block(
+            tool.description
+                .as_deref()
+                .map(clean_lines)
+                .unwrap_or_default(),
+        );
         p.pad();
         // A member named `then` would make `tools` a thenable, so the runtime
         // never binds one: that tool is reached by calling `tools` itself.
