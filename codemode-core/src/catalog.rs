@@ -90,7 +90,8 @@ impl Catalog {
             // Every tool read from a list has the default policy: a program
             // calls it.
             let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
-            let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
+            let sources: Vec<ToolSource<'_>> = keep.iter().map(|&i| listed[i].source()).collect();
+            let lowered = lower_tools(&sources);
             (lowered, duplicates)
         };
         let tools = Tools::Text {
@@ -226,12 +227,16 @@ fn lower_defs<'t>(tools: impl IntoIterator<Item = &'t ToolDef>) -> Lowered {
             (tool, input, output.map(|schema| from_value(schema, &bump)))
         })
         .collect();
-    lower_tools(trees.iter().map(|(tool, input, output)| ToolSource {
-        name: &tool.name,
-        description: tool.description.as_deref(),
-        input,
-        output: output.as_ref(),
-    }))
+    let sources: Vec<ToolSource<'_>> = trees
+        .iter()
+        .map(|(tool, input, output)| ToolSource {
+            name: &tool.name,
+            description: tool.description.as_deref(),
+            input,
+            output: output.as_ref(),
+        })
+        .collect();
+    lower_tools(&sources)
 }
 
 /// Prints a lowered tool set. The one place degradations are merged: the

@@ -24,6 +24,7 @@ mod error;
 mod ident;
 mod json;
 mod language;
+mod parallel;
 mod print;
 mod provider;
 mod render;

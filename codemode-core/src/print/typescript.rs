@@ -7,7 +7,7 @@ use crate::canonical::json_string;
 const THEN: &str = "then";
 use crate::error::ErrorKind;
 use crate::ident;
-use crate::schema::{Def, Doc, Extra, Lit, Lowered, Object, Tuple, Ty};
+use crate::schema::{Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Tuple, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -20,47 +20,48 @@ pub(crate) fn render(lowered: &Lowered) -> String {
         .map(|d| (d.base.clone(), d.key.clone()))
         .collect();
     let names = ident::assign(&requests, ident::typescript::reserved);
-    let mut p = Printer::new(&lowered.defs, &names, false);
-    p.header();
-    // Definitions in name order, so the text does not depend on which tool
-    // reached a definition first.
-    let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
-    order.sort_by(|&a, &b| names[a].cmp(&names[b]));
-    for id in order {
-        let def = &lowered.defs[id];
-        p.doc(&def.doc);
-        let _ = write!(p.out, "type {} = ", names[id]);
-        p.ty(&def.ty, Ctx::Top);
-        p.out.push_str(";\n\n");
-    }
-    let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
-    p.indent += 1;
-    for tool in &lowered.tools {
-        p.doc_block(
-            tool.description
-                .as_deref()
-                .map(clean_lines)
-                .unwrap_or_default(),
-        );
-        p.pad();
-        // A member named `then` would make `tools` a thenable, so the runtime
-        // never binds one: that tool is reached by calling `tools` itself.
-        let optional = p.all_optional(&tool.input);
-        if tool.name == THEN {
-            p.out.push_str("(name: \"then\", ");
-        } else {
-            p.out.push_str(&json_string(&tool.name));
-            p.out.push('(');
+    // The tools are printed in two halves at once when the list is long.
+    print_split(
+        lowered,
+        &names,
+        crate::parallel::split_point(lowered.tools.len()),
+    )
+}
+
+/// The SDK with the tools before `at` printed on this thread and the rest
+/// on a second one.
+fn print_split(lowered: &Lowered, names: &[String], at: usize) -> String {
+    let (first, second) = lowered.tools.split_at(at);
+    let head = || {
+        let mut p = Printer::new(&lowered.defs, names, false);
+        p.header();
+        // Definitions in name order, so the text does not depend on which
+        // tool reached a definition first.
+        let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
+        order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+        for id in order {
+            let def = &lowered.defs[id];
+            p.doc(&def.doc);
+            let _ = write!(p.out, "type {} = ", names[id]);
+            p.ty(&def.ty, Ctx::Top);
+            p.out.push_str(";\n\n");
         }
-        p.out.push_str(if optional { "args?: " } else { "args: " });
-        p.ty(&tool.input, Ctx::Top);
-        p.out.push_str("): Promise<");
-        p.ty(tool.output.as_ref().unwrap_or(&Ty::Unknown), Ctx::Top);
-        p.out.push_str(">;\n");
-    }
-    p.indent -= 1;
-    p.out.push_str("};\n");
-    p.out
+        let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
+        p.tools(first);
+        p.out
+    };
+    let (mut out, rest) = if second.is_empty() {
+        (head(), String::new())
+    } else {
+        crate::parallel::join(head, || {
+            let mut p = Printer::new(&lowered.defs, names, false);
+            p.tools(second);
+            p.out
+        })
+    };
+    out.push_str(&rest);
+    out.push_str("};\n");
+    out
 }
 
 /// Prints one type expression with definitions inlined (recursion and deep
@@ -174,6 +175,37 @@ impl<'a> Printer<'a> {
             self.out.push_str("*\\/");
             self.out.push_str(part);
         }
+    }
+
+    /// The members of `tools` for these tools, one level in.
+    fn tools(&mut self, tools: &[LoweredTool]) {
+        self.indent += 1;
+        for tool in tools {
+            self.doc_block(
+                tool.description
+                    .as_deref()
+                    .map(clean_lines)
+                    .unwrap_or_default(),
+            );
+            self.pad();
+            // A member named `then` would make `tools` a thenable, so the
+            // runtime never binds one: that tool is reached by calling
+            // `tools` itself.
+            let optional = self.all_optional(&tool.input);
+            if tool.name == THEN {
+                self.out.push_str("(name: \"then\", ");
+            } else {
+                self.out.push_str(&json_string(&tool.name));
+                self.out.push('(');
+            }
+            self.out
+                .push_str(if optional { "args?: " } else { "args: " });
+            self.ty(&tool.input, Ctx::Top);
+            self.out.push_str("): Promise<");
+            self.ty(tool.output.as_ref().unwrap_or(&Ty::Unknown), Ctx::Top);
+            self.out.push_str(">;\n");
+        }
+        self.indent -= 1;
     }
 
     /// Whether a call may leave out the argument: an object with no required key.
@@ -359,6 +391,36 @@ impl<'a> Printer<'a> {
             self.out.push_str(name);
         } else {
             self.out.push_str(&json_string(name));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::lower_borrowed;
+    use crate::tool::ToolDef;
+    use serde_json::json;
+
+    #[test]
+    fn halves_printed_apart_join_into_one_text() {
+        let tools: Vec<ToolDef> = (0..5)
+            .map(|i| {
+                ToolDef::new(
+                    format!("tool{i}"),
+                    json!({"$defs": {"P": {"type": "object", "properties": {"x": {"type": "string"}}}},
+                           "properties": {"p": {"$ref": "#/$defs/P"}, "n": {"type": "integer", "description": "count */ here"}}}),
+                )
+                .with_description(format!("Tool {i}.\nSecond line."))
+            })
+            .chain([ToolDef::new("then", json!({}))])
+            .collect();
+        let lowered = lower_borrowed(&tools);
+        let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
+        let whole = print_split(&lowered, &names, lowered.tools.len());
+        assert!(whole.contains("\"tool4\"(") && whole.contains("(name: \"then\", "), "{whole}");
+        for at in 0..lowered.tools.len() {
+            assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
         }
     }
 }

@@ -94,9 +94,39 @@ pub(crate) struct ToolSource<'v> {
 
 /// Lowers every tool's input and output schema. Definitions reached from
 /// several tools are shared when they are the same type.
-pub(crate) fn lower_tools<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Lowered {
+///
+/// A long list is lowered as two halves on two threads and joined
+/// ([`join`]); the result is exactly that of one walk over the whole list.
+pub(crate) fn lower_tools(tools: &[ToolSource<'_>]) -> Lowered {
+    let at = crate::parallel::split_point(tools.len());
+    finish(if at < tools.len() {
+        lower_split(tools, at)
+    } else {
+        lower_part(tools)
+    })
+}
+
+/// `tools[..at]` and `tools[at..]` lowered on two threads, then joined.
+fn lower_split(tools: &[ToolSource<'_>], at: usize) -> Part {
+    let (first, second) = tools.split_at(at);
+    let (a, b) = crate::parallel::join(|| lower_part(first), || lower_part(second));
+    join(a, b)
+}
+
+/// What one walk over a run of tools gives, before the alias cycles are cut.
+struct Part {
+    tools: Vec<LoweredTool>,
+    defs: Vec<Def>,
+    /// Each definition's identity (see [`Identities`]).
+    idents: Vec<String>,
+    /// Each degradation, with the definition whose body holds it (`None`
+    /// for a tool's own schema).
+    degradations: Vec<(Option<usize>, Degradation)>,
+}
+
+fn lower_part(tools: &[ToolSource<'_>]) -> Part {
     let mut walk = Walk::default();
-    let mut lowered = Vec::new();
+    let mut lowered = Vec::with_capacity(tools.len());
     for tool in tools {
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -120,9 +150,105 @@ pub(crate) fn lower_tools<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -
             output,
         });
     }
-    let (defs, degradations) = walk.finish();
-    Lowered {
+    Part {
         tools: lowered,
+        defs: walk.defs,
+        idents: walk.idents,
+        degradations: walk.degradations,
+    }
+}
+
+/// Joins the parts of a sorted tool list, `a` lowered from the tools before
+/// `b`'s, into what one walk over both gives. One walk numbers definitions
+/// in the order it first reaches them and lowers each once, at the first
+/// tool that reaches it. So a definition both parts have keeps `a`'s
+/// number, body and degradations, and `b`'s copy goes. The rest of `b`'s
+/// definitions follow `a`'s in `b`'s order: nothing `b` shares with `a` can
+/// reach them, because a definition's identity covers everything it
+/// reaches.
+fn join(mut a: Part, b: Part) -> Part {
+    let mut index: HashMap<String, usize> = a
+        .idents
+        .iter()
+        .enumerate()
+        .map(|(id, ident)| (ident.clone(), id))
+        .collect();
+    let first_new = a.defs.len();
+    let mut renumber = Vec::with_capacity(b.defs.len());
+    let mut fresh = Vec::with_capacity(b.defs.len());
+    for (def, ident) in b.defs.into_iter().zip(b.idents) {
+        match index.get(&ident) {
+            Some(&id) => {
+                renumber.push(id);
+                fresh.push(false);
+            }
+            None => {
+                let id = a.defs.len();
+                index.insert(ident.clone(), id);
+                a.defs.push(def);
+                a.idents.push(ident);
+                renumber.push(id);
+                fresh.push(true);
+            }
+        }
+    }
+    for def in &mut a.defs[first_new..] {
+        renumber_refs(&mut def.ty, &renumber);
+    }
+    for mut tool in b.tools {
+        renumber_refs(&mut tool.input, &renumber);
+        if let Some(output) = &mut tool.output {
+            renumber_refs(output, &renumber);
+        }
+        a.tools.push(tool);
+    }
+    a.degradations.extend(
+        b.degradations
+            .into_iter()
+            .filter(|(def, _)| def.is_none_or(|d| fresh[d]))
+            .map(|(def, d)| (def.map(|d| renumber[d]), d)),
+    );
+    a
+}
+
+/// Points every named type in `ty` at its number after a join.
+fn renumber_refs(ty: &mut Ty, renumber: &[usize]) {
+    let mut todo = vec![ty];
+    while let Some(ty) = todo.pop() {
+        match ty {
+            Ty::Named(id) => *id = renumber[*id],
+            Ty::Array(item) => todo.push(item),
+            Ty::Tuple(tuple) => {
+                todo.extend(&mut tuple.items);
+                todo.extend(tuple.rest.as_deref_mut());
+            }
+            Ty::Object(obj) => {
+                todo.extend(obj.props.iter_mut().map(|p| &mut p.ty));
+                if let Extra::Values(values) = &mut obj.extra {
+                    todo.push(values);
+                }
+            }
+            Ty::Union(members) | Ty::Inter(members, _) => todo.extend(members),
+            Ty::Unknown | Ty::Never | Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str => {}
+            Ty::Lit(_) => {}
+        }
+    }
+}
+
+/// The lowered tool set, once every root is lowered.
+fn finish(part: Part) -> Lowered {
+    let Part {
+        tools,
+        mut defs,
+        degradations,
+        ..
+    } = part;
+    let mut degradations: Vec<Degradation> = degradations.into_iter().map(|(_, d)| d).collect();
+    break_alias_cycles(&mut defs, &mut degradations);
+    degradations.sort();
+    degradations.dedup();
+    Lowered {
+        tools,
         defs,
         degradations,
     }
@@ -139,8 +265,13 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
         field: "",
         root_name: "Root".to_owned(),
     });
-    let (defs, degradations) = walk.finish();
-    (ty, defs, degradations)
+    let lowered = finish(Part {
+        tools: Vec::new(),
+        defs: walk.defs,
+        idents: walk.idents,
+        degradations: walk.degradations,
+    });
+    (ty, lowered.defs, lowered.degradations)
 }
 
 /// Where a node lives: its document (for `$ref`), and how to report it.
@@ -162,11 +293,15 @@ struct Pending<'v> {
 #[derive(Default)]
 struct Walk<'v> {
     defs: Vec<Def>,
+    /// Each definition's identity, by id.
+    idents: Vec<String>,
     by_key: HashMap<String, usize>,
     ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
     queue: Vec<Pending<'v>>,
-    degradations: Vec<Degradation>,
+    degradations: Vec<(Option<usize>, Degradation)>,
+    /// The definition whose body is being lowered (`None`: a tool's schema).
+    current: Option<usize>,
     /// Arrays open around the node being lowered.
     lists: usize,
 }
@@ -187,29 +322,24 @@ impl<'v> Walk<'v> {
         // recursive type costs one entry and a name.
         while let Some(pending) = self.queue.pop() {
             self.lists = 0;
+            self.current = Some(pending.id);
             let mut ptr = pending.pointer;
             let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
             let def = &mut self.defs[pending.id];
             def.ty = ty;
             def.doc = doc_of(pending.node);
         }
+        self.current = None;
         ty
     }
 
-    /// The named types and the degradations, once every root is lowered.
-    fn finish(mut self) -> (Vec<Def>, Vec<Degradation>) {
-        self.break_alias_cycles();
-        self.degradations.sort();
-        self.degradations.dedup();
-        (self.defs, self.degradations)
-    }
-
     fn degrade(&mut self, site: &Site<'_>, ptr: &str, reason: impl Into<String>) -> Ty {
-        self.degradations.push(Degradation {
+        let degradation = Degradation {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
             reason: reason.into(),
-        });
+        };
+        self.degradations.push((self.current, degradation));
         Ty::Unknown
     }
 
@@ -637,6 +767,7 @@ impl<'v> Walk<'v> {
                     tool: site.tool.to_owned(),
                     pointer: report_pointer(site, &pointer),
                 });
+                self.idents.push(key.clone());
                 self.by_key.insert(key, id);
                 self.queue.push(Pending {
                     id,
@@ -650,47 +781,46 @@ impl<'v> Walk<'v> {
         self.by_target.insert(memo, id);
         Ty::Named(id)
     }
+}
 
-    /// A definition that is, at its top level, a union or intersection that
-    /// leads back to itself cannot be written as a type alias in either
-    /// language. Each reference that closes such a loop becomes the escape hatch.
-    fn break_alias_cycles(&mut self) {
-        const NEW: u8 = 0;
-        const OPEN: u8 = 1;
-        const DONE: u8 = 2;
-        let mut state = vec![NEW; self.defs.len()];
-        for start in 0..self.defs.len() {
-            if state[start] != NEW {
-                continue;
-            }
-            // Iterative depth-first search over top-level references.
-            let mut stack: Vec<(usize, Vec<usize>)> =
-                vec![(start, top_level_refs(&self.defs[start].ty))];
-            state[start] = OPEN;
-            while let Some((node, edges)) = stack.last_mut() {
-                let node = *node;
-                match edges.pop() {
-                    Some(next) if state[next] == OPEN => {
-                        cut_top_level_ref(&mut self.defs[node].ty, next);
-                        self.degradations.push(Degradation {
-                            tool: self.defs[node].tool.clone(),
-                            pointer: self.defs[node].pointer.clone(),
-                            reason: format!(
-                                "definition {:?} refers to itself through unions or intersections only",
-                                self.defs[node].base
-                            ),
-                        });
-                    }
-                    Some(next) if state[next] == NEW => {
-                        state[next] = OPEN;
-                        let edges = top_level_refs(&self.defs[next].ty);
-                        stack.push((next, edges));
-                    }
-                    Some(_) => {}
-                    None => {
-                        state[node] = DONE;
-                        stack.pop();
-                    }
+/// A definition that is, at its top level, a union or intersection that
+/// leads back to itself cannot be written as a type alias in either
+/// language. Each reference that closes such a loop becomes the escape hatch.
+fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degradation>) {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; defs.len()];
+    for start in 0..defs.len() {
+        if state[start] != NEW {
+            continue;
+        }
+        // Iterative depth-first search over top-level references.
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(start, top_level_refs(&defs[start].ty))];
+        state[start] = OPEN;
+        while let Some((node, edges)) = stack.last_mut() {
+            let node = *node;
+            match edges.pop() {
+                Some(next) if state[next] == OPEN => {
+                    cut_top_level_ref(&mut defs[node].ty, next);
+                    degradations.push(Degradation {
+                        tool: defs[node].tool.clone(),
+                        pointer: defs[node].pointer.clone(),
+                        reason: format!(
+                            "definition {:?} refers to itself through unions or intersections only",
+                            defs[node].base
+                        ),
+                    });
+                }
+                Some(next) if state[next] == NEW => {
+                    state[next] = OPEN;
+                    let edges = top_level_refs(&defs[next].ty);
+                    stack.push((next, edges));
+                }
+                Some(_) => {}
+                None => {
+                    state[node] = DONE;
+                    stack.pop();
                 }
             }
         }
@@ -749,5 +879,91 @@ fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
         ptr.to_owned()
     } else {
         format!("/{}{}", site.field, ptr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::print;
+    use crate::json::from_value;
+    use crate::language::Language;
+    use serde_json::json;
+
+    /// Input schemas whose definitions meet every case a join must get
+    /// right: one body shared by many tools (in both halves, or one), the
+    /// same pointer with another body, a definition only one tool has,
+    /// references between definitions, alias cycles that are cut, a
+    /// reference to the root, and degradations inside definition bodies and
+    /// in the tools' own schemas.
+    fn schema(i: usize) -> Value {
+        let person = if i % 3 == 2 {
+            json!({"type": "object", "properties": {"id": {"type": "integer"}, "bad": {"type": "quaternion"}}})
+        } else {
+            json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "friend": {"$ref": "#/$defs/Person"},
+                    "odd": {"type": 7},
+                    "tag": {"$ref": "#/$defs/Tag"}
+                }
+            })
+        };
+        let mut defs = json!({
+            "Person": person,
+            "Tag": {"enum": ["a", "b", [1]]},
+            "Loop": {"anyOf": [{"$ref": "#/$defs/Pool"}, {"type": "null"}]},
+            "Pool": {"anyOf": [{"$ref": "#/$defs/Loop"}, {"type": "string"}]},
+        });
+        defs[format!("Only{i}")] =
+            json!({"allOf": [{"$ref": "#/$defs/Person"}, {"type": "object"}]});
+        json!({
+            "$defs": defs,
+            "type": "object",
+            "properties": {
+                "who": {"$ref": "#/$defs/Person"},
+                "loop": {"$ref": if i.is_multiple_of(2) { "#/$defs/Loop" } else { "#/$defs/Pool" }},
+                "mine": {"$ref": format!("#/$defs/Only{i}")},
+                "self": {"$ref": "#"},
+                "broken": {"$ref": "#/$defs/Missing"},
+            },
+            "required": ["who", "missing"]
+        })
+    }
+
+    #[test]
+    fn halves_joined_are_one_walk() {
+        let values: Vec<(String, Value, Value)> = (0..9)
+            .map(|i| (format!("tool{i}"), schema(i), schema(i + 1)))
+            .collect();
+        let bump = Bump::new();
+        let trees: Vec<(Json<'_>, Json<'_>)> = values
+            .iter()
+            .map(|(_, input, output)| (from_value(input, &bump), from_value(output, &bump)))
+            .collect();
+        let sources: Vec<ToolSource<'_>> = values
+            .iter()
+            .zip(&trees)
+            .map(|((name, _, _), (input, output))| ToolSource {
+                name,
+                description: Some("does things"),
+                input,
+                output: (name != "tool4").then_some(output),
+            })
+            .collect();
+        let whole = finish(lower_part(&sources));
+        assert!(whole.degradations.len() > 10, "{:?}", whole.degradations);
+        for at in 0..=sources.len() {
+            let joined = finish(lower_split(&sources, at));
+            assert_eq!(joined.degradations, whole.degradations, "split at {at}");
+            for language in [Language::TypeScript, Language::Python] {
+                assert_eq!(
+                    print(language, &joined),
+                    print(language, &whole),
+                    "split at {at}"
+                );
+            }
+        }
     }
 }

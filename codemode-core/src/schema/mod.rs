@@ -8,5 +8,5 @@ mod lower;
 mod pointer;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
-pub use lower::{Def, Degradation, Lowered, lower_schema};
+pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};

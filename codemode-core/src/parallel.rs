@@ -1,0 +1,65 @@
+//! Two things at once, when the machine has a second core to run them on.
+
+use std::sync::{Mutex, OnceLock, PoisonError};
+
+/// How many threads can run at once (read once per process: reading it
+/// costs file reads on Linux).
+pub(crate) fn threads() -> usize {
+    static THREADS: OnceLock<usize> = OnceLock::new();
+    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+}
+
+/// Lists at least this long are worth a second thread: below it, starting
+/// one costs about what it saves.
+const WORTH_SPLITTING: usize = 64;
+
+/// Where to cut a list of `len` items to work on its halves at once: `len`
+/// itself (no cut) when it is short or there is one core.
+pub(crate) fn split_point(len: usize) -> usize {
+    if len >= WORTH_SPLITTING && threads() > 1 {
+        len / 2
+    } else {
+        len
+    }
+}
+
+/// Runs `a` here and `b` on a second thread, and returns both results. A
+/// panic in either is resumed here, as if both had run on this thread; if
+/// no thread can be started, `b` runs here after `a`.
+pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
+    let b = Mutex::new(Some(b));
+    // Whichever thread takes `b` first runs it; the lock is never held
+    // while anything can panic.
+    let take = || b.lock().unwrap_or_else(PoisonError::into_inner).take();
+    std::thread::scope(|scope| {
+        let second = std::thread::Builder::new().spawn_scoped(scope, || take().map(|b| b()));
+        let first = a();
+        let second = match second {
+            Ok(handle) => handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            Err(_) => None,
+        };
+        // The thread could not start, so `b` is still in its slot: run it here.
+        let second = match second {
+            Some(second) => second,
+            None => match take() {
+                Some(b) => b(),
+                None => unreachable!("the second thread returns what it took"),
+            },
+        };
+        (first, second)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_run_and_a_panic_comes_back_here() {
+        assert_eq!(join(|| 1, || "two"), (1, "two"));
+        let caught = std::panic::catch_unwind(|| join(|| 1, || -> u8 { panic!("in b") }));
+        assert!(caught.is_err());
+    }
+}
