@@ -10,7 +10,7 @@
 pub(crate) mod python;
 pub(crate) mod typescript;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Why a string cannot name a tool.
@@ -141,11 +141,12 @@ pub(crate) fn assign(
     requests: &[(String, String)],
     reserved: impl Fn(&str) -> bool,
 ) -> Vec<String> {
-    let mut demand: BTreeMap<&str, usize> = BTreeMap::new();
+    // Only looked up, never iterated, so hashing cannot reorder anything.
+    let mut demand: HashMap<&str, usize> = HashMap::with_capacity(requests.len());
     for (base, _) in requests {
         *demand.entry(base.as_str()).or_default() += 1;
     }
-    let mut taken: BTreeSet<String> = BTreeSet::new();
+    let mut taken: HashSet<String> = HashSet::with_capacity(requests.len());
     let mut names: Vec<Option<String>> = vec![None; requests.len()];
     for (i, (base, _)) in requests.iter().enumerate() {
         if demand[base.as_str()] == 1 && !reserved(base) {

@@ -418,7 +418,10 @@ mod tests {
         let lowered = lower_borrowed(&tools);
         let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
         let whole = print_split(&lowered, &names, lowered.tools.len());
-        assert!(whole.contains("\"tool4\"(") && whole.contains("(name: \"then\", "), "{whole}");
+        assert!(
+            whole.contains("\"tool4\"(") && whole.contains("(name: \"then\", "),
+            "{whole}"
+        );
         for at in 0..lowered.tools.len() {
             assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
         }

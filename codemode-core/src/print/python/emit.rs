@@ -6,6 +6,7 @@ use crate::GLOBAL;
 use crate::canonical::json_string;
 use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
 use crate::schema::Doc;
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::fmt::Write;
 
@@ -78,34 +79,36 @@ impl Printer<'_> {
         std::mem::replace(&mut self.out, saved)
     }
 
-    /// A field's annotation. In a `total=False` class the required fields are
-    /// marked; otherwise the optional ones are.
-    pub(super) fn field_type(&mut self, field: &Field, total: bool) -> String {
-        let inner = self.text(&field.ty);
-        match (field.required, total) {
-            (true, true) | (false, false) => inner,
-            (false, true) => {
-                self.imports.insert("NotRequired");
-                format!("NotRequired[{inner}]")
-            }
-            (true, false) => {
-                self.imports.insert("Required");
-                format!("Required[{inner}]")
-            }
+    /// Writes a field's annotation. In a `total=False` class the required
+    /// fields are marked; otherwise the optional ones are.
+    fn field_type(&mut self, field: &Field, total: bool) {
+        let mark = match (field.required, total) {
+            (true, true) | (false, false) => None,
+            (false, true) => Some("NotRequired"),
+            (true, false) => Some("Required"),
+        };
+        if let Some(mark) = mark {
+            self.imports.insert(mark);
+            self.out.push_str(mark);
+            self.out.push('[');
+        }
+        self.ty(&field.ty);
+        if mark.is_some() {
+            self.out.push(']');
         }
     }
 
-    /// A field's annotation and its trailing comment. A one-line doc trails
-    /// the field; a longer one is written above it here.
-    pub(super) fn field(&mut self, field: &Field, total: bool) -> (String, String) {
-        let trailing = match doc_lines(&field.doc).as_slice() {
-            [one] => format!("  # {one}"),
-            _ => {
-                self.comments("    ", &field.doc);
-                String::new()
-            }
-        };
-        (self.field_type(field, total), trailing)
+    /// A field's doc: a longer one is written above the field here, and a
+    /// one-line one is returned to trail it.
+    fn field_doc<'d>(&mut self, doc: &'d Doc) -> Option<Cow<'d, str>> {
+        let mut lines = doc_lines(doc);
+        if lines.len() == 1 {
+            return lines.pop();
+        }
+        for line in lines {
+            let _ = writeln!(self.out, "    # {line}");
+        }
+        None
     }
 
     pub(super) fn comments(&mut self, indent: &str, doc: &Doc) {
@@ -141,20 +144,36 @@ impl Printer<'_> {
                 self.out.push_str(&doc);
             }
             for field in &class.fields {
-                let (ty, trailing) = self.field(field, total);
-                let _ = writeln!(self.out, "    {}: {ty}{trailing}", field.name);
+                let trailing = self.field_doc(&field.doc);
+                self.out.push_str("    ");
+                self.out.push_str(&field.name);
+                self.out.push_str(": ");
+                self.field_type(field, total);
+                if let Some(one) = trailing {
+                    self.out.push_str("  # ");
+                    self.out.push_str(&one);
+                }
+                self.out.push('\n');
             }
         } else {
             self.comments("", &class.doc);
             let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
             for field in &class.fields {
-                let (ty, trailing) = self.field(field, total);
-                let _ = writeln!(
+                let trailing = self.field_doc(&field.doc);
+                let saved = std::mem::take(&mut self.out);
+                self.field_type(field, total);
+                let ty = std::mem::replace(&mut self.out, saved);
+                let _ = write!(
                     self.out,
-                    "    {}: {},{trailing}",
+                    "    {}: {},",
                     json_string(&field.name),
                     quote(&ty)
                 );
+                if let Some(one) = trailing {
+                    self.out.push_str("  # ");
+                    self.out.push_str(&one);
+                }
+                self.out.push('\n');
             }
             self.out
                 .push_str(if total { "})\n" } else { "}, total=False)\n" });

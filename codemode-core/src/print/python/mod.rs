@@ -101,14 +101,6 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     let class_names = assigned[alias_count..].to_vec();
     let module_names: HashSet<&str> = assigned.iter().map(String::as_str).collect();
 
-    let mut p = Printer {
-        def_names: &def_names,
-        class_names: &class_names,
-        imports: BTreeSet::new(),
-        out: String::new(),
-    };
-    p.imports.insert("Protocol");
-    p.imports.insert("Literal");
     // Classes and aliases in name order.
     let mut items: Vec<(&str, Item)> = Vec::new();
     for (id, kind) in def_kinds.iter().enumerate() {
@@ -123,12 +115,33 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
         items.push((&class_names[i], Item::Class(class)));
     }
     items.sort_by(|a, b| a.0.cmp(b.0));
-    for (name, item) in items {
-        match item {
-            Item::Alias(py, doc) => p.alias(name, py, doc),
-            Item::Class(class) => p.class(name, class, &module_names),
+    // Printed in two halves at once when there are many.
+    let emit = |items: &[(&str, Item)]| {
+        let mut p = Printer {
+            def_names: &def_names,
+            class_names: &class_names,
+            imports: BTreeSet::new(),
+            out: String::new(),
+        };
+        for (name, item) in items {
+            match item {
+                Item::Alias(py, doc) => p.alias(name, py, doc),
+                Item::Class(class) => p.class(name, class, &module_names),
+            }
         }
-    }
+        p
+    };
+    let (first, second) = items.split_at(crate::parallel::split_point(items.len()));
+    let mut p = if second.is_empty() {
+        emit(first)
+    } else {
+        let (mut p, rest) = crate::parallel::join(|| emit(first), || emit(second));
+        p.out.push_str(&rest.out);
+        p.imports.extend(rest.imports);
+        p
+    };
+    p.imports.insert("Protocol");
+    p.imports.insert("Literal");
     p.tools(&methods);
     let body = std::mem::take(&mut p.out);
     let mut out = header();
