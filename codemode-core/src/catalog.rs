@@ -257,3 +257,49 @@ pub(crate) fn print(language: Language, lowered: &Lowered) -> Rendered {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parallel::sequentially;
+    use serde_json::json;
+
+    #[test]
+    fn long_lists_split_across_threads_render_as_one_pass_does() {
+        // Enough tools, classes and definitions to be split, with shared and
+        // clashing definitions, nested objects and names Python must quote.
+        let tools: Vec<ToolDef> = (0..150)
+            .map(|i| {
+                let person = if i % 4 == 0 {
+                    json!({"type": "object", "properties": {"id": {"type": "integer"}}})
+                } else {
+                    json!({"type": "object", "properties": {"name": {"type": "string"}, "next": {"$ref": "#/$defs/Person"}}})
+                };
+                ToolDef::new(
+                    if i % 7 == 0 { format!("tool-{i}") } else { format!("tool_{i}") },
+                    json!({
+                        "$defs": {"Person": person},
+                        "type": "object",
+                        "properties": {
+                            "who": {"$ref": "#/$defs/Person"},
+                            "opts": {"type": "object", "properties": {"deep": {"type": "boolean", "description": "a\nb"}, "class": {"type": "string"}}},
+                            "odd": {"type": "quaternion"}
+                        },
+                        "required": ["who"]
+                    }),
+                )
+                .with_description(format!("Tool {i}."))
+                .with_output_schema(json!({"type": "array", "items": {"$ref": "#/$defs/Person"}, "$defs": {"Person": {"type": "string"}}}))
+            })
+            .collect();
+        let split = Catalog::new(tools.clone());
+        let whole = sequentially(|| {
+            let catalog = Catalog::new(tools);
+            Language::ALL.map(|lang| catalog.rendered(lang).clone())
+        });
+        for (lang, whole) in Language::ALL.into_iter().zip(whole) {
+            assert_eq!(split.rendered(lang), &whole, "{lang:?}");
+        }
+        assert!(!split.degradations(Language::Python).is_empty());
+    }
+}

@@ -16,11 +16,30 @@ const WORTH_SPLITTING: usize = 64;
 /// Where to cut a list of `len` items to work on its halves at once: `len`
 /// itself (no cut) when it is short or there is one core.
 pub(crate) fn split_point(len: usize) -> usize {
+    #[cfg(test)]
+    if SEQUENTIAL.get() {
+        return len;
+    }
     if len >= WORTH_SPLITTING && threads() > 1 {
         len / 2
     } else {
         len
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    static SEQUENTIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with nothing split (on this thread), so tests can compare the
+/// halves' result with one pass.
+#[cfg(test)]
+pub(crate) fn sequentially<T>(f: impl FnOnce() -> T) -> T {
+    SEQUENTIAL.set(true);
+    let out = f();
+    SEQUENTIAL.set(false);
+    out
 }
 
 /// Runs `a` here and `b` on a second thread, and returns both results. A
