@@ -226,6 +226,11 @@ fn strip_position(message: &str) -> &str {
 
 /// The line and column where nesting first exceeds [`MAX_NESTING`].
 fn too_deep(text: &str) -> Option<(usize, usize)> {
+    too_deep_at(text, MAX_NESTING)
+}
+
+/// The line and column where nesting first exceeds `cap`.
+fn too_deep_at(text: &str, cap: usize) -> Option<(usize, usize)> {
     // Bytes, not characters: every byte that matters here is ASCII, and a
     // multi-byte character's bytes are never ASCII. The line and column are
     // only worked out for the place that fails.
@@ -235,19 +240,30 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
     while i < bytes.len() {
         match bytes[i] {
             b'"' => {
-                // Skip the string: to the next quote that is not escaped.
+                // Skip the string, to the next quote that is not escaped,
+                // jumping to each quote or backslash (most of a tool list's
+                // bytes are inside strings).
                 i += 1;
-                while i < bytes.len() {
-                    match bytes[i] {
-                        b'\\' => i += 2,
-                        b'"' => break,
-                        _ => i += 1,
+                loop {
+                    match bytes
+                        .get(i..)
+                        .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                    {
+                        Some(at) if bytes[i + at] == b'"' => {
+                            i += at;
+                            break;
+                        }
+                        Some(at) => i += at + 2,
+                        None => {
+                            i = bytes.len();
+                            break;
+                        }
                     }
                 }
             }
             b'[' | b'{' => {
                 depth += 1;
-                if depth > MAX_NESTING {
+                if depth > cap {
                     return Some(line_column(text, i));
                 }
             }
@@ -354,6 +370,46 @@ mod tests {
         );
         // Two levels open on line 1; line 2 has 6 characters before its brackets.
         assert_eq!(too_deep(&text), Some((2, 6 + MAX_NESTING - 1)));
+    }
+
+    #[test]
+    fn the_jumping_scan_counts_as_a_byte_by_byte_scan_does() {
+        // The plain scan: every byte in turn.
+        fn depth_after(text: &str) -> usize {
+            let bytes = text.as_bytes();
+            let (mut depth, mut i, mut in_string) = (0usize, 0, false);
+            while i < bytes.len() {
+                match (in_string, bytes[i]) {
+                    (true, b'\\') => i += 1,
+                    (true, b'"') | (false, b'"') => in_string = !in_string,
+                    (false, b'[' | b'{') => depth += 1,
+                    (false, b']' | b'}') => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                i += 1;
+            }
+            depth
+        }
+        let pieces = ["[", "{", "]", "\"", "\\", "a", "é", "\\\"", "}", "\"[\""];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    for d in pieces {
+                        let text = format!("{a}{b}{c}{d}{a}{b}");
+                        // Past the cap exactly when the plain scan ends deeper.
+                        let deepest = (0..=text.len())
+                            .filter(|&n| text.is_char_boundary(n))
+                            .map(|n| depth_after(&text[..n]))
+                            .max()
+                            .unwrap_or(0);
+                        assert!(too_deep_at(&text, deepest).is_none(), "{text:?}");
+                        if deepest > 0 {
+                            assert!(too_deep_at(&text, deepest - 1).is_some(), "{text:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]
