@@ -1,14 +1,14 @@
 //! The prepared catalog: a tool list validated, normalised and lowered once,
 //! then printed in each language at most once.
 
-use crate::json::{Json, arena_for, from_value};
+use crate::json::{Json, from_value};
 use crate::language::Language;
 use crate::print::{python, typescript};
 use crate::render::Rendered;
 use crate::run_code::{RunCodeTool, run_code_tool_for};
 use crate::schema::{Degradation, Lowered, ToolSource, lower_tools};
 use crate::tool::{ToolDef, name_of, normalize, select};
-use crate::tool_list::{ToolListError, parse_tool_list, parse_tree, read_list};
+use crate::tool_list::{Arenas, ToolListError, parse_tool_list, read_tools};
 use crate::toolset::Toolset;
 use bumpalo::Bump;
 use std::sync::OnceLock;
@@ -84,9 +84,8 @@ impl Catalog {
     pub fn parse(source: &str, text: impl Into<String>) -> Result<Self, ToolListError> {
         let text: String = text.into();
         let (lowered, duplicates) = {
-            let bump = arena_for(&text);
-            let list = parse_tree(source, &text, &bump)?;
-            let listed = read_list(source, &list)?;
+            let mut arenas = Arenas::for_text(&text);
+            let listed = read_tools(source, &text, &mut arenas)?;
             // Every tool read from a list has the default policy: a program
             // calls it.
             let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
@@ -262,7 +261,7 @@ pub(crate) fn print(language: Language, lowered: &Lowered) -> Rendered {
 mod tests {
     use super::*;
     use crate::parallel::sequentially;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn long_lists_split_across_threads_render_as_one_pass_does() {
@@ -301,5 +300,39 @@ mod tests {
             assert_eq!(split.rendered(lang), &whole, "{lang:?}");
         }
         assert!(!split.degradations(Language::Python).is_empty());
+    }
+
+    #[test]
+    fn long_lists_read_in_halves_are_the_lists_read_whole() {
+        let tools: Vec<Value> = (0..300)
+            .map(|i| {
+                json!({
+                    "name": format!("tool_{:03}", 300 - i),
+                    "description": "words ".repeat(150),
+                    "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "enum": [i]}}},
+                })
+            })
+            .collect();
+        let text = json!({"tools": tools, "nextCursor": null}).to_string();
+        assert!(text.len() > 64 * 4096, "long enough to be read in halves");
+        let halves = Catalog::parse("list.json", text.as_str()).unwrap();
+        let whole = sequentially(|| Catalog::parse("list.json", text.as_str()).unwrap());
+        for lang in Language::ALL {
+            assert_eq!(halves.rendered(lang), whole.rendered(lang), "{lang:?}");
+        }
+        assert_eq!(
+            halves.tools().collect::<Vec<_>>(),
+            whole.tools().collect::<Vec<_>>()
+        );
+        // Bad input is reported as a pass over the whole text reports it.
+        let mut bad = text.clone();
+        bad.insert(text.len() / 2, '\u{1}');
+        let tail_bad = format!("{}x", &text[..text.len() - 1]);
+        let shape = text.replacen(r#""inputSchema""#, r#""input""#, 2);
+        for bad in [bad, tail_bad, shape] {
+            let err = Catalog::parse("list.json", bad.as_str()).unwrap_err();
+            let one_pass = sequentially(|| Catalog::parse("list.json", bad.as_str()).unwrap_err());
+            assert_eq!(err, one_pass);
+        }
     }
 }

@@ -14,7 +14,7 @@
 //! Converting to and from `Value` keeps its own stack, so depth is no limit.
 
 use bumpalo::Bump;
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
@@ -259,16 +259,40 @@ pub(crate) fn arena_for(text: &str) -> Bump {
 /// Parses `text` as one JSON value into `bump`. Nesting is not limited here;
 /// callers bound it first.
 pub(crate) fn parse<'a>(text: &'a str, bump: &'a Bump) -> Result<Json<'a>, serde_json::Error> {
+    parse_at(text, bump, Place::Whole)
+}
+
+fn parse_at<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    place: Place,
+) -> Result<Json<'a>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut scratch = Scratch::default();
     let json = Node {
         bump,
         scratch: &mut scratch,
+        place,
     }
     .deserialize(&mut de)?;
     de.end()?;
     Ok(json)
+}
+
+/// Parses a tool list (an array of tools, or an object with a `tools`
+/// array) with only every other tool built: those at even indexes when
+/// `half` is 0, at odd ones when it is 1; the others are checked and skipped,
+/// and stand as `null`. Two threads, one per half, read a long list in
+/// little more than half the time. The result has the shape
+/// [`parse`] gives, so the same checks apply to it; an error may be worded
+/// differently from `parse`'s (read the text whole again to report one).
+pub(crate) fn parse_half<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    half: usize,
+) -> Result<Json<'a>, serde_json::Error> {
+    parse_at(text, bump, Place::ListRoot(half % 2))
 }
 
 /// Children gathered before they move into the arena, shared by every level.
@@ -281,6 +305,31 @@ struct Scratch<'a> {
 struct Node<'s, 'a> {
     bump: &'a Bump,
     scratch: &'s mut Scratch<'a>,
+    place: Place,
+}
+
+/// Where a value sits, for reading a tool list in halves: the elements of
+/// the list's array (the top level, or the value of a top-level `tools`)
+/// are built only when they fall to this half, and skipped otherwise.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// Anything, read whole.
+    Whole,
+    /// The top level of a tool list read in halves, keeping the elements
+    /// whose index has this remainder mod 2.
+    ListRoot(usize),
+    /// The value of the top-level `tools`, keeping the same elements.
+    ListTools(usize),
+}
+
+impl<'a> Node<'_, 'a> {
+    fn child(&mut self, place: Place) -> Node<'_, 'a> {
+        Node {
+            bump: self.bump,
+            scratch: &mut *self.scratch,
+            place,
+        }
+    }
 }
 
 impl<'de: 'a, 'a> DeserializeSeed<'de> for Node<'_, 'a> {
@@ -339,13 +388,23 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
         Ok(Json::Null)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'a>, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Json<'a>, A::Error> {
         let start = self.scratch.items.len();
-        while let Some(item) = seq.next_element_seed(Node {
-            bump: self.bump,
-            scratch: &mut *self.scratch,
-        })? {
-            self.scratch.items.push(item);
+        let half = match self.place {
+            Place::ListRoot(half) | Place::ListTools(half) => Some(half),
+            Place::Whole => None,
+        };
+        for index in 0.. {
+            let item = match half {
+                Some(half) if index % 2 != half => {
+                    seq.next_element::<IgnoredAny>()?.map(|_| Json::Null)
+                }
+                _ => seq.next_element_seed(self.child(Place::Whole))?,
+            };
+            match item {
+                Some(item) => self.scratch.items.push(item),
+                None => break,
+            }
         }
         let items = self
             .bump
@@ -353,13 +412,14 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
         Ok(Json::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'a>, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Json<'a>, A::Error> {
         let start = self.scratch.entries.len();
         while let Some(key) = map.next_key_seed(Key(self.bump))? {
-            let value = map.next_value_seed(Node {
-                bump: self.bump,
-                scratch: &mut *self.scratch,
-            })?;
+            let place = match self.place {
+                Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
+                _ => Place::Whole,
+            };
+            let value = map.next_value_seed(self.child(place))?;
             self.scratch.entries.push((key, value));
         }
         let entries = &mut self.scratch.entries;
@@ -438,6 +498,42 @@ mod tests {
             let ours = parse(text, &Bump::new()).unwrap_err().to_string();
             let theirs = serde_json::from_str::<Value>(text).unwrap_err().to_string();
             assert_eq!(ours, theirs, "{text}");
+        }
+    }
+
+    #[test]
+    fn two_halves_hold_every_element_of_the_list_once() {
+        for text in [
+            r#"[{"a": [1, 2, 3]}, 2, [3, [4]], "four", null]"#,
+            r#"{"next": [1, 2], "tools": [0, {"x": [1, 2]}, 2, 3], "z": 1}"#,
+            r#"{"tools": [1, 2], "tools": [3, 4, 5]}"#,
+            r#"{"tools": [1, 2, 3]}"#,
+            r#"{"tools": {"not": "a list"}}"#,
+            r#"{"other": 1}"#,
+            "[]",
+            "7",
+        ] {
+            let whole: Value = serde_json::from_str(text).unwrap();
+            let bump = Bump::new();
+            let halves = [0, 1].map(|half| parse_half(text, &bump, half).unwrap().to_value());
+            let list = |v: &Value| v.get("tools").cloned().unwrap_or_else(|| v.clone());
+            let (even, odd) = (list(&halves[0]), list(&halves[1]));
+            match list(&whole) {
+                Value::Array(items) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let (mine, other) = if i % 2 == 0 {
+                            (&even, &odd)
+                        } else {
+                            (&odd, &even)
+                        };
+                        assert_eq!(&mine[i], item, "{text} #{i}");
+                        assert_eq!(other[i], Value::Null, "{text} #{i}");
+                    }
+                    assert_eq!(even.as_array().map(Vec::len), Some(items.len()));
+                }
+                // Not a list: both halves read it whole.
+                other => assert!(even == other && odd == other, "{text}"),
+            }
         }
     }
 

@@ -16,15 +16,17 @@ const WORTH_SPLITTING: usize = 64;
 /// Where to cut a list of `len` items to work on its halves at once: `len`
 /// itself (no cut) when it is short or there is one core.
 pub(crate) fn split_point(len: usize) -> usize {
+    if worth_halving(len) { len / 2 } else { len }
+}
+
+/// Whether `len` units of work (items, or about four tools' worth of
+/// text) are worth halving between two threads.
+pub(crate) fn worth_halving(len: usize) -> bool {
     #[cfg(test)]
     if SEQUENTIAL.get() {
-        return len;
+        return false;
     }
-    if len >= WORTH_SPLITTING && threads() > 1 {
-        len / 2
-    } else {
-        len
-    }
+    len >= WORTH_SPLITTING && threads() > 1
 }
 
 #[cfg(test)]

@@ -49,24 +49,84 @@ impl fmt::Display for ToolListError {
 /// assert_eq!(err.to_string(), "list.json: tool #0: `name` must be a string, found a number");
 /// ```
 pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolListError> {
-    let bump = json::arena_for(text);
-    let list = parse_tree(source, text, &bump)?;
-    Ok(read_list(source, &list)?
+    let mut arenas = Arenas::for_text(text);
+    Ok(read_tools(source, text, &mut arenas)?
         .iter()
         .map(Listed::to_def)
         .collect())
 }
 
-/// The tools of a parsed list, or why it is not one.
-pub(crate) fn read_list<'a>(
+/// Text a little over four tools long, the unit in which a list's length
+/// decides whether to read it in halves.
+const TOOLS_WORTH_OF_TEXT: usize = 4096;
+
+/// Arenas for the trees of a tool list: one, or one for each half when the
+/// list is long enough to read in halves at once.
+pub(crate) struct Arenas {
+    first: Bump,
+    second: Option<Bump>,
+}
+
+impl Arenas {
+    /// Arenas sized for the list in `text`.
+    pub(crate) fn for_text(text: &str) -> Self {
+        if crate::parallel::worth_halving(text.len() / TOOLS_WORTH_OF_TEXT) {
+            // Each half's trees take about half of what the whole takes.
+            let half = text.len().saturating_mul(5) / 4;
+            Arenas {
+                first: Bump::with_capacity(half),
+                second: Some(Bump::with_capacity(half)),
+            }
+        } else {
+            Arenas {
+                first: json::arena_for(text),
+                second: None,
+            }
+        }
+    }
+}
+
+/// The tools of the list in `text`, read as [`parse_tool_list`] reads them.
+/// A long list is read in two halves at once ([`json::parse_half`]), each
+/// thread building every other tool.
+pub(crate) fn read_tools<'a>(
     source: &str,
-    list: &'a Json<'a>,
+    text: &'a str,
+    arenas: &'a mut Arenas,
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
-    listed(list).map_err(|message| ToolListError {
+    let fail = |message: String| ToolListError {
         source: source.to_owned(),
         position: None,
         message,
-    })
+    };
+    let first: &'a Bump = &arenas.first;
+    let Some(second) = arenas.second.as_mut() else {
+        let list = first.alloc(parse_tree(source, text, first)?);
+        return listed(tools_of(list).map_err(fail)?).map_err(fail);
+    };
+    check_depth(source, text)?;
+    let (even, odd) = crate::parallel::join(
+        || json::parse_half(text, first, 0).map(|list| &*first.alloc(list)),
+        move || {
+            let second: &'a Bump = second;
+            json::parse_half(text, second, 1).map(|list| &*second.alloc(list))
+        },
+    );
+    let (Ok(even), Ok(odd)) = (even, odd) else {
+        // Bad JSON: read it whole, to report it in that pass's words.
+        let list = first.alloc(parse_tree(source, text, first)?);
+        return listed(tools_of(list).map_err(fail)?).map_err(fail);
+    };
+    // The same text, so the same shape: each half holds every other tool.
+    let even = tools_of(even).map_err(fail)?;
+    let odd = tools_of(odd).map_err(fail)?;
+    let tools: Vec<&'a Json<'a>> = even
+        .iter()
+        .zip(odd)
+        .enumerate()
+        .map(|(i, (e, o))| if i % 2 == 0 { e } else { o })
+        .collect();
+    listed(tools).map_err(fail)
 }
 
 /// Parses `text` into a tree in `bump`, refusing nesting past
@@ -76,23 +136,25 @@ pub(crate) fn parse_tree<'a>(
     text: &'a str,
     bump: &'a Bump,
 ) -> Result<Json<'a>, ToolListError> {
-    let fail_at = |position: (usize, usize), message: String| ToolListError {
+    check_depth(source, text)?;
+    json::parse(text, bump).map_err(|e| ToolListError {
         source: source.to_owned(),
-        position: Some(position),
-        message,
-    };
-    if let Some(position) = too_deep(text) {
-        return Err(fail_at(
-            position,
-            format!("JSON nested deeper than {MAX_NESTING} levels"),
-        ));
-    }
-    json::parse(text, bump).map_err(|e| {
-        fail_at(
-            (e.line(), e.column()),
-            format!("invalid JSON: {}", strip_position(&e.to_string())),
-        )
+        position: Some((e.line(), e.column())),
+        message: format!("invalid JSON: {}", strip_position(&e.to_string())),
     })
+}
+
+/// Refuses `text` if it nests past [`MAX_NESTING`], before any parser
+/// recurses into it.
+fn check_depth(source: &str, text: &str) -> Result<(), ToolListError> {
+    match too_deep(text) {
+        Some(position) => Err(ToolListError {
+            source: source.to_owned(),
+            position: Some(position),
+            message: format!("JSON nested deeper than {MAX_NESTING} levels"),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Reads an already parsed JSON value as a tool list (see
@@ -100,7 +162,10 @@ pub(crate) fn parse_tree<'a>(
 pub fn tool_list_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
     let bump = Bump::new();
     let list = json::from_value(&value, &bump);
-    Ok(listed(&list)?.iter().map(Listed::to_def).collect())
+    Ok(listed(tools_of(&list)?)?
+        .iter()
+        .map(Listed::to_def)
+        .collect())
 }
 
 /// One tool of a list, read but not yet copied out of its tree.
@@ -135,25 +200,27 @@ impl<'a> Listed<'a> {
 }
 
 /// The tools of a list: a JSON array of tools, or an object with a `tools`
-/// array. The error names the first bad tool by index.
-fn listed<'a>(list: &'a Json<'a>) -> Result<Vec<Listed<'a>>, String> {
+/// array.
+fn tools_of<'a>(list: &'a Json<'a>) -> Result<&'a [Json<'a>], String> {
     const EXPECTED: &str = "expected an array of tools or an object with a `tools` array";
-    let tools = match list {
-        Json::Array(tools) => *tools,
+    match list {
+        Json::Array(tools) => Ok(tools),
         Json::Object(fields) => match fields.get("tools") {
-            Some(Json::Array(tools)) => *tools,
-            Some(other) => {
-                return Err(format!(
-                    "`tools` must be an array of tools, found {}",
-                    other.kind()
-                ));
-            }
-            None => return Err(format!("{EXPECTED}; this object has no `tools` key")),
+            Some(Json::Array(tools)) => Ok(tools),
+            Some(other) => Err(format!(
+                "`tools` must be an array of tools, found {}",
+                other.kind()
+            )),
+            None => Err(format!("{EXPECTED}; this object has no `tools` key")),
         },
-        other => return Err(format!("{EXPECTED}, found {}", other.kind())),
-    };
+        other => Err(format!("{EXPECTED}, found {}", other.kind())),
+    }
+}
+
+/// Each tool read; the error names the first bad one by index.
+fn listed<'a>(tools: impl IntoIterator<Item = &'a Json<'a>>) -> Result<Vec<Listed<'a>>, String> {
     tools
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(index, tool)| listed_tool(index, tool))
         .collect()
