@@ -51,6 +51,7 @@ pub(super) enum DefKind {
     Alias(Py),
 }
 
+#[derive(Debug, PartialEq)]
 pub(super) struct Class {
     pub(super) base: String,
     pub(super) key: String,
@@ -58,6 +59,7 @@ pub(super) struct Class {
     pub(super) doc: Doc,
 }
 
+#[derive(Debug, PartialEq)]
 pub(super) struct Field {
     pub(super) name: String,
     pub(super) ty: Py,

@@ -20,7 +20,7 @@ use crate::canonical::json_string;
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::ident::pascal_case;
-use crate::schema::{Def, Degradation, Doc, Lowered, Origin, Ty};
+use crate::schema::{Def, Degradation, Doc, Lowered, LoweredTool, Origin, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
 use convert::{Class, Convert, DefKind, Method, Py};
 use emit::Printer;
@@ -47,38 +47,19 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
             ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
         });
     }
-    let mut methods = Vec::with_capacity(lowered.tools.len());
-    for tool in &lowered.tools {
-        let base = pascal_case(&tool.name);
-        let origin = |field: &str| Origin {
-            tool: tool.name.clone(),
-            pointer: format!("/{field}"),
-        };
-        let key = format!("t:{}", tool.name);
-        let args = cv.conv(
-            &tool.input,
-            &format!("{base}Args"),
-            &format!("{key}:args"),
-            &origin("inputSchema"),
-        );
-        let output = match &tool.output {
-            Some(out) => cv.conv(
-                out,
-                &format!("{base}Output"),
-                &format!("{key}:output"),
-                &origin("outputSchema"),
-            ),
-            None => Py::Any,
-        };
-        let optional = cv.all_optional(&args, &def_kinds);
-        methods.push(Method {
+    let signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+    let methods: Vec<Method> = lowered
+        .tools
+        .iter()
+        .zip(signatures)
+        .map(|(tool, (args, output))| Method {
             name: &tool.name,
             description: tool.description.as_deref(),
+            optional: cv.all_optional(&args, &def_kinds),
             args,
             output,
-            optional,
-        });
-    }
+        })
+        .collect();
 
     // One namespace for classes and aliases.
     let mut requests: Vec<(String, String)> = Vec::new();
@@ -166,6 +147,105 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     (out, cv.degradations)
 }
 
+/// Each tool's argument and result types, converted after the
+/// definitions. A long list is converted in two halves at once: the second
+/// half on its own converter, whose classes then follow the first half's,
+/// renumbered, exactly as one pass numbers them. The `allOf` merge budget is
+/// shared in tool order, so if the second half spent more than the first
+/// left over, it is converted again, after the first.
+fn convert_tools(cv: &mut Convert, defs: &[Def], tools: &[LoweredTool]) -> Vec<(Py, Py)> {
+    let (first, second) = tools.split_at(crate::parallel::split_point(tools.len()));
+    if second.is_empty() {
+        return first.iter().map(|tool| signature(cv, tool)).collect();
+    }
+    let budget = cv.merge_budget;
+    let (mut signatures, (rest, other)) = crate::parallel::join(
+        || {
+            first
+                .iter()
+                .map(|tool| signature(cv, tool))
+                .collect::<Vec<_>>()
+        },
+        || {
+            let mut other = Convert::new(defs, false);
+            other.merge_budget = budget;
+            let rest: Vec<(Py, Py)> = second
+                .iter()
+                .map(|tool| signature(&mut other, tool))
+                .collect();
+            (rest, other)
+        },
+    );
+    let spent = budget - other.merge_budget;
+    if spent > cv.merge_budget {
+        signatures.extend(second.iter().map(|tool| signature(cv, tool)));
+        return signatures;
+    }
+    cv.merge_budget -= spent;
+    let offset = cv.classes.len();
+    let mut classes = other.classes;
+    for class in &mut classes {
+        for field in &mut class.fields {
+            shift_classes(&mut field.ty, offset);
+        }
+    }
+    cv.classes.extend(classes);
+    cv.degradations.extend(other.degradations);
+    signatures.extend(rest.into_iter().map(|(mut args, mut output)| {
+        shift_classes(&mut args, offset);
+        shift_classes(&mut output, offset);
+        (args, output)
+    }));
+    signatures
+}
+
+/// One tool's argument and result types.
+fn signature(cv: &mut Convert, tool: &LoweredTool) -> (Py, Py) {
+    let base = pascal_case(&tool.name);
+    let origin = |field: &str| Origin {
+        tool: tool.name.clone(),
+        pointer: format!("/{field}"),
+    };
+    let key = format!("t:{}", tool.name);
+    let args = cv.conv(
+        &tool.input,
+        &format!("{base}Args"),
+        &format!("{key}:args"),
+        &origin("inputSchema"),
+    );
+    let output = match &tool.output {
+        Some(out) => cv.conv(
+            out,
+            &format!("{base}Output"),
+            &format!("{key}:output"),
+            &origin("outputSchema"),
+        ),
+        None => Py::Any,
+    };
+    (args, output)
+}
+
+/// Moves every class `py` names `offset` places on.
+fn shift_classes(py: &mut Py, offset: usize) {
+    let mut todo = vec![py];
+    while let Some(py) = todo.pop() {
+        match py {
+            Py::Class(i) => *i += offset,
+            Py::List(inner) | Py::TupleOf(inner) | Py::Dict(inner) => todo.push(inner),
+            Py::Tuple(items) | Py::Union(items) => todo.extend(items),
+            Py::Any
+            | Py::Never
+            | Py::None
+            | Py::Bool
+            | Py::Int
+            | Py::Float
+            | Py::Str
+            | Py::Literal(_)
+            | Py::Def(_) => {}
+        }
+    }
+}
+
 /// Prints one type expression, nested objects as `dict[str, ...]` and
 /// definitions inlined, for [`crate::json_schema_to_type`].
 pub(crate) fn expression(ty: &Ty, defs: &[Def]) -> String {
@@ -201,4 +281,43 @@ fn header() -> String {
 enum Item<'a> {
     Alias(&'a Py, &'a Doc),
     Class(&'a Class),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::lower_borrowed;
+    use crate::parallel::sequentially;
+    use crate::tool::ToolDef;
+    use serde_json::json;
+
+    #[test]
+    fn halves_share_the_merge_budget_as_one_pass_does() {
+        // Each tool's arguments are an `allOf` merge that copies three
+        // properties, and makes a class for a nested object.
+        let tools: Vec<ToolDef> = (0..100)
+            .map(|i| {
+                ToolDef::new(
+                    format!("tool{i:03}"),
+                    json!({"allOf": [
+                        {"type": "object", "properties": {"a": {"type": "string"}}},
+                        {"type": "object", "properties": {"b": {"type": "object", "properties": {"c": {"type": "integer"}}}, "d": {"type": "null"}}}
+                    ]}),
+                )
+            })
+            .collect();
+        let lowered = lower_borrowed(&tools);
+        let run = |budget: usize| {
+            let mut cv = Convert::new(&lowered.defs, false);
+            cv.merge_budget = budget;
+            let signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+            (signatures, cv.classes, cv.degradations, cv.merge_budget)
+        };
+        // None, some, half, most and all of the merges fit the budget.
+        for budget in [0, 40, 150, 290, 1000] {
+            let halves = run(budget);
+            let one_pass = sequentially(|| run(budget));
+            assert_eq!(halves, one_pass, "budget {budget}");
+        }
+    }
 }
