@@ -150,6 +150,7 @@ pub use codemode_core::{
     render_report,
     run_code_tool,
     server_prefix,
+    set_render_threads,
     tool_list_from_value,
     unknown_tool,
 };

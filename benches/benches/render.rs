@@ -2,7 +2,7 @@
 //! over extreme schemas. Throughput is per tool, so criterion reports the
 //! per-tool cost directly.
 
-use codemode::{Language, render};
+use codemode::{Catalog, Language, render};
 use codemode_benches::{corpus, deep, long_union, wide};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -18,6 +18,28 @@ fn sizes(c: &mut Criterion) {
             }
             group.bench_with_input(BenchmarkId::from_parameter(n), &tools, |b, tools| {
                 b.iter(|| render(lang, black_box(tools)))
+            });
+        }
+        group.finish();
+    }
+}
+
+/// From a tool list's text to the SDK, as the CLI does it: the text read
+/// straight into a catalog ([`Catalog::parse`]), then printed.
+fn from_text(c: &mut Criterion) {
+    for lang in [Language::TypeScript, Language::Python] {
+        let mut group = c.benchmark_group(format!("from-text/{lang}"));
+        for n in [10, 1_000, 10_000] {
+            let text = serde_json::json!({"tools": corpus(n)}).to_string();
+            group.throughput(Throughput::Elements(n as u64));
+            if n >= 1_000 {
+                group.sample_size(10);
+            }
+            group.bench_with_input(BenchmarkId::from_parameter(n), &text, |b, text| {
+                b.iter(|| {
+                    let catalog = Catalog::parse("corpus.json", black_box(text.as_str()));
+                    catalog.map(|c| c.render(lang).len())
+                })
             });
         }
         group.finish();
@@ -45,5 +67,5 @@ fn extremes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sizes, extremes);
+criterion_group!(benches, sizes, from_text, extremes);
 criterion_main!(benches);

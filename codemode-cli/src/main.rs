@@ -111,6 +111,9 @@ fn main() -> ExitCode {
     #[cfg(feature = "mcp")]
     codemode::runtime::run_worker_if_requested();
     let cli = Cli::parse();
+    // One render per process, with mimalloc: long lists are worth halving
+    // between two cores.
+    codemode::set_render_threads(2);
     // Deeply nested input needs a deep stack to parse (and to free); the
     // work runs on a thread that has one.
     let worker = std::thread::Builder::new()

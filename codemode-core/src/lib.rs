@@ -38,6 +38,7 @@ pub use catalog::Catalog;
 pub use error::{ErrorKind, ToolCallError};
 pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
 pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
+pub use parallel::set_render_threads;
 pub use provider::{ProviderCall, ProviderError, RunCodeArgs, native_tool, native_tools};
 pub use render::{
     Rendered, fingerprint, fingerprint_texts, json_schema_to_type, render, render_report,

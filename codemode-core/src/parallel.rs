@@ -1,12 +1,38 @@
 //! Two things at once, when the machine has a second core to run them on.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
-/// How many threads can run at once (read once per process: reading it
-/// costs file reads on Linux).
+/// How many threads rendering may use; see [`set_render_threads`].
+static ALLOWED: AtomicUsize = AtomicUsize::new(1);
+
+/// Lets rendering use up to `threads` threads (at most as many as the
+/// machine runs at once; 1, the default, keeps every render on its caller's
+/// thread). With two, a long tool list (64 tools or more) is read, lowered
+/// and printed in two halves at once, and the texts are byte-identical to a
+/// render on one thread.
+///
+/// It is off by default because it pays only in some processes: a one-shot
+/// render with an allocator made for threads (the `codemode` CLI, which uses
+/// mimalloc, turns it on). With the system allocator, starting threads and
+/// giving each its own heap cost more than the halves save (measured 2.4x
+/// slower for 100 tools); and a server that renders on many tasks already
+/// keeps its cores busy.
+///
+/// ```
+/// codemode_core::set_render_threads(2);
+/// ```
+pub fn set_render_threads(threads: usize) {
+    ALLOWED.store(threads.max(1), Ordering::Relaxed);
+}
+
+/// How many threads rendering may use now.
 pub(crate) fn threads() -> usize {
-    static THREADS: OnceLock<usize> = OnceLock::new();
-    *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
+    static AVAILABLE: OnceLock<usize> = OnceLock::new();
+    // Read once per process: on Linux it costs file reads.
+    let available =
+        *AVAILABLE.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from));
+    ALLOWED.load(Ordering::Relaxed).min(available)
 }
 
 /// Lists at least this long are worth a second thread: below it, starting
