@@ -1,12 +1,12 @@
 //! The prepared catalog: a tool list validated, normalised and lowered once,
 //! then printed in each language at most once.
 
-use crate::json::{Json, from_value};
+use crate::json::from_value;
 use crate::language::Language;
 use crate::print::{python, typescript};
 use crate::render::Rendered;
 use crate::run_code::{RunCodeTool, run_code_tool_for};
-use crate::schema::{Degradation, Lowered, ToolSource, lower_tools};
+use crate::schema::{Degradation, Lowered, ToolSource, lower_in_turn, lower_tools};
 use crate::tool::{ToolDef, name_of, normalize, select};
 use crate::tool_list::{Arenas, ToolListError, parse_tool_list, read_tools};
 use crate::toolset::Toolset;
@@ -212,30 +212,33 @@ enum Tools {
 
 /// Lowers the tools an SDK declares ([`normalize`]).
 pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered {
-    lower_defs(normalize(tools))
+    lower_defs(&normalize(tools))
 }
 
-/// Lowers `tools` as given, reading their schemas through an arena.
-fn lower_defs<'t>(tools: impl IntoIterator<Item = &'t ToolDef>) -> Lowered {
+/// Lowers `tools` as given, reading their schemas through an arena. On one
+/// thread each tool's schemas are read into the arena just before it is
+/// lowered, while they are in the cache.
+fn lower_defs<T: std::borrow::Borrow<ToolDef>>(tools: &[T]) -> Lowered {
     let bump = Bump::new();
-    let trees: Vec<(&ToolDef, Json<'_>, Option<Json<'_>>)> = tools
-        .into_iter()
-        .map(|tool| {
-            let output = tool.output_schema.as_ref();
-            let input = from_value(&tool.input_schema, &bump);
-            (tool, input, output.map(|schema| from_value(schema, &bump)))
-        })
-        .collect();
-    let sources: Vec<ToolSource<'_>> = trees
+    if crate::parallel::split_point(tools.len()) == tools.len() {
+        return lower_in_turn(tools.iter().map(|tool| source(tool.borrow(), &bump)));
+    }
+    let sources: Vec<ToolSource<'_>> = tools
         .iter()
-        .map(|(tool, input, output)| ToolSource {
-            name: &tool.name,
-            description: tool.description.as_deref(),
-            input,
-            output: output.as_ref(),
-        })
+        .map(|tool| source(tool.borrow(), &bump))
         .collect();
     lower_tools(&sources)
+}
+
+/// A tool as the lowering reads it, its schemas read into `bump`.
+fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
+    let output = tool.output_schema.as_ref();
+    ToolSource {
+        name: &tool.name,
+        description: tool.description.as_deref(),
+        input: bump.alloc(from_value(&tool.input_schema, bump)),
+        output: output.map(|schema| &*bump.alloc(from_value(schema, bump))),
+    }
 }
 
 /// Prints a lowered tool set. The one place degradations are merged: the

@@ -102,15 +102,24 @@ pub(crate) fn lower_tools(tools: &[ToolSource<'_>]) -> Lowered {
     finish(if at < tools.len() {
         lower_split(tools, at)
     } else {
-        lower_part(tools)
+        lower_part(tools.iter().copied())
     })
 }
 
 /// `tools[..at]` and `tools[at..]` lowered on two threads, then joined.
 fn lower_split(tools: &[ToolSource<'_>], at: usize) -> Part {
     let (first, second) = tools.split_at(at);
-    let (a, b) = crate::parallel::join(|| lower_part(first), || lower_part(second));
+    let (a, b) = crate::parallel::join(
+        || lower_part(first.iter().copied()),
+        || lower_part(second.iter().copied()),
+    );
     join(a, b)
+}
+
+/// Lowers tools one after another on this thread, each taken from `tools`
+/// only when its turn comes (so a tree made for it is still in the cache).
+pub(crate) fn lower_in_turn<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Lowered {
+    finish(lower_part(tools))
 }
 
 /// What one walk over a run of tools gives, before the alias cycles are cut.
@@ -124,9 +133,10 @@ struct Part {
     degradations: Vec<(Option<usize>, Degradation)>,
 }
 
-fn lower_part(tools: &[ToolSource<'_>]) -> Part {
+fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Part {
     let mut walk = Walk::default();
-    let mut lowered = Vec::with_capacity(tools.len());
+    let tools = tools.into_iter();
+    let mut lowered = Vec::with_capacity(tools.size_hint().0);
     for tool in tools {
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -952,7 +962,7 @@ mod tests {
                 output: (name != "tool4").then_some(output),
             })
             .collect();
-        let whole = finish(lower_part(&sources));
+        let whole = finish(lower_part(sources.iter().copied()));
         assert!(whole.degradations.len() > 10, "{:?}", whole.degradations);
         for at in 0..=sources.len() {
             let joined = finish(lower_split(&sources, at));
