@@ -74,8 +74,13 @@ impl Printer<'_> {
 
     /// `py` printed on its own, for quoting.
     pub(super) fn text(&mut self, py: &Py) -> String {
+        self.captured(|p| p.ty(py))
+    }
+
+    /// What `write` prints, taken aside instead of into the output.
+    fn captured(&mut self, write: impl FnOnce(&mut Self)) -> String {
         let saved = std::mem::take(&mut self.out);
-        self.ty(py);
+        write(self);
         std::mem::replace(&mut self.out, saved)
     }
 
@@ -105,14 +110,16 @@ impl Printer<'_> {
         if lines.len() == 1 {
             return lines.pop();
         }
-        for line in lines {
-            let _ = writeln!(self.out, "    # {line}");
-        }
+        self.comment_lines("    ", lines);
         None
     }
 
     pub(super) fn comments(&mut self, indent: &str, doc: &Doc) {
-        for line in doc_lines(doc) {
+        self.comment_lines(indent, doc_lines(doc));
+    }
+
+    fn comment_lines(&mut self, indent: &str, lines: Vec<Cow<'_, str>>) {
+        for line in lines {
             let _ = writeln!(self.out, "{indent}# {line}");
         }
     }
@@ -143,38 +150,33 @@ impl Printer<'_> {
             if let Some(doc) = docstring(&class.doc, "    ") {
                 self.out.push_str(&doc);
             }
-            for field in &class.fields {
-                let trailing = self.field_doc(&field.doc);
+        } else {
+            self.comments("", &class.doc);
+            let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
+        }
+        for field in &class.fields {
+            let trailing = self.field_doc(&field.doc);
+            if class_syntax {
                 self.out.push_str("    ");
                 self.out.push_str(&field.name);
                 self.out.push_str(": ");
                 self.field_type(field, total);
-                if let Some(one) = trailing {
-                    self.out.push_str("  # ");
-                    self.out.push_str(&one);
-                }
-                self.out.push('\n');
-            }
-        } else {
-            self.comments("", &class.doc);
-            let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
-            for field in &class.fields {
-                let trailing = self.field_doc(&field.doc);
-                let saved = std::mem::take(&mut self.out);
-                self.field_type(field, total);
-                let ty = std::mem::replace(&mut self.out, saved);
+            } else {
+                let ty = self.captured(|p| p.field_type(field, total));
                 let _ = write!(
                     self.out,
                     "    {}: {},",
                     json_string(&field.name),
                     quote(&ty)
                 );
-                if let Some(one) = trailing {
-                    self.out.push_str("  # ");
-                    self.out.push_str(&one);
-                }
-                self.out.push('\n');
             }
+            if let Some(one) = trailing {
+                self.out.push_str("  # ");
+                self.out.push_str(&one);
+            }
+            self.out.push('\n');
+        }
+        if !class_syntax {
             self.out
                 .push_str(if total { "})\n" } else { "}, total=False)\n" });
         }
