@@ -6,7 +6,7 @@ use crate::language::Language;
 use crate::print::{python, typescript};
 use crate::render::Rendered;
 use crate::run_code::{RunCodeTool, run_code_tool_for};
-use crate::schema::{Degradation, Lowered, ToolSource, lower_in_turn, lower_tools};
+use crate::schema::{Degradation, Lowered, ToolSource, lower_tools};
 use crate::tool::{ToolDef, name_of, normalize, select};
 use crate::tool_list::{Arenas, ToolListError, parse_tool_list, read_tools};
 use crate::toolset::Toolset;
@@ -53,13 +53,7 @@ pub struct Catalog {
 impl Catalog {
     /// Prepares `tools`.
     pub fn new(tools: impl IntoIterator<Item = ToolDef>) -> Self {
-        let tools: Vec<ToolDef> = tools.into_iter().collect();
-        let (keep, duplicates) = select(&tools, name_of, |tool| tool.policy.from_program());
-        let mut slots: Vec<Option<ToolDef>> = tools.into_iter().map(Some).collect();
-        let kept: Vec<ToolDef> = keep
-            .into_iter()
-            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-            .collect();
+        let (kept, duplicates) = program_tools(tools.into_iter().collect());
         Catalog::prepared(lower_defs(&kept), duplicates, Tools::Defs(kept))
     }
 
@@ -89,8 +83,7 @@ impl Catalog {
             // Every tool read from a list has the default policy: a program
             // calls it.
             let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
-            let sources: Vec<ToolSource<'_>> = keep.iter().map(|&i| listed[i].source()).collect();
-            let lowered = lower_tools(&sources);
+            let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
             (lowered, duplicates)
         };
         let tools = Tools::Text {
@@ -114,11 +107,10 @@ impl Catalog {
     fn defs(&self) -> &[ToolDef] {
         match &self.tools {
             Tools::Defs(defs) => defs,
-            Tools::Text { text, defs } => defs.get_or_init(|| {
-                // The text was read once already, so it reads again.
-                let tools = parse_tool_list("", text).unwrap_or_default();
-                normalize(&tools).into_iter().cloned().collect()
-            }),
+            // The text was read once already, so it reads again.
+            Tools::Text { text, defs } => {
+                defs.get_or_init(|| program_tools(parse_tool_list("", text).unwrap_or_default()).0)
+            }
         }
     }
 
@@ -210,24 +202,28 @@ enum Tools {
     },
 }
 
+/// The tools an SDK declares, moved out of `tools` ([`normalize`]'s rule),
+/// and the names declared more than once.
+fn program_tools(tools: Vec<ToolDef>) -> (Vec<ToolDef>, Vec<String>) {
+    let (keep, duplicates) = select(&tools, name_of, |tool| tool.policy.from_program());
+    let mut slots: Vec<Option<ToolDef>> = tools.into_iter().map(Some).collect();
+    let kept = keep
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect();
+    (kept, duplicates)
+}
+
 /// Lowers the tools an SDK declares ([`normalize`]).
 pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered {
     lower_defs(&normalize(tools))
 }
 
-/// Lowers `tools` as given, reading their schemas through an arena. On one
-/// thread each tool's schemas are read into the arena just before it is
-/// lowered, while they are in the cache.
+/// Lowers `tools` as given, reading each one's schemas into an arena as
+/// the lowering reaches it.
 fn lower_defs<T: std::borrow::Borrow<ToolDef>>(tools: &[T]) -> Lowered {
     let bump = Bump::new();
-    if crate::parallel::split_point(tools.len()) == tools.len() {
-        return lower_in_turn(tools.iter().map(|tool| source(tool.borrow(), &bump)));
-    }
-    let sources: Vec<ToolSource<'_>> = tools
-        .iter()
-        .map(|tool| source(tool.borrow(), &bump))
-        .collect();
-    lower_tools(&sources)
+    lower_tools(tools.iter().map(|tool| source(tool.borrow(), &bump)))
 }
 
 /// A tool as the lowering reads it, its schemas read into `bump`.

@@ -70,6 +70,23 @@ pub(crate) fn sequentially<T>(f: impl FnOnce() -> T) -> T {
     out
 }
 
+/// Cuts `items` at `at` (normally [`split_point`]) and runs `first` on the
+/// front part here and `second` on the rest on a second thread; with no
+/// rest, `first` runs alone.
+pub(crate) fn halves<'t, T: Sync, A, B: Send>(
+    items: &'t [T],
+    at: usize,
+    first: impl FnOnce(&'t [T]) -> A,
+    second: impl FnOnce(&'t [T]) -> B + Send,
+) -> (A, Option<B>) {
+    let (front, rest) = items.split_at(at.min(items.len()));
+    if rest.is_empty() {
+        return (first(front), None);
+    }
+    let (a, b) = join(|| first(front), || second(rest));
+    (a, Some(b))
+}
+
 /// Runs `a` here and `b` on a second thread, and returns both results. A
 /// panic in either is resumed here, as if both had run on this thread; if
 /// no thread can be started, `b` runs here after `a`.

@@ -94,17 +94,11 @@ pub(crate) fn read_tools<'a>(
     text: &'a str,
     arenas: &'a mut Arenas,
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
-    let fail = |message: String| ToolListError {
-        source: source.to_owned(),
-        position: None,
-        message,
-    };
+    check_depth(source, text)?;
     let first: &'a Bump = &arenas.first;
     let Some(second) = arenas.second.as_mut() else {
-        let list = first.alloc(parse_tree(source, text, first)?);
-        return listed(tools_of(list).map_err(fail)?).map_err(fail);
+        return read_whole(source, text, first);
     };
-    check_depth(source, text)?;
     let (even, odd) = crate::parallel::join(
         || json::parse_half(text, first, 0).map(|list| &*first.alloc(list)),
         move || {
@@ -114,38 +108,47 @@ pub(crate) fn read_tools<'a>(
     );
     let (Ok(even), Ok(odd)) = (even, odd) else {
         // Bad JSON: read it whole, to report it in that pass's words.
-        let list = first.alloc(parse_tree(source, text, first)?);
-        return listed(tools_of(list).map_err(fail)?).map_err(fail);
+        return read_whole(source, text, first);
     };
     // The same text, so the same shape: each half holds every other tool.
-    let even = tools_of(even).map_err(fail)?;
-    let odd = tools_of(odd).map_err(fail)?;
-    let tools: Vec<&'a Json<'a>> = even
+    let even = tools_of(even).map_err(|e| shape_error(source, e))?;
+    let odd = tools_of(odd).map_err(|e| shape_error(source, e))?;
+    let tools = even
         .iter()
         .zip(odd)
         .enumerate()
-        .map(|(i, (e, o))| if i % 2 == 0 { e } else { o })
-        .collect();
-    listed(tools).map_err(fail)
+        .map(|(i, (e, o))| if i % 2 == 0 { e } else { o });
+    listed(tools).map_err(|e| shape_error(source, e))
 }
 
-/// Parses `text` into a tree in `bump`, refusing nesting past
-/// [`MAX_NESTING`] first.
-pub(crate) fn parse_tree<'a>(
+/// The tools of the list in `text`, read in one pass; the caller has
+/// checked its depth.
+fn read_whole<'a>(
     source: &str,
     text: &'a str,
     bump: &'a Bump,
-) -> Result<Json<'a>, ToolListError> {
-    check_depth(source, text)?;
-    json::parse(text, bump).map_err(|e| ToolListError {
+) -> Result<Vec<Listed<'a>>, ToolListError> {
+    let list = json::parse(text, bump).map_err(|e| ToolListError {
         source: source.to_owned(),
         position: Some((e.line(), e.column())),
         message: format!("invalid JSON: {}", strip_position(&e.to_string())),
-    })
+    })?;
+    let tools = tools_of(bump.alloc(list)).map_err(|e| shape_error(source, e))?;
+    listed(tools).map_err(|e| shape_error(source, e))
+}
+
+/// An error in a list's shape or in one of its tools (JSON that parsed).
+fn shape_error(source: &str, message: String) -> ToolListError {
+    ToolListError {
+        source: source.to_owned(),
+        position: None,
+        message,
+    }
 }
 
 /// Refuses `text` if it nests past [`MAX_NESTING`], before any parser
-/// recurses into it.
+/// recurses into it (deeper input would need a deeper stack than a thread
+/// has).
 fn check_depth(source: &str, text: &str) -> Result<(), ToolListError> {
     match too_deep(text) {
         Some(position) => Err(ToolListError {

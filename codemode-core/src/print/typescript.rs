@@ -31,8 +31,7 @@ pub(crate) fn render(lowered: &Lowered) -> String {
 /// The SDK with the tools before `at` printed on this thread and the rest
 /// on a second one.
 fn print_split(lowered: &Lowered, names: &[String], at: usize) -> String {
-    let (first, second) = lowered.tools.split_at(at);
-    let head = || {
+    let head = |first| {
         let mut p = Printer::new(&lowered.defs, names, false);
         p.header();
         // Definitions in name order, so the text does not depend on which
@@ -50,16 +49,12 @@ fn print_split(lowered: &Lowered, names: &[String], at: usize) -> String {
         p.tools(first);
         p.out
     };
-    let (mut out, rest) = if second.is_empty() {
-        (head(), String::new())
-    } else {
-        crate::parallel::join(head, || {
-            let mut p = Printer::new(&lowered.defs, names, false);
-            p.tools(second);
-            p.out
-        })
-    };
-    out.push_str(&rest);
+    let (mut out, rest) = crate::parallel::halves(&lowered.tools, at, head, |second| {
+        let mut p = Printer::new(&lowered.defs, names, false);
+        p.tools(second);
+        p.out
+    });
+    out.push_str(rest.as_deref().unwrap_or_default());
     out.push_str("};\n");
     out
 }

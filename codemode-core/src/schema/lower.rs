@@ -97,37 +97,31 @@ pub(crate) struct ToolSource<'v> {
 ///
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.
-pub(crate) fn lower_tools(tools: &[ToolSource<'_>]) -> Lowered {
-    let at = crate::parallel::split_point(tools.len());
-    finish(if at < tools.len() {
-        lower_split(tools, at)
-    } else {
-        lower_part(tools.iter().copied())
-    })
-}
-
-/// `tools[..at]` and `tools[at..]` lowered on two threads, then joined.
-fn lower_split(tools: &[ToolSource<'_>], at: usize) -> Part {
-    let (first, second) = tools.split_at(at);
-    let (a, b) = crate::parallel::join(
-        || lower_part(first.iter().copied()),
-        || lower_part(second.iter().copied()),
+pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
+    if !crate::parallel::worth_halving(tools.len()) {
+        // One walk, taking each tool only when its turn comes, so a tree
+        // read for it just before is still in the cache.
+        return finish(lower_part(tools));
+    }
+    let tools: Vec<ToolSource<'v>> = tools.collect();
+    let (a, b) = crate::parallel::halves(
+        &tools,
+        tools.len() / 2,
+        |first| lower_part(first.iter().copied()),
+        |second| lower_part(second.iter().copied()),
     );
-    join(a, b)
-}
-
-/// Lowers tools one after another on this thread, each taken from `tools`
-/// only when its turn comes (so a tree made for it is still in the cache).
-pub(crate) fn lower_in_turn<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Lowered {
-    finish(lower_part(tools))
+    finish(match b {
+        Some(b) => join(a, b),
+        None => a,
+    })
 }
 
 /// What one walk over a run of tools gives, before the alias cycles are cut.
 struct Part {
     tools: Vec<LoweredTool>,
     defs: Vec<Def>,
-    /// Each definition's identity (see [`Identities`]).
-    idents: Vec<String>,
+    /// Each definition's id, by its identity (see [`Identities`]).
+    by_key: HashMap<String, usize>,
     /// Each degradation, with the definition whose body holds it (`None`
     /// for a tool's own schema).
     degradations: Vec<(Option<usize>, Degradation)>,
@@ -163,7 +157,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Part {
     Part {
         tools: lowered,
         defs: walk.defs,
-        idents: walk.idents,
+        by_key: walk.by_key,
         degradations: walk.degradations,
     }
 }
@@ -177,26 +171,24 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Part {
 /// reach them, because a definition's identity covers everything it
 /// reaches.
 fn join(mut a: Part, b: Part) -> Part {
-    let mut index: HashMap<String, usize> = a
-        .idents
-        .iter()
-        .enumerate()
-        .map(|(id, ident)| (ident.clone(), id))
-        .collect();
+    // Every definition has one identity, so this is `b.by_key` inverted.
+    let mut idents = vec![String::new(); b.defs.len()];
+    for (ident, id) in b.by_key {
+        idents[id] = ident;
+    }
     let first_new = a.defs.len();
     let mut renumber = Vec::with_capacity(b.defs.len());
     let mut fresh = Vec::with_capacity(b.defs.len());
-    for (def, ident) in b.defs.into_iter().zip(b.idents) {
-        match index.get(&ident) {
+    for (def, ident) in b.defs.into_iter().zip(idents) {
+        match a.by_key.get(&ident) {
             Some(&id) => {
                 renumber.push(id);
                 fresh.push(false);
             }
             None => {
                 let id = a.defs.len();
-                index.insert(ident.clone(), id);
+                a.by_key.insert(ident, id);
                 a.defs.push(def);
-                a.idents.push(ident);
                 renumber.push(id);
                 fresh.push(true);
             }
@@ -278,7 +270,7 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
     let lowered = finish(Part {
         tools: Vec::new(),
         defs: walk.defs,
-        idents: walk.idents,
+        by_key: walk.by_key,
         degradations: walk.degradations,
     });
     (ty, lowered.defs, lowered.degradations)
@@ -303,8 +295,6 @@ struct Pending<'v> {
 #[derive(Default)]
 struct Walk<'v> {
     defs: Vec<Def>,
-    /// Each definition's identity, by id.
-    idents: Vec<String>,
     by_key: HashMap<String, usize>,
     ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
@@ -777,7 +767,6 @@ impl<'v> Walk<'v> {
                     tool: site.tool.to_owned(),
                     pointer: report_pointer(site, &pointer),
                 });
-                self.idents.push(key.clone());
                 self.by_key.insert(key, id);
                 self.queue.push(Pending {
                     id,
@@ -965,7 +954,11 @@ mod tests {
         let whole = finish(lower_part(sources.iter().copied()));
         assert!(whole.degradations.len() > 10, "{:?}", whole.degradations);
         for at in 0..=sources.len() {
-            let joined = finish(lower_split(&sources, at));
+            let (first, second) = sources.split_at(at);
+            let joined = finish(join(
+                lower_part(first.iter().copied()),
+                lower_part(second.iter().copied()),
+            ));
             assert_eq!(joined.degradations, whole.degradations, "split at {at}");
             for language in [Language::TypeScript, Language::Python] {
                 assert_eq!(

@@ -9,4 +9,4 @@ mod pointer;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
-pub(crate) use lower::{ToolSource, lower_in_turn, lower_tools};
+pub(crate) use lower::{ToolSource, lower_tools};

@@ -112,15 +112,12 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
         }
         p
     };
-    let (first, second) = items.split_at(crate::parallel::split_point(items.len()));
-    let mut p = if second.is_empty() {
-        emit(first)
-    } else {
-        let (mut p, rest) = crate::parallel::join(|| emit(first), || emit(second));
+    let at = crate::parallel::split_point(items.len());
+    let (mut p, rest) = crate::parallel::halves(&items, at, emit, emit);
+    if let Some(rest) = rest {
         p.out.push_str(&rest.out);
         p.imports.extend(rest.imports);
-        p
-    };
+    }
     p.imports.insert("Protocol");
     p.imports.insert("Literal");
     p.tools(&methods);
@@ -154,19 +151,19 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
 /// shared in tool order, so if the second half spent more than the first
 /// left over, it is converted again, after the first.
 fn convert_tools(cv: &mut Convert, defs: &[Def], tools: &[LoweredTool]) -> Vec<(Py, Py)> {
-    let (first, second) = tools.split_at(crate::parallel::split_point(tools.len()));
-    if second.is_empty() {
-        return first.iter().map(|tool| signature(cv, tool)).collect();
-    }
+    let at = crate::parallel::split_point(tools.len());
+    let second = &tools[at..];
     let budget = cv.merge_budget;
-    let (mut signatures, (rest, other)) = crate::parallel::join(
-        || {
+    let (mut signatures, rest) = crate::parallel::halves(
+        tools,
+        at,
+        |first| {
             first
                 .iter()
                 .map(|tool| signature(cv, tool))
                 .collect::<Vec<_>>()
         },
-        || {
+        |second| {
             let mut other = Convert::new(defs, false);
             other.merge_budget = budget;
             let rest: Vec<(Py, Py)> = second
@@ -176,6 +173,9 @@ fn convert_tools(cv: &mut Convert, defs: &[Def], tools: &[LoweredTool]) -> Vec<(
             (rest, other)
         },
     );
+    let Some((rest, other)) = rest else {
+        return signatures;
+    };
     let spent = budget - other.merge_budget;
     if spent > cv.merge_budget {
         signatures.extend(second.iter().map(|tool| signature(cv, tool)));
