@@ -264,7 +264,7 @@ mod tests {
 
     #[test]
     fn long_lists_split_across_threads_render_as_one_pass_does() {
-        crate::set_render_threads(2);
+        crate::parallel::two_threads();
         // Enough tools, classes and definitions to be split, with shared and
         // clashing definitions, nested objects and names Python must quote.
         let tools: Vec<ToolDef> = (0..150)
@@ -304,7 +304,7 @@ mod tests {
 
     #[test]
     fn long_lists_read_in_halves_are_the_lists_read_whole() {
-        crate::set_render_threads(2);
+        crate::parallel::two_threads();
         let tools: Vec<Value> = (0..300)
             .map(|i| {
                 json!({

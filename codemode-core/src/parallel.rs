@@ -60,6 +60,14 @@ thread_local! {
     static SEQUENTIAL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+/// Allows two threads, and fails the test where the machine cannot run two
+/// at once (a test of the halves would then quietly test one pass).
+#[cfg(test)]
+pub(crate) fn two_threads() {
+    set_render_threads(2);
+    assert_eq!(threads(), 2, "this test needs a machine with two cores");
+}
+
 /// Runs `f` with nothing split (on this thread), so tests can compare the
 /// halves' result with one pass.
 #[cfg(test)]

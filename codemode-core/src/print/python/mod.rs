@@ -293,7 +293,7 @@ mod tests {
 
     #[test]
     fn halves_share_the_merge_budget_as_one_pass_does() {
-        crate::set_render_threads(2);
+        crate::parallel::two_threads();
         // Each tool's arguments are an `allOf` merge that copies three
         // properties, and makes a class for a nested object.
         let tools: Vec<ToolDef> = (0..100)
