@@ -10,7 +10,7 @@
 pub(crate) mod python;
 pub(crate) mod typescript;
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::fmt;
 
 /// Why a string cannot name a tool.

@@ -23,6 +23,7 @@ pub(crate) fn is_identifier(name: &str) -> bool {
 }
 
 /// Python's hard keywords; none of them can name a method or a field.
+/// Sorted, for binary search.
 pub(crate) const KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
@@ -32,7 +33,7 @@ pub(crate) const KEYWORDS: &[&str] = &[
 
 /// Every name a printed annotation can use besides the module's own classes
 /// and aliases. A TypedDict field with one of these names, written in class
-/// syntax, would shadow it for the fields after it.
+/// syntax, would shadow it for the fields after it. Sorted, for binary search.
 pub(crate) const ANNOTATION_NAMES: &[&str] = &[
     "Any",
     "Awaitable",
@@ -58,7 +59,7 @@ pub(crate) const ANNOTATION_NAMES: &[&str] = &[
 /// Whether `name` can be written as a bare name in a class body: an
 /// identifier, not a keyword, and not mangled or special (`__x`).
 pub(crate) fn is_plain_member(name: &str) -> bool {
-    is_identifier(name) && !KEYWORDS.contains(&name) && !name.starts_with("__")
+    is_identifier(name) && KEYWORDS.binary_search(&name).is_err() && !name.starts_with("__")
 }
 
 /// Every name a Python module sees without importing it, every `typing`
@@ -77,4 +78,18 @@ pub(crate) fn reserved(name: &str) -> bool {
             .get_or_init(|| PY_RESERVED.lines().collect())
             .binary_search(&name)
             .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_searched_by_halves_are_sorted() {
+        for list in [KEYWORDS, ANNOTATION_NAMES] {
+            assert!(list.windows(2).all(|w| w[0] < w[1]), "{list:?}");
+        }
+        let reserved: Vec<&str> = PY_RESERVED.lines().collect();
+        assert!(reserved.windows(2).all(|w| w[0] < w[1]));
+    }
 }

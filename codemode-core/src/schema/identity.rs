@@ -17,8 +17,8 @@
 
 use super::pointer::local_pointer;
 use crate::json::Json;
+use foldhash::{HashMap, HashMapExt};
 use sha2::{Digest, Sha256};
-use std::collections::HashMap;
 
 type Hash = [u8; 32];
 

@@ -4,8 +4,8 @@
 //! spell them. Unions and intersections are built through [`union`] and
 //! [`intersection`], which keep them flat and free of redundant members.
 
+use foldhash::{HashSet, HashSetExt};
 use serde_json::Number;
-use std::collections::HashSet;
 
 /// Index of a named type in [`super::Lowered::defs`].
 pub type DefId = usize;

@@ -14,9 +14,10 @@ use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
 use bumpalo::Bump;
+use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// How many schema levels one type expression may nest before the rest of
 /// that branch becomes the escape hatch. Each named definition starts again.

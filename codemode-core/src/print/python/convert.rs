@@ -4,7 +4,7 @@
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
 use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Most alternatives an `allOf` over unions may expand into before it
 /// falls to the escape hatch.
@@ -51,21 +51,51 @@ pub(super) enum DefKind {
     Alias(Py),
 }
 
+/// A TypedDict to print. Names and docs are borrowed from the IR.
 #[derive(Debug, PartialEq)]
-pub(super) struct Class {
+pub(super) struct Class<'a> {
     pub(super) base: String,
     pub(super) key: String,
-    pub(super) fields: Vec<Field>,
-    pub(super) doc: Doc,
+    pub(super) fields: Vec<Field<'a>>,
+    pub(super) doc: &'a Doc,
 }
 
 #[derive(Debug, PartialEq)]
-pub(super) struct Field {
-    pub(super) name: String,
+pub(super) struct Field<'a> {
+    pub(super) name: &'a str,
     pub(super) ty: Py,
     pub(super) required: bool,
-    pub(super) doc: Doc,
+    pub(super) doc: &'a Doc,
 }
+
+/// A property as a class lists it: one object's, or several merged.
+#[derive(Clone, Copy)]
+pub(super) struct PropView<'a> {
+    name: &'a str,
+    ty: &'a Ty,
+    required: bool,
+    doc: &'a Doc,
+}
+
+impl<'a> PropView<'a> {
+    pub(super) fn of(prop: &'a Prop) -> Self {
+        PropView {
+            name: &prop.name,
+            ty: &prop.ty,
+            required: prop.required,
+            doc: &prop.doc,
+        }
+    }
+}
+
+/// The doc of a class made for a nested object: none.
+pub(super) static NO_DOC: Doc = Doc {
+    text: None,
+    notes: Vec::new(),
+};
+
+/// The type of a merged key whose parts disagree.
+static UNKNOWN: Ty = Ty::Unknown;
 
 pub(super) struct Method<'a> {
     pub(super) name: &'a str,
@@ -83,7 +113,7 @@ pub(super) struct Convert<'a> {
     pub(super) inlining: Vec<usize>,
     /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
     pub(super) merge_budget: usize,
-    pub(super) classes: Vec<Class>,
+    pub(super) classes: Vec<Class<'a>>,
     pub(super) degradations: Vec<Degradation>,
 }
 
@@ -124,29 +154,27 @@ impl<'a> Convert<'a> {
 
     pub(super) fn class(
         &mut self,
-        obj: &Object,
+        props: impl ExactSizeIterator<Item = PropView<'a>>,
         base: &str,
         key: &str,
-        doc: Doc,
+        doc: &'a Doc,
         origin: &Origin,
     ) -> usize {
-        let fields = obj
-            .props
-            .iter()
+        let fields = props
             .map(|prop| Field {
-                name: prop.name.clone(),
+                name: prop.name,
                 ty: self.conv_part(
-                    &prop.ty,
+                    prop.ty,
                     || {
                         (
-                            format!("{base}{}", pascal_case(&prop.name)),
+                            format!("{base}{}", pascal_case(prop.name)),
                             format!("{key}/{}", prop.name),
                         )
                     },
                     origin,
                 ),
                 required: prop.required,
-                doc: prop.doc.clone(),
+                doc: prop.doc,
             })
             .collect();
         self.classes.push(Class {
@@ -158,7 +186,7 @@ impl<'a> Convert<'a> {
         self.classes.len() - 1
     }
 
-    pub(super) fn conv(&mut self, ty: &Ty, base: &str, key: &str, origin: &Origin) -> Py {
+    pub(super) fn conv(&mut self, ty: &'a Ty, base: &str, key: &str, origin: &Origin) -> Py {
         match ty {
             Ty::Unknown => Py::Any,
             Ty::Never => Py::Never,
@@ -220,7 +248,7 @@ impl<'a> Convert<'a> {
     /// made there, which most parts (strings, numbers, references) cannot.
     fn conv_part(
         &mut self,
-        ty: &Ty,
+        ty: &'a Ty,
         names: impl FnOnce() -> (String, String),
         origin: &Origin,
     ) -> Py {
@@ -253,7 +281,7 @@ impl<'a> Convert<'a> {
         }
     }
 
-    pub(super) fn object(&mut self, obj: &Object, base: &str, key: &str, origin: &Origin) -> Py {
+    pub(super) fn object(&mut self, obj: &'a Object, base: &str, key: &str, origin: &Origin) -> Py {
         if obj.props.is_empty() || self.standalone {
             return Py::Dict(Box::new(match &obj.extra {
                 Extra::Unspecified => Py::Any,
@@ -267,10 +295,11 @@ impl<'a> Convert<'a> {
                 Extra::Values(_) => Py::Any,
             }));
         }
-        Py::Class(self.class(obj, base, key, Doc::default(), origin))
+        let props = obj.props.iter().map(PropView::of);
+        Py::Class(self.class(props, base, key, &NO_DOC, origin))
     }
 
-    pub(super) fn tuple(&mut self, tuple: &Tuple, base: &str, key: &str, origin: &Origin) -> Py {
+    pub(super) fn tuple(&mut self, tuple: &'a Tuple, base: &str, key: &str, origin: &Origin) -> Py {
         let mut items = Vec::with_capacity(tuple.items.len());
         for (i, item) in tuple.items.iter().enumerate() {
             items.push(self.conv_part(
@@ -300,12 +329,12 @@ impl<'a> Convert<'a> {
     /// `allOf`: one merged TypedDict per combination of object alternatives.
     pub(super) fn intersection(
         &mut self,
-        members: &[Ty],
+        members: &'a [Ty],
         base: &str,
         key: &str,
         origin: &Origin,
     ) -> Py {
-        let mut combos: Vec<Vec<&Object>> = vec![Vec::new()];
+        let mut combos: Vec<Vec<&'a Object>> = vec![Vec::new()];
         for member in members {
             let Some(alts) = object_alternatives(member, self.defs, 0) else {
                 return self.degrade(origin, "allOf over non-object schemas has no Python type");
@@ -333,14 +362,18 @@ impl<'a> Convert<'a> {
         self.merge_budget -= copied;
         let mut out = Vec::with_capacity(combos.len());
         for (i, combo) in combos.iter().enumerate() {
-            let merged = merge_objects(combo);
+            let props = merge_objects(combo);
             let key = if combos.len() == 1 {
                 key.to_owned()
             } else {
                 format!("{key}&{i}")
             };
-            let ty = Ty::Object(merged);
-            out.push(self.conv(&ty, base, &key, origin));
+            // As a merged object with these properties converts.
+            out.push(if props.is_empty() || self.standalone {
+                Py::Dict(Box::new(Py::Any))
+            } else {
+                Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))
+            });
         }
         py_union(out)
     }
@@ -379,35 +412,33 @@ pub(super) fn object_alternatives<'t>(
     }
 }
 
-/// One object with every property of every part; a key that several parts
-/// give different types becomes the escape hatch.
-pub(super) fn merge_objects(parts: &[&Object]) -> Object {
-    let mut props: Vec<Prop> = Vec::new();
+/// The properties of one object with every property of every part, sorted
+/// by name; a key that several parts give different types becomes the
+/// escape hatch. Nothing else is said about other keys.
+pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
+    let mut props: Vec<PropView<'a>> = Vec::new();
     let mut at: HashMap<&str, usize> = HashMap::new();
     for part in parts {
         for prop in &part.props {
             match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
                 Some(existing) => {
-                    if existing.ty != prop.ty {
-                        existing.ty = Ty::Unknown;
+                    if *existing.ty != prop.ty {
+                        existing.ty = &UNKNOWN;
                     }
                     existing.required |= prop.required;
                     if existing.doc.is_empty() {
-                        existing.doc = prop.doc.clone();
+                        existing.doc = &prop.doc;
                     }
                 }
                 None => {
                     at.insert(&prop.name, props.len());
-                    props.push(prop.clone());
+                    props.push(PropView::of(prop));
                 }
             }
         }
     }
-    props.sort_by(|a, b| a.name.cmp(&b.name));
-    Object {
-        props,
-        extra: Extra::Unspecified,
-    }
+    props.sort_by(|a, b| a.name.cmp(b.name));
+    props
 }
 
 /// The string a union member is tagged with: its first required property

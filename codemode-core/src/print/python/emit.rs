@@ -1,13 +1,14 @@
 //! [`Py`] trees and classes printed as stub source.
 
-use super::super::comment::doc_lines;
+use super::super::comment::{clean_lines, doc_lines};
 use super::convert::{Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::json_string;
 use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
 use crate::schema::Doc;
+use foldhash::HashSet;
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashSet};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 pub(super) struct Printer<'a> {
@@ -110,23 +111,27 @@ impl Printer<'_> {
         if lines.len() == 1 {
             return lines.pop();
         }
-        self.comment_lines("    ", lines);
+        self.comment_lines("    # ", lines);
         None
     }
 
-    pub(super) fn comments(&mut self, indent: &str, doc: &Doc) {
-        self.comment_lines(indent, doc_lines(doc));
+    /// `doc` as comment lines at the top level.
+    pub(super) fn comments(&mut self, doc: &Doc) {
+        self.comment_lines("# ", doc_lines(doc));
     }
 
-    fn comment_lines(&mut self, indent: &str, lines: Vec<Cow<'_, str>>) {
+    /// Each line after `prefix` (the indent and the comment sign).
+    fn comment_lines(&mut self, prefix: &str, lines: Vec<Cow<'_, str>>) {
         for line in lines {
-            let _ = writeln!(self.out, "{indent}# {line}");
+            self.out.push_str(prefix);
+            self.out.push_str(&line);
+            self.out.push('\n');
         }
     }
 
     pub(super) fn alias(&mut self, name: &str, py: &Py, doc: &Doc) {
         self.imports.insert("TypeAlias");
-        self.comments("", doc);
+        self.comments(doc);
         let text = self.text(py);
         // Quoted, so it may name types defined further down.
         let _ = writeln!(self.out, "{name}: TypeAlias = {}\n", quote(&text));
@@ -137,9 +142,9 @@ impl Printer<'_> {
         // Class syntax reads best, but a key that is not a plain name, or one
         // that would shadow a type named in the body, needs the functional form.
         let class_syntax = class.fields.iter().all(|f| {
-            is_plain_member(&f.name)
-                && !ANNOTATION_NAMES.contains(&f.name.as_str())
-                && !module_names.contains(f.name.as_str())
+            is_plain_member(f.name)
+                && ANNOTATION_NAMES.binary_search(&f.name).is_err()
+                && !module_names.contains(f.name)
         });
         // Mark whichever of required or optional fields is rarer.
         let optional = class.fields.iter().filter(|f| !f.required).count();
@@ -147,28 +152,21 @@ impl Printer<'_> {
         if class_syntax {
             let total_arg = if total { "" } else { ", total=False" };
             let _ = writeln!(self.out, "class {name}(TypedDict{total_arg}):");
-            if let Some(doc) = docstring(&class.doc, "    ") {
-                self.out.push_str(&doc);
-            }
+            docstring(&mut self.out, doc_lines(class.doc), "    ");
         } else {
-            self.comments("", &class.doc);
+            self.comments(class.doc);
             let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
         }
         for field in &class.fields {
-            let trailing = self.field_doc(&field.doc);
+            let trailing = self.field_doc(field.doc);
             if class_syntax {
                 self.out.push_str("    ");
-                self.out.push_str(&field.name);
+                self.out.push_str(field.name);
                 self.out.push_str(": ");
                 self.field_type(field, total);
             } else {
                 let ty = self.captured(|p| p.field_type(field, total));
-                let _ = write!(
-                    self.out,
-                    "    {}: {},",
-                    json_string(&field.name),
-                    quote(&ty)
-                );
+                let _ = write!(self.out, "    {}: {},", json_string(field.name), quote(&ty));
             }
             if let Some(one) = trailing {
                 self.out.push_str("  # ");
@@ -188,35 +186,33 @@ impl Printer<'_> {
         let mut statements = 0;
         let mut subscripted = Vec::new();
         for m in methods {
-            let args = self.text(&m.args);
-            let output = self.text(&m.output);
-            let description = Doc {
-                text: m.description.map(str::to_owned),
-                notes: Vec::new(),
-            };
+            // A tool's description has no notes: its lines are the text's.
+            let description = m.description.map(clean_lines).unwrap_or_default();
             if is_plain_member(m.name) {
-                let default = if m.optional { " = ..." } else { "" };
-                let _ = writeln!(
-                    self.out,
-                    "    async def {}(self, args: {args}{default}) -> {output}:",
-                    m.name
-                );
+                self.out.push_str("    async def ");
+                self.out.push_str(m.name);
+                self.out.push_str("(self, args: ");
+                self.ty(&m.args);
+                if m.optional {
+                    self.out.push_str(" = ...");
+                }
+                self.out.push_str(") -> ");
+                self.ty(&m.output);
+                self.out.push_str(":\n");
                 // A body of `...` (after the docstring, if any) marks a
                 // stub that returns what it declares, for every checker.
-                if let Some(doc) = docstring(&description, "        ") {
-                    self.out.push_str(&doc);
-                }
+                docstring(&mut self.out, description, "        ");
                 self.out.push_str("        ...\n");
                 statements += 1;
             } else {
+                let args = self.text(&m.args);
+                let output = self.text(&m.output);
                 let _ = writeln!(
                     self.out,
                     "    # {GLOBAL}[{}](args: {args}) -> {output}",
                     json_string(m.name)
                 );
-                for line in doc_lines(&description) {
-                    let _ = writeln!(self.out, "    #   {line}");
-                }
+                self.comment_lines("    #   ", description);
                 subscripted.push((m.name, args, output));
             }
         }
@@ -248,30 +244,42 @@ impl Printer<'_> {
     }
 }
 
-/// `doc` as a docstring at `indent`, escaped so nothing in it can end the
-/// string early: every backslash and double quote is escaped.
-pub(super) fn docstring(doc: &Doc, indent: &str) -> Option<String> {
-    let lines: Vec<String> = doc_lines(doc).iter().map(|l| escape_docstring(l)).collect();
-    match lines.as_slice() {
-        [] => None,
-        [one] => Some(format!("{indent}\"\"\"{one}\"\"\"\n")),
-        many => {
-            let mut out = format!("{indent}\"\"\"{}\n", many[0]);
-            for line in &many[1..] {
-                if line.is_empty() {
-                    out.push('\n');
-                } else {
-                    let _ = writeln!(out, "{indent}{line}");
-                }
-            }
-            let _ = writeln!(out, "{indent}\"\"\"");
-            Some(out)
-        }
+/// Writes `lines` as a docstring at `indent`, escaped so nothing in it can
+/// end the string early: every backslash and double quote is escaped.
+/// Nothing is written for no lines.
+pub(super) fn docstring(out: &mut String, lines: Vec<Cow<'_, str>>, indent: &str) {
+    let Some((first, rest)) = lines.split_first() else {
+        return;
+    };
+    out.push_str(indent);
+    out.push_str("\"\"\"");
+    push_escaped(out, first);
+    if rest.is_empty() {
+        out.push_str("\"\"\"\n");
+        return;
     }
+    out.push('\n');
+    for line in rest {
+        if !line.is_empty() {
+            out.push_str(indent);
+            push_escaped(out, line);
+        }
+        out.push('\n');
+    }
+    out.push_str(indent);
+    out.push_str("\"\"\"\n");
 }
 
-pub(super) fn escape_docstring(line: &str) -> String {
-    line.replace('\\', "\\\\").replace('"', "\\\"")
+/// `line` with every backslash and double quote escaped, for a docstring.
+fn push_escaped(out: &mut String, line: &str) {
+    let mut rest = line;
+    while let Some(at) = rest.find(['\\', '"']) {
+        out.push_str(&rest[..at]);
+        out.push('\\');
+        out.push_str(&rest[at..=at]);
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
 }
 
 /// `text` as a single-quoted Python string literal.

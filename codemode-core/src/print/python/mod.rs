@@ -22,9 +22,10 @@ use crate::ident;
 use crate::ident::pascal_case;
 use crate::schema::{Def, Degradation, Doc, Lowered, LoweredTool, Origin, Ty};
 use crate::{ERROR_CLASS, GLOBAL};
-use convert::{Class, Convert, DefKind, Method, Py};
+use convert::{Class, Convert, DefKind, Method, PropView, Py};
 use emit::Printer;
-use std::collections::{BTreeSet, HashSet};
+use foldhash::HashSet;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Prints the whole stub module for a lowered tool set, and returns the
@@ -42,7 +43,8 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
         let key = format!("d:{}", def.key);
         def_kinds.push(match &def.ty {
             Ty::Object(obj) if !obj.props.is_empty() => {
-                DefKind::Class(cv.class(obj, &def.base, &key, def.doc.clone(), &origin))
+                let props = obj.props.iter().map(PropView::of);
+                DefKind::Class(cv.class(props, &def.base, &key, &def.doc, &origin))
             }
             ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
         });
@@ -150,7 +152,11 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
 /// renumbered, exactly as one pass numbers them. The `allOf` merge budget is
 /// shared in tool order, so if the second half spent more than the first
 /// left over, it is converted again, after the first.
-fn convert_tools(cv: &mut Convert, defs: &[Def], tools: &[LoweredTool]) -> Vec<(Py, Py)> {
+fn convert_tools<'a>(
+    cv: &mut Convert<'a>,
+    defs: &'a [Def],
+    tools: &'a [LoweredTool],
+) -> Vec<(Py, Py)> {
     let at = crate::parallel::split_point(tools.len());
     let second = &tools[at..];
     let budget = cv.merge_budget;
@@ -200,7 +206,7 @@ fn convert_tools(cv: &mut Convert, defs: &[Def], tools: &[LoweredTool]) -> Vec<(
 }
 
 /// One tool's argument and result types.
-fn signature(cv: &mut Convert, tool: &LoweredTool) -> (Py, Py) {
+fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Py, Py) {
     let base = pascal_case(&tool.name);
     let origin = |field: &str| Origin {
         tool: tool.name.clone(),
@@ -248,7 +254,7 @@ fn shift_classes(py: &mut Py, offset: usize) {
 
 /// Prints one type expression, nested objects as `dict[str, ...]` and
 /// definitions inlined, for [`crate::json_schema_to_type`].
-pub(crate) fn expression(ty: &Ty, defs: &[Def]) -> String {
+pub(crate) fn expression<'a>(ty: &'a Ty, defs: &'a [Def]) -> String {
     let mut cv = Convert::new(defs, true);
     let py = cv.conv(ty, "", "", &Origin::default());
     let mut p = Printer {
@@ -280,7 +286,7 @@ fn header() -> String {
 
 enum Item<'a> {
     Alias(&'a Py, &'a Doc),
-    Class(&'a Class),
+    Class(&'a Class<'a>),
 }
 
 #[cfg(test)]
