@@ -92,8 +92,14 @@ fn py_methods(sdk: &str) -> Result<Vec<String>, String> {
         {
             found = true;
             for item in &class.body {
-                if let ast::Stmt::AsyncFunctionDef(f) = item {
-                    names.push(f.name.to_string());
+                match item {
+                    ast::Stmt::AsyncFunctionDef(f) => names.push(f.name.to_string()),
+                    // A tool reached only by subscript: one `__getitem__`
+                    // (an overload when there are several) per name.
+                    ast::Stmt::FunctionDef(f) if f.name.as_str() == "__getitem__" => {
+                        names.push(getitem_name(f).ok_or("malformed __getitem__")?);
+                    }
+                    _ => {}
                 }
             }
         }
@@ -101,15 +107,23 @@ fn py_methods(sdk: &str) -> Result<Vec<String>, String> {
     if !found {
         return Err("no class Tools".into());
     }
-    for line in sdk.lines() {
-        if let Some(rest) = line.strip_prefix("    # tools[") {
-            let end = rest.find("](args").ok_or("malformed tool comment")?;
-            let name: String = serde_json::from_str(&rest[..end]).map_err(|e| e.to_string())?;
-            names.push(name);
-        }
-    }
     names.sort();
     Ok(names)
+}
+
+/// The name in `def __getitem__(self, name: Literal["NAME"]) -> ...`.
+fn getitem_name(f: &ast::StmtFunctionDef) -> Option<String> {
+    let annotation = f.args.args.get(1)?.def.annotation.as_deref()?;
+    let ast::Expr::Subscript(sub) = annotation else {
+        return None;
+    };
+    match sub.slice.as_ref() {
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Str(name) => Some(name.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The deepest bracket nesting on any line, outside strings and comments.

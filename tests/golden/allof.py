@@ -5,10 +5,10 @@ two names are bound, `tools` and `ToolCallError`; the TypedDict classes below
 do not exist then, so never call one: pass plain dict/list values, e.g.
 `{"city": "Oslo"}`, not `FooArgs(city="Oslo")`.
 
-Every call is awaited: `await tools.name(args)`. A tool whose name is not
-a Python identifier is listed as a comment; call it as
-`await tools["its-name"](args)`. A failed call raises ToolCallError
-(`.toolName`, `.kind`).
+Every call is awaited: `await tools.name(args)`. A tool listed as a
+comment (its name is not an identifier, or is one the types here use)
+is called as `await tools["its-name"](args)`. A failed call raises
+ToolCallError (`.toolName`, `.kind`).
 """
 from __future__ import annotations
 from typing import Any, Literal, NotRequired, Protocol, TypedDict

@@ -89,6 +89,65 @@ fn is_plain(text: &str) -> bool {
     true
 }
 
+/// The words that make a Python comment a directive to some checker:
+/// `type: ignore` and type comments (CPython, mypy, pyright), `pyright:`,
+/// `mypy:` (inline configuration), `pytype:` and pyre's `pyre-ignore`,
+/// `pyre-fixme` and `pyre-strict`. Each counts only at the start of a
+/// comment or after a `#` and blanks, and only in this case.
+const PYTHON_DIRECTIVES: [&str; 5] = ["type:", "pyright:", "mypy:", "pytype:", "pyre-"];
+
+/// `text`, to follow `# ` in a Python comment, with every checker directive
+/// it would form broken by a space before its `:` or `-` (`type : ignore`),
+/// so a description or a name can never switch a check off.
+pub(crate) fn defuse_python(text: &str) -> Cow<'_, str> {
+    if !PYTHON_DIRECTIVES.iter().any(|d| text.contains(d)) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    // Whether only blanks stand between here and the comment's `#`.
+    let mut after_hash = true;
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if after_hash && let Some(d) = PYTHON_DIRECTIVES.iter().find(|d| rest.starts_with(**d)) {
+            let (word, mark) = d.split_at(d.len() - 1);
+            out.push_str(word);
+            out.push(' ');
+            out.push_str(mark);
+            rest = &rest[d.len()..];
+            after_hash = false;
+            continue;
+        }
+        after_hash = c == '#' || (after_hash && c.is_whitespace());
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    Cow::Owned(out)
+}
+
+/// `text`, for a TypeScript comment, with `@` and a following `ts-` (in any
+/// case) parted by a space: `@ts-ignore`, `@ts-expect-error` and
+/// `@ts-nocheck` are read wherever they stand in a block comment, so a
+/// description or a name can never switch a check off.
+pub(crate) fn defuse_typescript(text: &str) -> Cow<'_, str> {
+    let forms = |at: usize| {
+        text.as_bytes()
+            .get(at + 1..at + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"ts-"))
+    };
+    if !memchr::memchr_iter(b'@', text.as_bytes()).any(forms) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut from = 0;
+    for at in memchr::memchr_iter(b'@', text.as_bytes()).filter(|&at| forms(at)) {
+        out.push_str(&text[from..=at]);
+        out.push(' ');
+        from = at + 1;
+    }
+    out.push_str(&text[from..]);
+    Cow::Owned(out)
+}
+
 /// The lines a doc comment shows: the description, then the notes on one
 /// line in `@keyword value` form (`@deprecated` alone). A one-line
 /// description shares its line with the notes, to keep the prompt short.
@@ -155,6 +214,40 @@ mod tests {
             ] {
                 assert_eq!(is_plain(&text), !text.chars().any(special), "{:?}", c);
             }
+        }
+    }
+
+    #[test]
+    fn python_directives_are_broken_wherever_a_checker_reads_them() {
+        for (text, want) in [
+            ("type: ignore", "type : ignore"),
+            ("  type:ignore[misc]", "  type :ignore[misc]"),
+            ("x # type: ignore", "x # type : ignore"),
+            ("a #pyright: basic", "a #pyright : basic"),
+            ("mypy: ignore-errors", "mypy : ignore-errors"),
+            ("pytype: disable=x", "pytype : disable=x"),
+            ("pyre-ignore[16]", "pyre -ignore[16]"),
+            ("# # type: int", "# # type : int"),
+            // Not after a `#`: no checker reads these.
+            ("the type: a string", "the type: a string"),
+            ("Type: ignore", "Type: ignore"),
+            ("é type: x", "é type: x"),
+        ] {
+            assert_eq!(defuse_python(text), want, "{text:?}");
+        }
+        assert!(matches!(defuse_python("plain words"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn typescript_directives_are_broken_in_any_case() {
+        for (text, want) in [
+            ("@ts-ignore", "@ ts-ignore"),
+            ("x @ts-expect-error y", "x @ ts-expect-error y"),
+            ("@TS-NOCHECK and @Ts-check", "@ TS-NOCHECK and @ Ts-check"),
+            ("mail@ts-host.example", "mail@ ts-host.example"),
+            ("@param x, @t, @ts", "@param x, @t, @ts"),
+        ] {
+            assert_eq!(defuse_typescript(text), want, "{text:?}");
         }
     }
 

@@ -1,7 +1,19 @@
 //! The TypeScript declaration, which JavaScript programs read as documentation.
 
-use super::comment::{clean_lines, doc_lines};
+use super::comment::{clean_lines, defuse_typescript, doc_lines};
 use crate::canonical::json_string;
+
+/// The members of TypeScript's `Object` interface, which every object type
+/// has: an optional property named like one needs [`Printer::inherited`].
+const OBJECT_MEMBERS: [&str; 7] = [
+    "constructor",
+    "hasOwnProperty",
+    "isPrototypeOf",
+    "propertyIsEnumerable",
+    "toLocaleString",
+    "toString",
+    "valueOf",
+];
 
 /// The one tool name that cannot be a member of `tools` in JavaScript.
 const THEN: &str = "then";
@@ -160,8 +172,9 @@ impl<'a> Printer<'a> {
     }
 
     /// A line inside a JSDoc block, with any `*/` that would end it early
-    /// written as `*\/`.
+    /// written as `*\/`, and no `@ts-` directive left whole.
     fn comment_text(&mut self, line: &str) {
+        let line = defuse_typescript(line);
         let mut parts = line.split("*/");
         if let Some(first) = parts.next() {
             self.out.push_str(first);
@@ -343,11 +356,14 @@ impl<'a> Printer<'a> {
             self.key(&prop.name);
             self.out.push_str(if prop.required { ": " } else { "?: " });
             self.ty(&prop.ty, Ctx::Top);
+            if !prop.required && !matches!(prop.ty, Ty::Unknown) {
+                self.inherited(&prop.name);
+            }
             if multiline {
                 self.out.push(';');
                 if let [one] = lines.as_slice() {
                     self.out.push_str(" // ");
-                    self.out.push_str(one);
+                    self.out.push_str(&defuse_typescript(one));
                 }
                 self.out.push('\n');
             }
@@ -365,6 +381,9 @@ impl<'a> Printer<'a> {
             self.out.push_str("[key: string]: ");
             self.ty(&all, Ctx::Top);
             if obj.props.iter().any(|p| !p.required) && !matches!(all, Ty::Unknown) {
+                for prop in obj.props.iter().filter(|p| !p.required) {
+                    self.inherited(&prop.name);
+                }
                 self.out.push_str(" | undefined");
             }
             if multiline {
@@ -377,6 +396,20 @@ impl<'a> Printer<'a> {
             self.out.push('}');
         } else {
             self.out.push_str(" }");
+        }
+    }
+
+    /// ` | Object["name"]` after the type of an optional property named like
+    /// a member of `Object.prototype`. TypeScript compares an object
+    /// literal that leaves the key out by the member it inherits (a method),
+    /// so without this no such literal would type-check. The method is no
+    /// JSON value (`JSON.stringify` drops it), so the key's value is still
+    /// checked for every value that reaches the tool.
+    fn inherited(&mut self, name: &str) {
+        if OBJECT_MEMBERS.contains(&name) {
+            self.out.push_str(" | Object[");
+            self.out.push_str(&json_string(name));
+            self.out.push(']');
         }
     }
 
@@ -420,5 +453,32 @@ mod tests {
         for at in 0..lowered.tools.len() {
             assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
         }
+    }
+
+    #[test]
+    fn optional_keys_named_like_object_members_admit_the_inherited_member() {
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "toString": {"type": "string"},
+                "valueOf": {},
+                "id": {"type": "integer"},
+                "constructor": {"type": "integer"}
+            }, "required": ["constructor"], "additionalProperties": {"type": "integer"}}),
+        )];
+        let text = render(&lower_borrowed(&tools));
+        // Required, or of any type already: nothing to add.
+        let want = "args: { constructor: number; id?: number; toString?: string | Object[\"toString\"]; \
+                    valueOf?: unknown; [key: string]: unknown }";
+        assert!(text.contains(want), "{text}");
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {"toString": {"type": "string"}},
+                   "additionalProperties": {"type": "integer"}}),
+        )];
+        let text = render(&lower_borrowed(&tools));
+        let want = "args?: { toString?: string | Object[\"toString\"]; \
+                    [key: string]: number | string | Object[\"toString\"] | undefined }";
+        assert!(text.contains(want), "{text}");
     }
 }

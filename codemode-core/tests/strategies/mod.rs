@@ -47,6 +47,9 @@ const KEYS: &[&str] = &[
     "list",
     "kind",
     "x-y",
+    "toString",
+    "valueOf",
+    "hasOwnProperty",
 ];
 
 const STRINGS: &[&str] = &[
@@ -77,6 +80,12 @@ const STRINGS: &[&str] = &[
     "{}",
     "Promise",
     "Tools",
+    "type: ignore",
+    "x # type: ignore[misc]",
+    "mypy: ignore-errors",
+    "pyright: basic",
+    "@ts-expect-error",
+    "/* @ts-ignore */",
 ];
 
 const NAMES: &[&str] = &[
@@ -101,6 +110,11 @@ const NAMES: &[&str] = &[
     "x",
     "Tools",
     "__getitem__",
+    "Any",
+    "str",
+    "overload",
+    "AArgs",
+    "b # type: ignore",
 ];
 
 pub fn json_value() -> impl Strategy<Value = Value> {
@@ -108,6 +122,7 @@ pub fn json_value() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
+        (i64::MAX as u64 + 1..=u64::MAX).prop_map(Value::from),
         (-1e6f64..1e6).prop_map(Value::from),
         prop::sample::select(STRINGS).prop_map(Value::from),
     ];

@@ -144,12 +144,17 @@ impl<'a> Convert<'a> {
     }
 
     pub(super) fn degrade(&mut self, origin: &Origin, reason: &str) -> Py {
+        self.widen(origin, reason, Py::Any)
+    }
+
+    /// Records that the type at `origin` is printed as the wider `to`.
+    fn widen(&mut self, origin: &Origin, reason: &str, to: Py) -> Py {
         self.degradations.push(Degradation {
             tool: origin.tool.clone(),
             pointer: origin.pointer.clone(),
             reason: reason.to_owned(),
         });
-        Py::Any
+        to
     }
 
     pub(super) fn class(
@@ -201,7 +206,12 @@ impl<'a> Convert<'a> {
             }
             Ty::Lit(Lit::Num(n)) => match (n.as_i64(), n.as_u64()) {
                 (Some(i), _) => Py::Literal(vec![i.to_string()]),
-                (None, Some(u)) => Py::Literal(vec![u.to_string()]),
+                // mypy takes only 64-bit signed integers in `Literal`.
+                (None, Some(_)) => self.widen(
+                    origin,
+                    "an integer literal beyond the signed 64-bit range is widened to int",
+                    Py::Int,
+                ),
                 _ => Py::Float,
             },
             Ty::Array(item) => Py::List(Box::new(self.conv_part(
@@ -282,6 +292,9 @@ impl<'a> Convert<'a> {
     }
 
     pub(super) fn object(&mut self, obj: &'a Object, base: &str, key: &str, origin: &Origin) -> Py {
+        if obj.props.iter().any(|p| p.name.is_empty()) {
+            return self.keyless(origin);
+        }
         if obj.props.is_empty() || self.standalone {
             return Py::Dict(Box::new(match &obj.extra {
                 Extra::Unspecified => Py::Any,
@@ -297,6 +310,13 @@ impl<'a> Convert<'a> {
         }
         let props = obj.props.iter().map(PropView::of);
         Py::Class(self.class(props, base, key, &NO_DOC, origin))
+    }
+
+    /// An object with an empty key, which no TypedDict may have (pyright
+    /// refuses it): a plain dict, recorded.
+    fn keyless(&mut self, origin: &Origin) -> Py {
+        let reason = "an object with an empty property name has no TypedDict; it is a plain dict";
+        self.widen(origin, reason, Py::Dict(Box::new(Py::Any)))
     }
 
     pub(super) fn tuple(&mut self, tuple: &'a Tuple, base: &str, key: &str, origin: &Origin) -> Py {
@@ -369,7 +389,9 @@ impl<'a> Convert<'a> {
                 format!("{key}&{i}")
             };
             // As a merged object with these properties converts.
-            out.push(if props.is_empty() || self.standalone {
+            out.push(if props.iter().any(|p| p.name.is_empty()) {
+                self.keyless(origin)
+            } else if props.is_empty() || self.standalone {
                 Py::Dict(Box::new(Py::Any))
             } else {
                 Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))

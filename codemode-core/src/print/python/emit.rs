@@ -1,6 +1,6 @@
 //! [`Py`] trees and classes printed as stub source.
 
-use super::super::comment::{clean_lines, doc_lines};
+use super::super::comment::{clean_lines, defuse_python, doc_lines};
 use super::convert::{Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::json_string;
@@ -124,7 +124,7 @@ impl Printer<'_> {
     fn comment_lines(&mut self, prefix: &str, lines: Vec<Cow<'_, str>>) {
         for line in lines {
             self.out.push_str(prefix);
-            self.out.push_str(&line);
+            self.out.push_str(&defuse_python(&line));
             self.out.push('\n');
         }
     }
@@ -141,11 +141,10 @@ impl Printer<'_> {
         self.imports.insert("TypedDict");
         // Class syntax reads best, but a key that is not a plain name, or one
         // that would shadow a type named in the body, needs the functional form.
-        let class_syntax = class.fields.iter().all(|f| {
-            is_plain_member(f.name)
-                && ANNOTATION_NAMES.binary_search(&f.name).is_err()
-                && !module_names.contains(f.name)
-        });
+        let class_syntax = class
+            .fields
+            .iter()
+            .all(|f| bare_in_class_body(f.name, module_names));
         // Mark whichever of required or optional fields is rarer.
         let optional = class.fields.iter().filter(|f| !f.required).count();
         let total = optional * 2 <= class.fields.len();
@@ -170,7 +169,7 @@ impl Printer<'_> {
             }
             if let Some(one) = trailing {
                 self.out.push_str("  # ");
-                self.out.push_str(&one);
+                self.out.push_str(&defuse_python(&one));
             }
             self.out.push('\n');
         }
@@ -181,14 +180,14 @@ impl Printer<'_> {
         self.out.push('\n');
     }
 
-    pub(super) fn tools(&mut self, methods: &[Method<'_>]) {
+    pub(super) fn tools(&mut self, methods: &[Method<'_>], module_names: &HashSet<&str>) {
         let _ = writeln!(self.out, "class Tools(Protocol):");
         let mut statements = 0;
         let mut subscripted = Vec::new();
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let description = m.description.map(clean_lines).unwrap_or_default();
-            if is_plain_member(m.name) {
+            if bare_in_class_body(m.name, module_names) {
                 self.out.push_str("    async def ");
                 self.out.push_str(m.name);
                 self.out.push_str("(self, args: ");
@@ -207,11 +206,11 @@ impl Printer<'_> {
             } else {
                 let args = self.text(&m.args);
                 let output = self.text(&m.output);
-                let _ = writeln!(
-                    self.out,
-                    "    # {GLOBAL}[{}](args: {args}) -> {output}",
+                let call = format!(
+                    "{GLOBAL}[{}](args: {args}) -> {output}",
                     json_string(m.name)
                 );
+                self.comment_lines("    # ", vec![Cow::Owned(call)]);
                 self.comment_lines("    #   ", description);
                 subscripted.push((m.name, args, output));
             }
@@ -242,6 +241,16 @@ impl Printer<'_> {
         }
         let _ = writeln!(self.out, "\n{GLOBAL}: Tools");
     }
+}
+
+/// Whether `name` can be bound in a class body (as a field or a method):
+/// a plain member name that no annotation in the module uses, since a
+/// binding in a class body hides that name from every annotation after it
+/// (a tool named `str`, `Any` or like a generated TypedDict, say).
+fn bare_in_class_body(name: &str, module_names: &HashSet<&str>) -> bool {
+    is_plain_member(name)
+        && ANNOTATION_NAMES.binary_search(&name).is_err()
+        && !module_names.contains(name)
 }
 
 /// Writes `lines` as a docstring at `indent`, escaped so nothing in it can

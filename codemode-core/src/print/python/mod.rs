@@ -42,7 +42,10 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
         };
         let key = format!("d:{}", def.key);
         def_kinds.push(match &def.ty {
-            Ty::Object(obj) if !obj.props.is_empty() => {
+            // An empty key makes no class: `conv` records it and makes a dict.
+            Ty::Object(obj)
+                if !obj.props.is_empty() && obj.props.iter().all(|p| !p.name.is_empty()) =>
+            {
                 let props = obj.props.iter().map(PropView::of);
                 DefKind::Class(cv.class(props, &def.base, &key, &def.doc, &origin))
             }
@@ -122,7 +125,7 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     }
     p.imports.insert("Protocol");
     p.imports.insert("Literal");
-    p.tools(&methods);
+    p.tools(&methods, &module_names);
     let body = std::mem::take(&mut p.out);
     let mut out = header();
     let imports: Vec<&str> = p.imports.into_iter().collect();
@@ -276,10 +279,10 @@ fn header() -> String {
          do not exist then, so never call one: pass plain dict/list values, e.g.\n\
          `{{\"city\": \"Oslo\"}}`, not `FooArgs(city=\"Oslo\")`.\n\
          \n\
-         Every call is awaited: `await {GLOBAL}.name(args)`. A tool whose name is not\n\
-         a Python identifier is listed as a comment; call it as\n\
-         `await {GLOBAL}[\"its-name\"](args)`. A failed call raises {ERROR_CLASS}\n\
-         (`.toolName`, `.kind`).\n\
+         Every call is awaited: `await {GLOBAL}.name(args)`. A tool listed as a\n\
+         comment (its name is not an identifier, or is one the types here use)\n\
+         is called as `await {GLOBAL}[\"its-name\"](args)`. A failed call raises\n\
+         {ERROR_CLASS} (`.toolName`, `.kind`).\n\
          \"\"\"\n"
     )
 }
@@ -296,6 +299,42 @@ mod tests {
     use crate::parallel::sequentially;
     use crate::tool::ToolDef;
     use serde_json::json;
+
+    #[test]
+    fn literals_and_keys_no_checker_takes_are_widened_and_recorded() {
+        let tools = vec![ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "big": {"const": 18446744073709551615u64},
+                "small": {"const": -9223372036854775808i64},
+                "o": {"type": "object", "properties": {"": {"type": "string"}}},
+                "m": {"allOf": [
+                    {"type": "object", "properties": {"": {"type": "string"}}},
+                    {"type": "object", "properties": {"b": {"type": "string"}}}
+                ]}
+            }}),
+        )];
+        let lowered = lower_borrowed(&tools);
+        let (text, degradations) = render(&lowered);
+        for line in [
+            "    big: int\n",
+            "    small: Literal[-9223372036854775808]\n",
+            "    o: dict[str, Any]\n",
+            "    m: dict[str, Any]\n",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+        let reasons: Vec<&str> = degradations.iter().map(|d| d.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            // In property order: big, m, o.
+            [
+                "an integer literal beyond the signed 64-bit range is widened to int",
+                "an object with an empty property name has no TypedDict; it is a plain dict",
+                "an object with an empty property name has no TypedDict; it is a plain dict",
+            ]
+        );
+    }
 
     #[test]
     fn halves_share_the_merge_budget_as_one_pass_does() {

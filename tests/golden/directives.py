@@ -1,0 +1,50 @@
+"""Typed stubs of the tools a Code Mode program can call.
+
+These declarations are static stubs: nothing here runs. At run time exactly
+two names are bound, `tools` and `ToolCallError`; the TypedDict classes below
+do not exist then, so never call one: pass plain dict/list values, e.g.
+`{"city": "Oslo"}`, not `FooArgs(city="Oslo")`.
+
+Every call is awaited: `await tools.name(args)`. A tool listed as a
+comment (its name is not an identifier, or is one the types here use)
+is called as `await tools["its-name"](args)`. A failed call raises
+ToolCallError (`.toolName`, `.kind`).
+"""
+from __future__ import annotations
+from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict
+
+class ToolCallError(Exception):
+    """Raised by a failed tool call."""
+    toolName: str
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
+
+class AnnotateArgs(TypedDict, total=False):
+    # The text.
+    # # pyright : basic
+    # // @ts-ignore
+    body: str
+    kind: Kind
+    note: Required[str]  # @ts-expect-error
+    tag: str  # type : ignore
+
+# mypy : ignore-errors
+Kind: TypeAlias = 'Literal["plain", "rich"]'
+
+OddTypeIgnoreArgs = TypedDict("OddTypeIgnoreArgs", {
+    "class": 'str',  # pyre -ignore
+    "x-y": 'int',  # Count # type : ignore[misc]
+}, total=False)
+
+class Tools(Protocol):
+    async def annotate(self, args: AnnotateArgs) -> Any:
+        """Adds a note to a record.
+        @ts-expect-error
+        # type: ignore
+        """
+        ...
+    # tools["odd # type : ignore"](args: OddTypeIgnoreArgs) -> Any
+    #   pyright : basic
+    #   @TS-NOCHECK
+    def __getitem__(self, name: Literal["odd # type: ignore"]) -> Callable[[OddTypeIgnoreArgs], Awaitable[Any]]: ...
+
+tools: Tools

@@ -1,0 +1,38 @@
+// Call tools only through `tools`: `await tools["name"](args)`.
+// Every call returns a Promise; a failed call rejects with ToolCallError.
+// Arguments and results are plain JSON values.
+declare class ToolCallError extends Error {
+  /** The tool that failed. */
+  readonly toolName: string;
+  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error";
+}
+
+/** mypy: ignore-errors */
+type Kind = "plain" | "rich";
+
+declare const tools: {
+  /**
+   * Adds a note to a record.
+   * @ ts-expect-error
+   * # type: ignore
+   */
+  "annotate"(args: {
+    /**
+     * The text.
+     * # pyright: basic
+     * // @ ts-ignore
+     */
+    body?: string;
+    kind?: Kind;
+    note: string; // @ ts-expect-error
+    tag?: string; // type: ignore
+  }): Promise<unknown>;
+  /**
+   * pyright: basic
+   * @ TS-NOCHECK
+   */
+  "odd # type: ignore"(args?: {
+    class?: string; // pyre-ignore
+    "x-y"?: number; // Count # type: ignore[misc]
+  }): Promise<unknown>;
+};
