@@ -6,11 +6,10 @@
 #  - real MCP servers from the npm registry, asked for their tools at test time
 #    (the lists are cached with the install);
 #  - for the golden tool sets, the examples, the servers and a generated hostile
-#    corpus: `tsc --strict --noEmit` on the TypeScript SDK and `mypy --strict`
-#    on the Python SDK; pyright (npm, strict) on the example agent's SDK and
-#    its Python program;
+#    corpus: `tsc --strict --noEmit` on the TypeScript SDK, and `mypy --strict`
+#    and pyright (npm, strict) on the Python SDK;
 #  - usage probes (probes/): correct programs must type-check, wrong ones must be
-#    rejected with the error code they name;
+#    rejected with the error code they name (Python probes by mypy and pyright);
 #  - the reserved-name lists in codemode-core match the pinned checkers;
 #  - `codemode serve` in front of real MCP servers, driven by the official
 #    Python MCP client (PyPI `mcp`, pinned).
@@ -71,8 +70,18 @@ if ! "$mypy" --strict --cache-dir "$cache/mypy-cache" "$work"/sdk/*.py > "$work/
   fail "mypy --strict"; sed -n 1,20p "$work/mypy.log"
 fi
 
+# --- pyright strict: all Python SDKs at once -----------------------------------
+echo '{"typeCheckingMode": "strict", "pythonVersion": "3.11"}' > "$work/pyrightconfig.json"
+cp "$work/pyrightconfig.json" "$work/sdk/pyrightconfig.json"
+if ! (cd "$work/sdk" && "$pyright" -p pyrightconfig.json ./*.py) > "$work/pyright.log" 2>&1; then
+  fail "pyright --strict"; grep -E "error|warning" "$work/pyright.log" | sed -n 1,20p
+fi
+
 # --- usage probes -------------------------------------------------------------
 probes=0
+# Python probes also go through pyright, all at once after the loop:
+# "program verdict expected-rule" per line.
+: > "$work/pyright-probes"
 for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
   file="$(basename "$probe")"
   set_name="${file%%.*}"
@@ -87,6 +96,8 @@ for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
     "$tsc" --strict --noEmit --target es2022 "$program" > "$program.log" 2>&1 && ok=1 || ok=0
   else
     "$mypy" --strict --cache-dir "$cache/mypy-cache" "$program" > "$program.log" 2>&1 && ok=1 || ok=0
+    rule="$(sed -n 's/^# expect-pyright: //p' "$probe" | head -1)"
+    echo "$program $file $verdict ${rule:--}" >> "$work/pyright-probes"
   fi
   if [ "$verdict" = ok ]; then
     [ "$ok" = 1 ] || { fail "probe $file should type-check"; sed -n 1,10p "$program.log"; }
@@ -100,6 +111,32 @@ for probe in "$here"/probes/*.ts "$here"/probes/*.py; do
   fi
   probes=$((probes + 1))
 done
+# pyright strict on every Python probe: an ok probe is clean, a bad one has an
+# error (of the rule its `# expect-pyright:` line names, if it has one).
+if [ -s "$work/pyright-probes" ]; then
+  (cd "$work" && "$pyright" -p pyrightconfig.json --outputjson $(cut -d' ' -f1 "$work/pyright-probes")) \
+    > "$work/pyright-probes.json" 2> "$work/pyright-probes.err" || true
+  "$cache/venv/bin/python" - "$work/pyright-probes" "$work/pyright-probes.json" > "$work/pyright-verdicts" <<'PY' || fail "pyright gave no report on the probes"
+import json, sys
+report = json.load(open(sys.argv[2]))
+errors = {}
+for d in report.get("generalDiagnostics", []):
+    if d.get("severity") == "error":
+        errors.setdefault(d["file"], []).append(d)
+for line in open(sys.argv[1]):
+    program, name, verdict, rule = line.split()
+    found = [e for e in errors.items() if e[0].endswith("/" + program.rsplit("/", 1)[-1])]
+    found = found[0][1] if found else []
+    if verdict == "ok" and found:
+        first = found[0]
+        print(f"probe {name} should be clean under pyright: line {first['range']['start']['line'] + 1}: {first['message']}")
+    elif verdict != "ok" and not found:
+        print(f"probe {name} should be rejected by pyright but is clean")
+    elif verdict != "ok" and rule != "-" and not any(e.get("rule") == rule for e in found):
+        print(f"probe {name} was rejected by pyright, but not with {rule}: {found[0].get('rule')}: {found[0]['message']}")
+PY
+  while read -r verdict_line; do fail "$verdict_line"; done < "$work/pyright-verdicts"
+fi
 # The example agent's own TypeScript program type-checks against its SDK.
 { cat "$work/sdk/agent.ts"; echo "async function main() {"; cat "$root/examples/agent/programs/triage.ts"; echo "}"; } > "$work/triage.ts"
 if "$tsc" --strict --noEmit --target es2022 "$work/triage.ts" > "$work/triage.log" 2>&1; then probes=$((probes + 1)); else
@@ -110,7 +147,6 @@ if "$tsc" --strict --noEmit --target es2022 "$work/triage.ts" > "$work/triage.lo
 { cat "$work/sdk/agent.py"; echo "async def main() -> object:"; sed 's/^/    /' "$root/examples/agent/programs/triage.py"; } > "$work/triage.py"
 if "$mypy" --strict --cache-dir "$cache/mypy-cache" "$work/triage.py" > "$work/triage-mypy.log" 2>&1; then probes=$((probes + 1)); else
   fail "examples/agent/programs/triage.py does not type-check against the agent's SDK (mypy)"; sed -n 1,10p "$work/triage-mypy.log"; fi
-echo '{"typeCheckingMode": "strict", "pythonVersion": "3.11"}' > "$work/pyrightconfig.json"
 cp "$work/sdk/agent.py" "$work/agent_sdk.py"
 if (cd "$work" && "$pyright" -p pyrightconfig.json agent_sdk.py triage.py) > "$work/triage-pyright.log" 2>&1; then probes=$((probes + 1)); else
   fail "the agent's Python SDK or examples/agent/programs/triage.py is not clean under pyright strict"; sed -n 1,20p "$work/triage-pyright.log"; fi

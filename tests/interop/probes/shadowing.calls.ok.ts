@@ -1,0 +1,8 @@
+async function main(): Promise<void> {
+  await tools.find({ q: "x" });
+  await tools.FindArgs({ n: 1 });
+  await tools.str({ s: "x" });
+  await tools.blank({ "": "v", id: 1 });
+  await tools.proto({ id: "1" });
+  await tools.proto({ id: "1", toString: "s", constructor: 2, valueOf: true });
+}

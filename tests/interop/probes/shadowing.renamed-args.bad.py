@@ -1,0 +1,4 @@
+# expect: typeddict-unknown-key
+# expect-pyright: reportArgumentType
+async def main() -> None:
+    await tools["FindArgs"]({"q": "x"})
