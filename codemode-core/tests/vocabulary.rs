@@ -567,7 +567,7 @@ fn one_line_docs_trail_and_longer_ones_lead() {
     let ts = ts_sdk(schema.clone());
     assert!(ts.contains("a?: string; // One line.\n"), "{ts}");
     assert!(
-        ts.contains("    /**\n     * Two\n     * lines.\n     */\n    b?: string;\n"),
+        ts.contains("    /**\nTwo\nlines.\n     */\n    b?: string;\n"),
         "{ts}"
     );
     let py = py_sdk(schema);

@@ -1,26 +1,19 @@
-// Call tools only through `tools`: `await tools["name"](args)`.
-// Every call returns a Promise; a failed call rejects with ToolCallError.
-// Arguments and results are plain JSON values.
-declare class ToolCallError extends Error {
-  /** The tool that failed. */
-  readonly toolName: string;
-  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error";
-}
+declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 /** mypy: ignore-errors */
 type Kind = "plain" | "rich";
 
 declare const tools: {
   /**
-   * Adds a note to a record.
-   * @ ts-expect-error
-   * # type: ignore
+Adds a note to a record.
+@ ts-expect-error
+# type: ignore
    */
   "annotate"(args: {
     /**
-     * The text.
-     * # pyright: basic
-     * // @ ts-ignore
+The text.
+# pyright: basic
+// @ ts-ignore
      */
     body?: string;
     kind?: Kind;
@@ -28,8 +21,8 @@ declare const tools: {
     tag?: string; // type: ignore
   }): Promise<unknown>;
   /**
-   * pyright: basic
-   * @ TS-NOCHECK
+pyright: basic
+@ TS-NOCHECK
    */
   "odd # type: ignore"(args?: {
     class?: string; // pyre-ignore

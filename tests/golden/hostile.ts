@@ -1,11 +1,4 @@
-// Call tools only through `tools`: `await tools["name"](args)`.
-// Every call returns a Promise; a failed call rejects with ToolCallError.
-// Arguments and results are plain JSON values.
-declare class ToolCallError extends Error {
-  /** The tool that failed. */
-  readonly toolName: string;
-  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error";
-}
+declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 type ToolCallErrorType = string;
 
@@ -24,19 +17,19 @@ declare const tools: {
   /** Control \u{0} \u{7} \u{1b} characters */
   "ctrl\u0001\u007f"(args?: { [key: string]: unknown }): Promise<unknown>;
   /**
-   * # not a comment
-   * """
-   * '''
+# not a comment
+"""
+'''
    */
   "get_weather"(args?: {
     city?: string; // @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
   }): Promise<unknown>;
   /**
-   * Separators
-   *  inside
-   *  text
-   * and a newline
-   * and CRLF
+Separators
+ inside
+ text
+and a newline
+and CRLF
    */
   "line\u2028sep\u2029para"(args?: { "\u2028"?: "\u2029" }): Promise<unknown>;
   /** Ends with a backslash \ */

@@ -1,11 +1,4 @@
-// Call tools only through `tools`: `await tools["name"](args)`.
-// Every call returns a Promise; a failed call rejects with ToolCallError.
-// Arguments and results are plain JSON values.
-declare class ToolCallError extends Error {
-  /** The tool that failed. */
-  readonly toolName: string;
-  readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error";
-}
+declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 /** Where a parcel goes. */
 type Address = {
@@ -22,7 +15,7 @@ type Country = "Norway" | "Chile" | { Other: string };
 
 /** Adjacently tagged. */
 type Payment = { c: string; t: "Card" } | { c: {
-  due_days: number; // @format uint16 @minimum 0 @maximum 65535
+  due_days: number; // @format uint16
 }; t: "Invoice" };
 
 /** Untagged. */
@@ -30,7 +23,7 @@ type Quantity = number | { grams: number };
 
 /** Internally tagged. */
 type Shipping = { kind: "standard" } | {
-  days: number; // @format uint8 @minimum 0 @maximum 255
+  days: number; // @format uint8
   kind: "express";
 };
 

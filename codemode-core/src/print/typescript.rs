@@ -112,6 +112,8 @@ impl<'a> Printer<'a> {
         }
     }
 
+    /// The error class, on one line. How to call tools, and what a failure
+    /// carries, the `run_code` instructions say once; the SDK only declares.
     fn header(&mut self) {
         let kinds: Vec<String> = ErrorKind::ALL
             .iter()
@@ -119,14 +121,7 @@ impl<'a> Printer<'a> {
             .collect();
         let _ = write!(
             self.out,
-            "// Call tools only through `{GLOBAL}`: `await {GLOBAL}[\"name\"](args)`.\n\
-             // Every call returns a Promise; a failed call rejects with {ERROR_CLASS}.\n\
-             // Arguments and results are plain JSON values.\n\
-             declare class {ERROR_CLASS} extends Error {{\n  \
-             /** The tool that failed. */\n  \
-             readonly toolName: string;\n  \
-             readonly kind: {};\n\
-             }}\n\n",
+            "declare class {ERROR_CLASS} extends Error {{ readonly toolName: string; readonly kind: {} }}\n\n",
             kinds.join(" | ")
         );
     }
@@ -155,15 +150,11 @@ impl<'a> Printer<'a> {
             many => {
                 self.pad();
                 self.out.push_str("/**\n");
+                // The lines start at the margin, with no ` * ` before
+                // them: JSDoc does not need it, and it costs tokens per line.
                 for line in many {
-                    self.pad();
-                    if line.is_empty() {
-                        self.out.push_str(" *\n");
-                    } else {
-                        self.out.push_str(" * ");
-                        self.comment_text(line);
-                        self.out.push('\n');
-                    }
+                    self.comment_text(line);
+                    self.out.push('\n');
                 }
                 self.pad();
                 self.out.push_str(" */\n");

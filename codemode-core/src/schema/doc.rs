@@ -9,8 +9,29 @@ use crate::json::Json;
 /// Longest annotation value (such as a `default`) quoted in a doc comment.
 const MAX_NOTE_CHARS: usize = 120;
 
-/// Description, constraints and annotations of a schema node.
-pub(crate) fn doc_of(node: &Json<'_>) -> Doc {
+/// The largest integer JSON carries exactly (`Number.MAX_SAFE_INTEGER`):
+/// a bound of this size, which zod puts on every integer, says nothing.
+const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// Where a documented node stands, which decides what its doc need not say.
+#[derive(Clone, Copy)]
+pub(crate) enum Place<'a> {
+    /// A definition, or anything else that is not a property.
+    Alone,
+    /// The value of the property `name` of an object.
+    Property { name: &'a str, required: bool },
+}
+
+/// Description, constraints and annotations of a schema node. What the
+/// type or the place already says is left out:
+/// - a title that only restates the property's name (`"Section Anchor"`
+///   for `section_anchor`, as pydantic writes one on every field);
+/// - `default: null` on an optional property (leaving it out means that);
+/// - the number encodings `double`, `float` and `int64`, and a `minimum` or
+///   `maximum` that an encoding beside it already says (`uint8` says 0 and
+///   255);
+/// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway.
+pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
     let Json::Object(map) = *node else {
         return Doc::default();
     };
@@ -34,17 +55,37 @@ pub(crate) fn doc_of(node: &Json<'_>) -> Doc {
             }
         }
     }
+    let title = match place {
+        Place::Property { name, .. } => title.filter(|t| !same_words(t, name)),
+        Place::Alone => title,
+    };
     let text = description
         .or(title)
         .map(str::to_owned)
         .filter(|s| !s.trim().is_empty());
+    let format = found[0].and_then(Json::as_str);
+    let (low, high) = format.map_or((None, None), format_bounds);
+    let optional = matches!(
+        place,
+        Place::Property {
+            required: false,
+            ..
+        }
+    );
     let mut notes = Vec::new();
     for (key, value) in NOTES.into_iter().zip(found) {
         match value {
             None | Some(Json::Bool(false)) => {}
             Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
             // Number encodings say nothing the type does not.
-            Some(Json::String(s)) if key == "format" && (*s == "double" || *s == "float") => {}
+            Some(Json::String(s))
+                if key == "format" && matches!(*s, "double" | "float" | "int64") => {}
+            Some(Json::Null) if key == "default" && optional => {}
+            Some(Json::Number(n)) if key == "minimum" && n.number().as_f64() == low => {}
+            Some(Json::Number(n)) if key == "maximum" && n.number().as_f64() == high => {}
+            Some(Json::Number(n))
+                if matches!(key, "minimum" | "maximum")
+                    && n.number().as_f64().is_some_and(|v| v.abs() == SAFE_INTEGER) => {}
             Some(Json::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
             Some(Json::String(s)) if key == "format" || key == "pattern" => {
                 notes.push((key, (*s).to_owned()))
@@ -58,7 +99,34 @@ pub(crate) fn doc_of(node: &Json<'_>) -> Doc {
     Doc { text, notes }
 }
 
-/// The keywords a doc comment notes, in the order it notes them.
+/// The least and greatest values an integer encoding (`format`) allows.
+fn format_bounds(format: &str) -> (Option<f64>, Option<f64>) {
+    match format {
+        "int8" => (Some(-128.0), Some(127.0)),
+        "int16" => (Some(-32_768.0), Some(32_767.0)),
+        "int32" => (Some(-2_147_483_648.0), Some(2_147_483_647.0)),
+        "uint8" => (Some(0.0), Some(255.0)),
+        "uint16" => (Some(0.0), Some(65_535.0)),
+        "uint32" => (Some(0.0), Some(4_294_967_295.0)),
+        "uint64" | "uint" => (Some(0.0), None),
+        _ => (None, None),
+    }
+}
+
+/// Whether `title` says no more than `name`: the same letters and digits,
+/// ignoring case, spaces and punctuation (`"Section Anchor"`, `section_anchor`).
+fn same_words(title: &str, name: &str) -> bool {
+    let words = |s: &str| {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<Vec<char>>()
+    };
+    words(title) == words(name)
+}
+
+/// The keywords a doc comment notes, in the order it notes them (`format`
+/// first: the others look at it).
 const NOTES: [&str; 13] = [
     "format",
     "pattern",
@@ -74,3 +142,59 @@ const NOTES: [&str; 13] = [
     "uniqueItems",
     "default",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::from_value;
+    use bumpalo::Bump;
+    use serde_json::{Value, json};
+
+    fn doc(schema: Value, place: Place<'_>) -> Doc {
+        let bump = Bump::new();
+        doc_of(&from_value(&schema, &bump), place)
+    }
+
+    fn notes(doc: &Doc) -> Vec<(&str, &str)> {
+        doc.notes.iter().map(|(k, v)| (*k, v.as_str())).collect()
+    }
+
+    const OPTIONAL: Place<'static> = Place::Property {
+        name: "section_anchor",
+        required: false,
+    };
+
+    #[test]
+    fn a_title_that_restates_the_name_is_left_out() {
+        let titled = json!({"type": "string", "title": "Section Anchor"});
+        assert_eq!(doc(titled.clone(), OPTIONAL).text, None);
+        // Elsewhere, or saying more, it stays.
+        assert_eq!(
+            doc(titled, Place::Alone).text.as_deref(),
+            Some("Section Anchor")
+        );
+        let more = json!({"title": "Section anchor (optional)"});
+        assert!(doc(more, OPTIONAL).text.is_some());
+    }
+
+    #[test]
+    fn notes_the_type_or_place_already_say_are_left_out() {
+        let schema = json!({"default": null, "minimum": -9007199254740991i64, "maximum": 9007199254740991i64});
+        assert!(notes(&doc(schema.clone(), OPTIONAL)).is_empty());
+        let required = Place::Property {
+            name: "x",
+            required: true,
+        };
+        assert_eq!(notes(&doc(schema, required)), [("default", "null")]);
+        let schema = json!({"format": "uint8", "minimum": 0, "maximum": 100});
+        assert_eq!(
+            notes(&doc(schema, Place::Alone)),
+            [("format", "uint8"), ("maximum", "100")]
+        );
+        let schema = json!({"format": "int32", "minimum": -2147483648i64, "maximum": 2147483647});
+        assert_eq!(notes(&doc(schema, Place::Alone)), [("format", "int32")]);
+        for format in ["double", "float", "int64"] {
+            assert!(notes(&doc(json!({"format": format}), Place::Alone)).is_empty());
+        }
+    }
+}

@@ -6,7 +6,7 @@
 //! lowered from a work queue, so neither deep input nor recursive definitions
 //! can exhaust the stack.
 
-use super::doc::doc_of;
+use super::doc::{Place, doc_of};
 use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use super::keywords::{Keywords, Kw};
@@ -99,6 +99,13 @@ pub(crate) struct ToolSource<'v> {
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.
 pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
+    let mut lowered = lower_walks(tools);
+    super::share::share_repeated(&mut lowered);
+    lowered
+}
+
+/// The lowering itself: one walk, or two halves joined.
+fn lower_walks<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
     if !crate::parallel::worth_halving(tools.len()) {
         // One walk, taking each tool only when its turn comes, so a tree
         // read for it just before is still in the cache.
@@ -328,7 +335,7 @@ impl<'v> Walk<'v> {
             let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
             let def = &mut self.defs[pending.id];
             def.ty = ty;
-            def.doc = doc_of(pending.node);
+            def.doc = doc_of(pending.node, Place::Alone);
         }
         self.current = None;
         ty
@@ -645,11 +652,12 @@ impl<'v> Walk<'v> {
         let mut out = Vec::with_capacity(props.len());
         for (name, schema) in props.iter() {
             let ty = self.child(site, schema, ptr, &["properties", name], depth);
+            let required = required.remove(name);
             out.push(Prop {
                 name: name.to_owned(),
                 ty,
-                required: required.remove(name),
-                doc: doc_of(schema),
+                required,
+                doc: doc_of(schema, Place::Property { name, required }),
             });
         }
         // A key that is required but not described may hold anything.

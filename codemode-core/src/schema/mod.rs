@@ -6,6 +6,7 @@ mod ir;
 mod keywords;
 mod lower;
 mod pointer;
+mod share;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};

@@ -268,11 +268,10 @@ pub(super) fn docstring(out: &mut String, lines: Vec<Cow<'_, str>>, indent: &str
         return;
     }
     out.push('\n');
+    // Later lines start at the margin: inside the string the indent would
+    // be text, and it costs tokens per line.
     for line in rest {
-        if !line.is_empty() {
-            out.push_str(indent);
-            push_escaped(out, line);
-        }
+        push_escaped(out, line);
         out.push('\n');
     }
     out.push_str(indent);

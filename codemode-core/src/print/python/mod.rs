@@ -16,12 +16,12 @@
 mod convert;
 mod emit;
 
+use crate::ERROR_CLASS;
 use crate::canonical::json_string;
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::ident::pascal_case;
 use crate::schema::{Def, Degradation, Doc, Lowered, LoweredTool, Origin, Ty};
-use crate::{ERROR_CLASS, GLOBAL};
 use convert::{Class, Convert, DefKind, Method, PropView, Py};
 use emit::Printer;
 use foldhash::HashSet;
@@ -127,7 +127,9 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     p.imports.insert("Literal");
     p.tools(&methods, &module_names);
     let body = std::mem::take(&mut p.out);
-    let mut out = header();
+    // No module docstring: how to call tools the `run_code` instructions say
+    // once, and the stub only declares.
+    let mut out = String::new();
     let imports: Vec<&str> = p.imports.into_iter().collect();
     // Annotations may name a type declared further down: postponed, they
     // are forward references for every checker.
@@ -140,7 +142,6 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     let _ = write!(
         out,
         "class {ERROR_CLASS}(Exception):\n    \
-         \"\"\"Raised by a failed tool call.\"\"\"\n    \
          toolName: str\n    \
          kind: Literal[{}]\n\n",
         kinds.join(", ")
@@ -268,23 +269,6 @@ pub(crate) fn expression<'a>(ty: &'a Ty, defs: &'a [Def]) -> String {
     };
     p.ty(&py);
     p.out
-}
-
-fn header() -> String {
-    format!(
-        "\"\"\"Typed stubs of the tools a Code Mode program can call.\n\
-         \n\
-         These declarations are static stubs: nothing here runs. At run time exactly\n\
-         two names are bound, `{GLOBAL}` and `{ERROR_CLASS}`; the TypedDict classes below\n\
-         do not exist then, so never call one: pass plain dict/list values, e.g.\n\
-         `{{\"city\": \"Oslo\"}}`, not `FooArgs(city=\"Oslo\")`.\n\
-         \n\
-         Every call is awaited: `await {GLOBAL}.name(args)`. A tool listed as a\n\
-         comment (its name is not an identifier, or is one the types here use)\n\
-         is called as `await {GLOBAL}[\"its-name\"](args)`. A failed call raises\n\
-         {ERROR_CLASS} (`.toolName`, `.kind`).\n\
-         \"\"\"\n"
-    )
 }
 
 enum Item<'a> {

@@ -1,0 +1,381 @@
+//! Object types that a tool set spells more than once get one name.
+//!
+//! Servers repeat themselves: the same entity comes back from every tool
+//! that returns one, and a result is often the very type a `$ref` already
+//! names. Printed inline, each copy costs its full text again in every
+//! prompt. After lowering, every object type with at least two properties
+//! that occurs more than once (or that equals a definition's body) becomes
+//! one definition, and each occurrence a reference to it.
+//!
+//! The cost stays linear: objects are found top-down, and a copy of an
+//! object seen before is counted without being entered, so the nodes inside
+//! each distinct object are visited once. Comparing an object hashes and
+//! compares its subtree, whose depth the lowering bounds.
+
+use super::ir::{Doc, Extra, Ty};
+use super::lower::{Def, Lowered};
+use crate::ident::pascal_case;
+use foldhash::{HashMap, HashMapExt};
+
+/// Fewest properties an object needs before a name saves more than it
+/// costs (a name is one or two tokens, a property several).
+const MIN_PROPS: usize = 2;
+
+/// What the count knows about one object type.
+struct Seen {
+    /// Occurrences, a copy inside a repeated object counted once.
+    count: usize,
+    /// The definition whose body it is, if one is.
+    def: Option<usize>,
+    /// Where it was first met: the name it asks for, and the tool and
+    /// pointer of the schema holding it.
+    base: String,
+    tool: String,
+    pointer: String,
+    /// When it was first met, which orders the new definitions.
+    order: usize,
+}
+
+/// Where the walk stands: the name an object here would ask for, and the
+/// schema holding it.
+#[derive(Clone, Copy)]
+struct Ctx<'a> {
+    base: &'a str,
+    tool: &'a str,
+    pointer: &'a str,
+}
+
+/// Gives every repeated object type of `lowered` one definition.
+pub(crate) fn share_repeated(lowered: &mut Lowered) {
+    // An object with properties prints the same whether or not it admits
+    // other keys (`additionalProperties: false` or absent), and input
+    // schemas tend to say it where output schemas do not: forgotten first,
+    // so the two compare equal.
+    for def in &mut lowered.defs {
+        visit_mut(&mut def.ty, &mut open_objects);
+    }
+    for tool in &mut lowered.tools {
+        visit_mut(&mut tool.input, &mut open_objects);
+        if let Some(output) = &mut tool.output {
+            visit_mut(output, &mut open_objects);
+        }
+    }
+    let shapes = count(lowered);
+    if shapes.is_empty() {
+        return;
+    }
+    // Existing definitions keep their ids; new ones follow in the order
+    // their shapes were first met, which depends only on the tool set.
+    let mut ids: HashMap<Ty, usize> = HashMap::with_capacity(shapes.len());
+    for (ty, seen) in shapes {
+        let id = match seen.def {
+            Some(id) => id,
+            None => {
+                lowered.defs.push(Def {
+                    key: format!("shared:{:08}", seen.order),
+                    base: seen.base,
+                    ty: ty.clone(),
+                    doc: Doc::default(),
+                    tool: seen.tool,
+                    pointer: seen.pointer,
+                });
+                lowered.defs.len() - 1
+            }
+        };
+        ids.insert(ty, id);
+    }
+    for def in &mut lowered.defs {
+        replace_within(&mut def.ty, &ids);
+    }
+    for tool in &mut lowered.tools {
+        replace(&mut tool.input, &ids);
+        if let Some(output) = &mut tool.output {
+            replace(output, &ids);
+        }
+    }
+}
+
+/// The object types worth a name, each with what the count found, in the
+/// order they were first met.
+fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
+    let mut seen: HashMap<&Ty, Seen> = HashMap::new();
+    let mut order = 0;
+    // Definitions' bodies first: an object equal to one becomes a
+    // reference to it rather than a second name.
+    for (id, def) in lowered.defs.iter().enumerate() {
+        if let Ty::Object(obj) = &def.ty
+            && obj.props.len() >= MIN_PROPS
+            && !seen.contains_key(&def.ty)
+        {
+            seen.insert(
+                &def.ty,
+                Seen {
+                    count: 1,
+                    def: Some(id),
+                    base: String::new(),
+                    tool: String::new(),
+                    pointer: String::new(),
+                    order,
+                },
+            );
+            order += 1;
+        }
+    }
+    for def in &lowered.defs {
+        let ctx = Ctx {
+            base: &def.base,
+            tool: &def.tool,
+            pointer: &def.pointer,
+        };
+        walk_within(&def.ty, ctx, &mut seen, &mut order);
+    }
+    for tool in &lowered.tools {
+        let base = pascal_case(&tool.name);
+        let args = format!("{base}Args");
+        walk(
+            &tool.input,
+            Ctx {
+                base: &args,
+                tool: &tool.name,
+                pointer: "/inputSchema",
+            },
+            &mut seen,
+            &mut order,
+        );
+        if let Some(output) = &tool.output {
+            let output_base = format!("{base}Output");
+            let ctx = Ctx {
+                base: &output_base,
+                tool: &tool.name,
+                pointer: "/outputSchema",
+            };
+            walk(output, ctx, &mut seen, &mut order);
+        }
+    }
+    let mut shapes: Vec<(Ty, Seen)> = seen
+        .into_iter()
+        .filter(|(_, s)| s.count >= 2)
+        .map(|(ty, s)| (ty.clone(), s))
+        .collect();
+    shapes.sort_by_key(|(_, s)| s.order);
+    shapes
+}
+
+/// Counts `ty` and, the first time it is met, what is inside it.
+fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &mut usize) {
+    if let Ty::Object(obj) = ty
+        && obj.props.len() >= MIN_PROPS
+    {
+        if let Some(s) = seen.get_mut(ty) {
+            s.count += 1;
+            return;
+        }
+        seen.insert(
+            ty,
+            Seen {
+                count: 1,
+                def: None,
+                base: ctx.base.to_owned(),
+                tool: ctx.tool.to_owned(),
+                pointer: ctx.pointer.to_owned(),
+                order: *order,
+            },
+        );
+        *order += 1;
+    }
+    walk_within(ty, ctx, seen, order);
+}
+
+/// Walks the types directly inside `ty`.
+fn walk_within<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &mut usize) {
+    match ty {
+        Ty::Object(obj) => {
+            for prop in &obj.props {
+                let base = pascal_case(&prop.name);
+                walk(&prop.ty, Ctx { base: &base, ..ctx }, seen, order);
+            }
+            if let Extra::Values(values) = &obj.extra {
+                let base = format!("{}Value", ctx.base);
+                walk(values, Ctx { base: &base, ..ctx }, seen, order);
+            }
+        }
+        Ty::Array(item) => {
+            let base = format!("{}Item", ctx.base);
+            walk(item, Ctx { base: &base, ..ctx }, seen, order);
+        }
+        Ty::Tuple(tuple) => {
+            let base = format!("{}Item", ctx.base);
+            for item in tuple.items.iter().chain(tuple.rest.as_deref()) {
+                walk(item, Ctx { base: &base, ..ctx }, seen, order);
+            }
+        }
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            for member in members {
+                walk(member, ctx, seen, order);
+            }
+        }
+        Ty::Unknown
+        | Ty::Never
+        | Ty::Null
+        | Ty::Bool
+        | Ty::Int
+        | Ty::Num
+        | Ty::Str
+        | Ty::Lit(_)
+        | Ty::Named(_) => {}
+    }
+}
+
+/// An object with properties and no other keys allowed, as one that says
+/// nothing of other keys.
+fn open_objects(ty: &mut Ty) {
+    if let Ty::Object(obj) = ty
+        && !obj.props.is_empty()
+        && obj.extra == Extra::Closed
+    {
+        obj.extra = Extra::Unspecified;
+    }
+}
+
+/// Calls `f` on `ty` and on every type inside it, outermost first.
+fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
+    f(ty);
+    match ty {
+        Ty::Object(obj) => {
+            for prop in &mut obj.props {
+                visit_mut(&mut prop.ty, f);
+            }
+            if let Extra::Values(values) = &mut obj.extra {
+                visit_mut(values, f);
+            }
+        }
+        Ty::Array(item) => visit_mut(item, f),
+        Ty::Tuple(tuple) => {
+            for item in &mut tuple.items {
+                visit_mut(item, f);
+            }
+            if let Some(rest) = &mut tuple.rest {
+                visit_mut(rest, f);
+            }
+        }
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            for member in members {
+                visit_mut(member, f);
+            }
+        }
+        Ty::Unknown
+        | Ty::Never
+        | Ty::Null
+        | Ty::Bool
+        | Ty::Int
+        | Ty::Num
+        | Ty::Str
+        | Ty::Lit(_)
+        | Ty::Named(_) => {}
+    }
+}
+
+/// `ty` as a reference if it is a shared shape, else with what is inside
+/// it replaced.
+fn replace(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
+    if let Ty::Object(_) = ty
+        && let Some(&id) = ids.get(ty)
+    {
+        *ty = Ty::Named(id);
+        return;
+    }
+    replace_within(ty, ids);
+}
+
+/// Replaces the shared shapes inside `ty` (not `ty` itself: a definition's
+/// body stays its body).
+fn replace_within(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
+    match ty {
+        Ty::Object(obj) => {
+            for prop in &mut obj.props {
+                replace(&mut prop.ty, ids);
+            }
+            if let Extra::Values(values) = &mut obj.extra {
+                replace(values, ids);
+            }
+        }
+        Ty::Array(item) => replace(item, ids),
+        Ty::Tuple(tuple) => {
+            for item in &mut tuple.items {
+                replace(item, ids);
+            }
+            if let Some(rest) = &mut tuple.rest {
+                replace(rest, ids);
+            }
+        }
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            for member in members {
+                replace(member, ids);
+            }
+        }
+        Ty::Unknown
+        | Ty::Never
+        | Ty::Null
+        | Ty::Bool
+        | Ty::Int
+        | Ty::Num
+        | Ty::Str
+        | Ty::Lit(_)
+        | Ty::Named(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::catalog::lower_borrowed;
+    use crate::schema::Ty;
+    use crate::tool::ToolDef;
+    use serde_json::json;
+
+    #[test]
+    fn repeated_objects_get_one_name_and_single_keys_stay_inline() {
+        let entity = json!({"type": "object", "properties": {"id": {"type": "string"}, "name": {"type": "string"}}});
+        let closed = json!({"type": "object", "additionalProperties": false,
+                            "properties": {"id": {"type": "string"}, "name": {"type": "string"}}});
+        let small = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
+        let tools = vec![
+            ToolDef::new("get", json!({"type": "object", "properties": {"e": closed}}))
+                .with_output_schema(json!({"type": "object", "properties": {"e": entity, "s": small}})),
+            ToolDef::new("list", json!({"type": "object"})).with_output_schema(
+                json!({"type": "object", "properties": {"items": {"type": "array", "items": entity}, "s": small}}),
+            ),
+        ];
+        let lowered = lower_borrowed(&tools);
+        // One definition: the entity (met first as `get`'s argument `e`),
+        // closed or not; the one-key object stays inline.
+        assert_eq!(lowered.defs.len(), 1, "{:?}", lowered.defs);
+        assert_eq!(lowered.defs[0].base, "E");
+        let Ty::Object(get) = &lowered.tools[0].input else {
+            panic!()
+        };
+        assert_eq!(get.props[0].ty, Ty::Named(0));
+        let Some(Ty::Object(list)) = &lowered.tools[1].output else {
+            panic!()
+        };
+        assert_eq!(list.props[0].ty, Ty::Array(Box::new(Ty::Named(0))));
+        assert!(matches!(list.props[1].ty, Ty::Object(_)));
+    }
+
+    #[test]
+    fn an_object_equal_to_a_definition_refers_to_it() {
+        let point = json!({"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}}});
+        let tools = vec![
+            ToolDef::new(
+                "a",
+                json!({"$defs": {"Point": point}, "type": "object", "properties": {"p": {"$ref": "#/$defs/Point"}}}),
+            )
+            .with_output_schema(point.clone()),
+            ToolDef::new("b", point.clone()),
+        ];
+        let lowered = lower_borrowed(&tools);
+        assert_eq!(lowered.defs.len(), 1);
+        assert_eq!(lowered.defs[0].base, "Point");
+        assert_eq!(lowered.tools[0].output, Some(Ty::Named(0)));
+        assert_eq!(lowered.tools[1].input, Ty::Named(0));
+    }
+}
