@@ -240,29 +240,30 @@ fn open_objects(ty: &mut Ty) {
 /// Calls `f` on `ty` and on every type inside it, outermost first.
 fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     f(ty);
+    each_child_mut(ty, &mut |child| visit_mut(child, f));
+}
+
+/// Calls `f` on each type directly inside `ty`.
+fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     match ty {
         Ty::Object(obj) => {
             for prop in &mut obj.props {
-                visit_mut(&mut prop.ty, f);
+                f(&mut prop.ty);
             }
             if let Extra::Values(values) = &mut obj.extra {
-                visit_mut(values, f);
+                f(values);
             }
         }
-        Ty::Array(item) => visit_mut(item, f),
+        Ty::Array(item) => f(item),
         Ty::Tuple(tuple) => {
             for item in &mut tuple.items {
-                visit_mut(item, f);
+                f(item);
             }
             if let Some(rest) = &mut tuple.rest {
-                visit_mut(rest, f);
+                f(rest);
             }
         }
-        Ty::Union(members) | Ty::Inter(members, _) => {
-            for member in members {
-                visit_mut(member, f);
-            }
-        }
+        Ty::Union(members) | Ty::Inter(members, _) => members.iter_mut().for_each(f),
         Ty::Unknown
         | Ty::Never
         | Ty::Null
@@ -290,39 +291,7 @@ fn replace(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
 /// Replaces the shared shapes inside `ty` (not `ty` itself: a definition's
 /// body stays its body).
 fn replace_within(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
-    match ty {
-        Ty::Object(obj) => {
-            for prop in &mut obj.props {
-                replace(&mut prop.ty, ids);
-            }
-            if let Extra::Values(values) = &mut obj.extra {
-                replace(values, ids);
-            }
-        }
-        Ty::Array(item) => replace(item, ids),
-        Ty::Tuple(tuple) => {
-            for item in &mut tuple.items {
-                replace(item, ids);
-            }
-            if let Some(rest) = &mut tuple.rest {
-                replace(rest, ids);
-            }
-        }
-        Ty::Union(members) | Ty::Inter(members, _) => {
-            for member in members {
-                replace(member, ids);
-            }
-        }
-        Ty::Unknown
-        | Ty::Never
-        | Ty::Null
-        | Ty::Bool
-        | Ty::Int
-        | Ty::Num
-        | Ty::Str
-        | Ty::Lit(_)
-        | Ty::Named(_) => {}
-    }
+    each_child_mut(ty, &mut |child| replace(child, ids));
 }
 
 #[cfg(test)]
