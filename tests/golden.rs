@@ -84,6 +84,7 @@ struct Address {
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[allow(dead_code)]
 enum Country {
+    /// Ships from Oslo.
     Norway,
     Chile,
     Other(String),

@@ -9,6 +9,10 @@ use tiktoken_rs::CoreBPE;
 /// Token counts per tool and in total.
 pub struct TokenReport {
     rows: Vec<Row>,
+    /// Where the TypeScript SDK's tokens go.
+    typescript_parts: Parts,
+    /// Where the Python SDK's tokens go.
+    python_parts: Parts,
     /// The whole TypeScript SDK (its header counted once).
     pub typescript: usize,
     /// The whole Python SDK.
@@ -47,12 +51,203 @@ pub fn count(tools: Vec<ToolDef>) -> Result<TokenReport, String> {
         })
         .collect::<Vec<_>>();
     let native = rows.iter().map(|r| r.native).sum();
+    let typescript = catalog.render(Language::TypeScript);
+    let python = catalog.render(Language::Python);
     Ok(TokenReport {
-        typescript: tokens(catalog.render(Language::TypeScript)),
-        python: tokens(catalog.render(Language::Python)),
+        typescript: tokens(typescript),
+        python: tokens(python),
+        typescript_parts: Parts::count(&split(typescript, Syntax::TypeScript), &tokens),
+        python_parts: Parts::count(&split(python, Syntax::Python), &tokens),
         native,
         rows,
     })
+}
+
+/// Tokens by what they are for. Each part is counted on its own, so the
+/// parts add up to about the whole, not exactly.
+#[derive(Debug, Default, PartialEq)]
+struct Parts {
+    /// The fixed text around the tools: the error class, the `tools`
+    /// declaration, imports.
+    header: usize,
+    /// Descriptions and other doc text.
+    descriptions: usize,
+    /// Constraint notes in docs (`@format ...`, `@default ...`).
+    notes: usize,
+    /// Everything else: names, types, punctuation.
+    types: usize,
+}
+
+impl Parts {
+    fn count(texts: &[String; 4], tokens: &impl Fn(&str) -> usize) -> Parts {
+        Parts {
+            header: tokens(&texts[Part::Header as usize]),
+            descriptions: tokens(&texts[Part::Description as usize]),
+            notes: tokens(&texts[Part::Note as usize]),
+            types: tokens(&texts[Part::Type as usize]),
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "header": self.header,
+            "descriptions": self.descriptions,
+            "notes": self.notes,
+            "types": self.types,
+        })
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Part {
+    Header,
+    Description,
+    Note,
+    Type,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Syntax {
+    TypeScript,
+    Python,
+}
+
+/// The keywords a doc note starts with (`@format`, `@default`, ...), as
+/// the printers write them.
+const NOTE_TAGS: [&str; 14] = [
+    "@format ",
+    "@pattern ",
+    "@minLength ",
+    "@maxLength ",
+    "@minimum ",
+    "@exclusiveMinimum ",
+    "@maximum ",
+    "@exclusiveMaximum ",
+    "@multipleOf ",
+    "@minItems ",
+    "@maxItems ",
+    "@uniqueItems",
+    "@default ",
+    "@deprecated",
+];
+
+/// The SDK's text sorted into its four parts, each joined by newlines. A
+/// line is read as the printers write them: the fixed lines they always
+/// write are the header; comments (`//`, `/** */`, `#`) and docstrings are
+/// doc text, from the first note tag on notes; the rest is types.
+fn split(sdk: &str, syntax: Syntax) -> [String; 4] {
+    let mut parts: [String; 4] = Default::default();
+    let mut push = |part: Part, text: &str| {
+        let out = &mut parts[part as usize];
+        out.push_str(text);
+        out.push('\n');
+    };
+    let push_doc = |text: &str, push: &mut dyn FnMut(Part, &str)| match NOTE_TAGS
+        .iter()
+        .filter_map(|t| text.find(t))
+        .min()
+    {
+        Some(at) => {
+            push(Part::Description, &text[..at]);
+            push(Part::Note, &text[at..]);
+        }
+        None => push(Part::Description, text),
+    };
+    let mut in_doc = false;
+    let mut in_header = syntax == Syntax::Python;
+    for line in sdk.lines() {
+        let trimmed = line.trim_start();
+        if in_doc {
+            let end = match syntax {
+                Syntax::TypeScript => trimmed.starts_with("*/"),
+                Syntax::Python => trimmed.ends_with("\"\"\""),
+            };
+            let text = trimmed.trim_end_matches("\"\"\"");
+            push_doc(text, &mut push);
+            in_doc = !end;
+            continue;
+        }
+        match syntax {
+            Syntax::TypeScript => {
+                if line.starts_with("declare ") || line == "};" {
+                    push(Part::Header, line);
+                } else if let Some(doc) = trimmed.strip_prefix("/**") {
+                    match doc.strip_suffix("*/") {
+                        Some(one) => push_doc(one, &mut push),
+                        None => in_doc = true,
+                    }
+                } else {
+                    match code_end(line, syntax) {
+                        Some(at) => {
+                            push(Part::Type, &line[..at]);
+                            push_doc(&line[at..], &mut push);
+                        }
+                        None => push(Part::Type, line),
+                    }
+                }
+            }
+            Syntax::Python => {
+                // The header runs to the end of the error class.
+                if in_header {
+                    push(Part::Header, line);
+                    in_header = !line.trim_start().starts_with("kind: ");
+                    continue;
+                }
+                if line == "class Tools(Protocol):"
+                    || line.starts_with("tools: ")
+                    || trimmed == "pass"
+                {
+                    push(Part::Header, line);
+                } else if let Some(doc) = trimmed.strip_prefix("\"\"\"") {
+                    match doc.strip_suffix("\"\"\"") {
+                        Some(one) => push_doc(one, &mut push),
+                        None => {
+                            push_doc(doc, &mut push);
+                            in_doc = true;
+                        }
+                    }
+                } else {
+                    match code_end(line, syntax) {
+                        Some(at) => {
+                            push(Part::Type, &line[..at]);
+                            push_doc(&line[at..], &mut push);
+                        }
+                        None => push(Part::Type, line),
+                    }
+                }
+            }
+        }
+    }
+    parts
+}
+
+/// Where a line comment starts in `line`, outside string literals.
+fn code_end(line: &str, syntax: Syntax) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match quote {
+            Some(q) => {
+                if escaped {
+                    escaped = false;
+                } else if c == '\\' {
+                    escaped = true;
+                } else if c == q {
+                    quote = None;
+                }
+            }
+            None => match (c, syntax) {
+                ('"' | '\'', _) => quote = Some(c),
+                ('#', Syntax::Python) => return Some(i),
+                ('/', Syntax::TypeScript) if chars.peek().is_some_and(|&(_, n)| n == '/') => {
+                    return Some(i);
+                }
+                _ => {}
+            },
+        }
+    }
+    None
 }
 
 /// The tool as a provider's native tool definition, compact JSON.
@@ -147,6 +342,31 @@ impl TokenReport {
             ratio(self.python),
             "1.000"
         );
+        let _ = writeln!(out, "\nby part (each counted alone, so about the total):");
+        for (name, ts, py) in [
+            (
+                "header",
+                self.typescript_parts.header,
+                self.python_parts.header,
+            ),
+            (
+                "descriptions",
+                self.typescript_parts.descriptions,
+                self.python_parts.descriptions,
+            ),
+            (
+                "notes",
+                self.typescript_parts.notes,
+                self.python_parts.notes,
+            ),
+            (
+                "types",
+                self.typescript_parts.types,
+                self.python_parts.types,
+            ),
+        ] {
+            let _ = writeln!(out, "{name:<width$}  {ts:>10}  {py:>10}");
+        }
         out
     }
 
@@ -156,6 +376,8 @@ impl TokenReport {
             "typescript_tokens": self.typescript,
             "python_tokens": self.python,
             "native_tokens": self.native,
+            "typescript_parts": self.typescript_parts.json(),
+            "python_parts": self.python_parts.json(),
         })
         .to_string()
             + "\n"
@@ -182,6 +404,51 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
         assert_eq!(json["native_tokens"], report.native);
         assert!(report.table().contains("ratio to native"));
+    }
+
+    #[test]
+    fn parts_are_told_apart() {
+        let tools = vec![
+            ToolDef::new(
+                "a",
+                json!({"type": "object", "properties": {
+                    "x": {"type": "string", "description": "An x.", "format": "email"},
+                    "y#": {"type": "string", "description": "Two\nlines."}
+                }}),
+            )
+            .with_description("Do a."),
+        ];
+        let catalog = Catalog::new(tools);
+        let ts = split(catalog.render(Language::TypeScript), Syntax::TypeScript);
+        let [header, descriptions, notes, types] = &ts;
+        assert!(
+            header.starts_with("declare class ToolCallError"),
+            "{header}"
+        );
+        assert!(header.contains("declare const tools: {\n};\n"), "{header}");
+        assert_eq!(notes, "@format email\n");
+        for text in ["Do a.", "An x.", "Two", "lines."] {
+            assert!(descriptions.contains(text), "{text:?} in {descriptions}");
+        }
+        assert!(
+            types.contains("\"y#\"?: string;") && !types.contains("Do a."),
+            "{types}"
+        );
+        let py = split(catalog.render(Language::Python), Syntax::Python);
+        let [header, descriptions, notes, types] = &py;
+        assert!(
+            header.contains("from typing import") && header.contains("tools: Tools"),
+            "{header}"
+        );
+        assert_eq!(notes, "@format email\n");
+        assert!(
+            descriptions.contains("Do a.") && descriptions.contains("An x."),
+            "{descriptions}"
+        );
+        assert!(
+            types.contains("\"y#\": ") && !types.contains("An x."),
+            "{types}"
+        );
     }
 
     #[test]

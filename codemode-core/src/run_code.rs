@@ -72,7 +72,7 @@ const PYTHON: Flavor = Flavor {
         "Run a Python program that calls the tools declared below, and get back what it returns.\n",
         "\n",
         "- The program runs as a module with top-level `await`. Its result is the value of a top-level `return`, or else of its last expression, and must be JSON: a dict with str keys, list, tuple, str, int, float, bool or None. `print` output is returned as well.\n",
-        "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs; their TypedDict classes do not exist at run time, so pass plain dicts.\n",
+        "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs: their TypedDict classes do not exist at run time.\n",
         "- Call a tool as `await tools.name(args)`, or `await tools[\"name\"](args)` for a tool the SDK lists as a comment; `args` is a plain dict.\n",
         "- A failed call raises `ToolCallError`: `e.toolName` and `e.kind` say which tool failed and how, and `str(e)` says why. Catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `import asyncio`, then `await asyncio.gather(...)`.\n",
@@ -261,6 +261,44 @@ impl RunCodeTool {
 mod tests {
     use super::*;
     use crate::{ERROR_CLASS, GLOBAL};
+
+    #[test]
+    fn the_description_says_nothing_twice() {
+        let tools = tool_set(3);
+        for language in Language::ALL {
+            let description = run_code_tool(language, &tools).description;
+            // Sentences and list items, without the SDK's per-tool lines
+            // (which repeat by nature: "A tool." for every tool here).
+            let sdk_start = description.find("```").unwrap_or(description.len());
+            let mut seen = std::collections::BTreeSet::new();
+            let prose = &description[..sdk_start];
+            for sentence in prose.split(['.', '\n', ';', ':']) {
+                let words: Vec<&str> = sentence.split_whitespace().collect();
+                if words.len() < 4 {
+                    continue;
+                }
+                let key = words.join(" ").to_lowercase();
+                assert!(seen.insert(key.clone()), "{language}: said twice: {key:?}");
+            }
+            // Nothing the instructions say is said again in the SDK.
+            let sdk = &description[sdk_start..];
+            for line in prose.lines().filter(|l| l.len() > 30) {
+                assert!(!sdk.contains(line), "{language}: the SDK repeats {line:?}");
+            }
+            for phrase in [
+                "plain dict",
+                "plain JSON",
+                "static stub",
+                "ToolCallError (",
+                "rejects with",
+            ] {
+                assert!(
+                    !sdk.contains(phrase),
+                    "{language}: the SDK says {phrase:?} again"
+                );
+            }
+        }
+    }
 
     fn tool_set(n: usize) -> Vec<ToolDef> {
         (0..n)

@@ -17,7 +17,8 @@ class Category(TypedDict):
     name: str
 
 # ISO country, externally tagged (serde's default).
-Country: TypeAlias = 'Literal["Norway", "Chile"] | CountryOther'
+# "Norway": Ships from Oslo.
+Country: TypeAlias = 'Literal["Chile", "Norway"] | CountryOther'
 
 class CountryOther(TypedDict):
     Other: str

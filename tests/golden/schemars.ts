@@ -10,8 +10,11 @@ type Address = {
 /** A category tree. */
 type Category = { children: Category[]; name: string };
 
-/** ISO country, externally tagged (serde's default). */
-type Country = "Norway" | "Chile" | { Other: string };
+/**
+ISO country, externally tagged (serde's default).
+"Norway": Ships from Oslo.
+ */
+type Country = "Chile" | "Norway" | { Other: string };
 
 /** Adjacently tagged. */
 type Payment = { c: string; t: "Card" } | { c: {

@@ -49,7 +49,36 @@ pub(crate) fn clean_lines(text: &str) -> Vec<Cow<'_, str>> {
         .map_or(start, |i| i + 1);
     lines.truncate(end);
     lines.drain(..start);
+    dedent(&mut lines);
     lines
+}
+
+/// Removes the indentation the lines share, as Python's `inspect.cleandoc`
+/// does for a docstring: the first line's own, and the least of the later
+/// non-blank lines' (descriptions taken from docstrings carry it on every
+/// line, and it costs tokens on every line).
+fn dedent(lines: &mut [Cow<'_, str>]) {
+    let indent = |line: &str| line.len() - line.trim_start_matches(' ').len();
+    let common = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| indent(l))
+        .min()
+        .unwrap_or(0);
+    for (i, line) in lines.iter_mut().enumerate() {
+        let cut = if i == 0 {
+            indent(line)
+        } else {
+            common.min(line.len())
+        };
+        if cut > 0 {
+            *line = match std::mem::take(line) {
+                Cow::Borrowed(text) => Cow::Borrowed(&text[cut..]),
+                Cow::Owned(text) => Cow::Owned(text[cut..].to_owned()),
+            };
+        }
+    }
 }
 
 /// Whether `text` has no control character other than `\n`, and no other
@@ -252,8 +281,20 @@ mod tests {
     }
 
     #[test]
+    fn shared_indentation_is_removed() {
+        assert_eq!(
+            clean_lines("Summary.\n\n    Args:\n        q: the query\n    Returns it."),
+            ["Summary.", "", "Args:", "    q: the query", "Returns it."]
+        );
+        assert_eq!(
+            clean_lines("  one\n\ttwo\n\t  three"),
+            ["one", "two", "  three"]
+        );
+    }
+
+    #[test]
     fn blank_edges_are_dropped() {
-        assert_eq!(clean_lines("\n\n  x  \n\n"), ["  x"]);
+        assert_eq!(clean_lines("\n\n  x  \n\n"), ["x"]);
         assert!(clean_lines(" \n ").is_empty());
     }
 }

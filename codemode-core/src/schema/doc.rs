@@ -39,6 +39,7 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
     // keyword that might be there.
     let (mut description, mut title) = (None, None);
     let (mut tuple, mut deprecated) = (false, false);
+    let mut variants: Option<&[Json<'_>]> = None;
     let mut found: [Option<&Json<'_>>; NOTES.len()] = [None; NOTES.len()];
     for (key, value) in map.iter() {
         match key {
@@ -48,6 +49,7 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             "prefixItems" => tuple = true,
             "items" if value.as_array().is_some() => tuple = true,
             "deprecated" => deprecated = value.is_true(),
+            "oneOf" | "anyOf" => variants = value.as_array().or(variants),
             other => {
                 if let Some(i) = NOTES.iter().position(|n| *n == other) {
                     found[i] = Some(value);
@@ -59,10 +61,17 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
         Place::Property { name, .. } => title.filter(|t| !same_words(t, name)),
         Place::Alone => title,
     };
-    let text = description
+    let mut text = description
         .or(title)
         .map(str::to_owned)
         .filter(|s| !s.trim().is_empty());
+    if let Some(lines) = variants.and_then(variant_docs) {
+        let text = text.get_or_insert_with(String::new);
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        text.push_str(&lines);
+    }
     let format = found[0].and_then(Json::as_str);
     let (low, high) = format.map_or((None, None), format_bounds);
     let optional = matches!(
@@ -97,6 +106,34 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
         notes.push(("deprecated", String::new()));
     }
     Doc { text, notes }
+}
+
+/// The docs of a union's constant members, one line each (`"fast": Skips
+/// the checks.`), when any has one: the union of their values is printed
+/// as a union of literals, which has no place for them.
+fn variant_docs(members: &[Json<'_>]) -> Option<String> {
+    let mut lines = String::new();
+    for member in members {
+        let Json::Object(map) = member else { continue };
+        let value = map.get("const").or_else(|| match map.get("enum") {
+            Some(Json::Array([one])) => Some(one),
+            _ => None,
+        });
+        let doc = map.get("description").or_else(|| map.get("title"));
+        if let (Some(value), Some(Json::String(doc))) = (value, doc) {
+            let doc = doc.split_whitespace().collect::<Vec<_>>().join(" ");
+            if doc.is_empty() {
+                continue;
+            }
+            if !lines.is_empty() {
+                lines.push('\n');
+            }
+            lines.push_str(&to_canonical(value, Some(MAX_NOTE_CHARS)));
+            lines.push_str(": ");
+            lines.push_str(&doc);
+        }
+    }
+    (!lines.is_empty()).then_some(lines)
 }
 
 /// The least and greatest values an integer encoding (`format`) allows.
@@ -163,6 +200,22 @@ mod tests {
         name: "section_anchor",
         required: false,
     };
+
+    #[test]
+    fn constant_members_keep_their_docs() {
+        let schema = json!({"description": "How to run.", "oneOf": [
+            {"const": "fast", "description": "Skips\n  the checks."},
+            {"enum": ["slow"], "title": "Runs every check"},
+            {"const": "other"},
+            {"type": "object", "description": "not a constant"}
+        ]});
+        assert_eq!(
+            doc(schema, Place::Alone).text.as_deref(),
+            Some("How to run.\n\"fast\": Skips the checks.\n\"slow\": Runs every check")
+        );
+        let plain = json!({"anyOf": [{"const": 1}, {"const": 2}]});
+        assert_eq!(doc(plain, Place::Alone).text, None);
+    }
 
     #[test]
     fn a_title_that_restates_the_name_is_left_out() {

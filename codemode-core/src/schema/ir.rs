@@ -44,6 +44,13 @@ pub enum Ty {
     Named(DefId),
 }
 
+/// The escape hatch, which a type is until it is known.
+impl Default for Ty {
+    fn default() -> Self {
+        Ty::Unknown
+    }
+}
+
 /// Where a node came from, for degradations that a printer decides on.
 ///
 /// It never takes part in equality or hashing: two types that differ only in

@@ -101,6 +101,7 @@ pub(crate) struct ToolSource<'v> {
 pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
     let mut lowered = lower_walks(tools);
     super::share::share_repeated(&mut lowered);
+    super::share::share_described(&mut lowered);
     lowered
 }
 

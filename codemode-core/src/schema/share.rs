@@ -7,12 +7,18 @@
 //! that occurs more than once (or that equals a definition's body) becomes
 //! one definition, and each occurrence a reference to it.
 //!
+//! Then a property type that comes with the same description in several
+//! places (`target: string` described as "Exact target element reference
+//! ..." in twenty tools) becomes a described alias (`type Target = string`
+//! under that description), and each such property refers to it: every
+//! word is still printed, once.
+//!
 //! The cost stays linear: objects are found top-down, and a copy of an
 //! object seen before is counted without being entered, so the nodes inside
 //! each distinct object are visited once. Comparing an object hashes and
 //! compares its subtree, whose depth the lowering bounds.
 
-use super::ir::{Doc, Extra, Ty};
+use super::ir::{Doc, Extra, Prop, Ty};
 use super::lower::{Def, Lowered};
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt};
@@ -92,6 +98,158 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
         if let Some(output) = &mut tool.output {
             replace(output, &ids);
         }
+    }
+}
+
+/// Fewest characters of description that, repeated, pay for an alias: the
+/// alias costs its name, `type`, `=` and punctuation (about eight tokens),
+/// and a token is about four characters of prose.
+const MIN_SAVED_CHARS: usize = 32;
+
+/// A described property type, as the alias pass counts it.
+struct Described {
+    count: usize,
+    base: String,
+    tool: String,
+    pointer: String,
+    order: usize,
+    chars: usize,
+}
+
+/// Gives every property type that several properties share together with
+/// their description one described alias.
+pub(crate) fn share_described(lowered: &mut Lowered) {
+    let shared = count_described(lowered);
+    if shared.is_empty() {
+        return;
+    }
+    let mut ids: HashMap<(Ty, Doc), usize> = HashMap::with_capacity(shared.len());
+    for ((ty, doc), d) in shared {
+        lowered.defs.push(Def {
+            key: format!("described:{:08}", d.order),
+            base: d.base,
+            ty: ty.clone(),
+            doc: doc.clone(),
+            tool: d.tool,
+            pointer: d.pointer,
+        });
+        ids.insert((ty, doc), lowered.defs.len() - 1);
+    }
+    let refer = &mut |ty: &mut Ty| {
+        if let Ty::Object(obj) = ty {
+            for prop in &mut obj.props {
+                // Moved out to be looked up, and back unless it is shared.
+                let key = (std::mem::take(&mut prop.ty), std::mem::take(&mut prop.doc));
+                match ids.get(&key) {
+                    Some(&id) => prop.ty = Ty::Named(id),
+                    None => (prop.ty, prop.doc) = key,
+                }
+            }
+        }
+    };
+    // An alias's body is a property's type, never a property, so no alias
+    // comes to refer to itself.
+    for def in &mut lowered.defs {
+        visit_mut(&mut def.ty, refer);
+    }
+    for tool in &mut lowered.tools {
+        visit_mut(&mut tool.input, refer);
+        if let Some(output) = &mut tool.output {
+            visit_mut(output, refer);
+        }
+    }
+}
+
+/// The described property types worth an alias, in the order first met. A
+/// repeat is counted without being entered, as [`count`] does.
+fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
+    let mut seen: HashMap<(&Ty, &Doc), Described> = HashMap::new();
+    let mut order = 0;
+    let mut todo: Vec<(&Ty, &str, &str)> = Vec::new();
+    for tool in lowered.tools.iter().rev() {
+        if let Some(output) = &tool.output {
+            todo.push((output, &tool.name, "/outputSchema"));
+        }
+        todo.push((&tool.input, &tool.name, "/inputSchema"));
+    }
+    for def in lowered.defs.iter().rev() {
+        todo.push((&def.ty, &def.tool, &def.pointer));
+    }
+    while let Some((ty, tool, pointer)) = todo.pop() {
+        let mut inside = Vec::new();
+        each_child(ty, &mut |child, prop| {
+            if let Some(prop) = prop.filter(|p| !p.doc.is_empty()) {
+                let key = (&prop.ty, &prop.doc);
+                if let Some(d) = seen.get_mut(&key) {
+                    d.count += 1;
+                    return;
+                }
+                let notes: usize = prop
+                    .doc
+                    .notes
+                    .iter()
+                    .map(|(k, v)| k.len() + v.len() + 2)
+                    .sum();
+                let chars = prop.doc.text.as_deref().map_or(0, str::len) + notes;
+                seen.insert(
+                    key,
+                    Described {
+                        count: 1,
+                        base: pascal_case(&prop.name),
+                        tool: tool.to_owned(),
+                        pointer: pointer.to_owned(),
+                        order,
+                        chars,
+                    },
+                );
+                order += 1;
+            }
+            inside.push((child, tool, pointer));
+        });
+        // In order: the first child is met first.
+        todo.extend(inside.into_iter().rev());
+    }
+    let mut shared: Vec<((Ty, Doc), Described)> = seen
+        .into_iter()
+        .filter(|(_, d)| d.count >= 2 && (d.count - 1) * d.chars >= MIN_SAVED_CHARS)
+        .map(|((ty, doc), d)| ((ty.clone(), doc.clone()), d))
+        .collect();
+    shared.sort_by_key(|(_, d)| d.order);
+    shared
+}
+
+/// Calls `f` on each type directly inside `ty`, with the property it is
+/// the type of, if it is one.
+fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Option<&'t Prop>)) {
+    match ty {
+        Ty::Object(obj) => {
+            for prop in &obj.props {
+                f(&prop.ty, Some(prop));
+            }
+            if let Extra::Values(values) = &obj.extra {
+                f(values, None);
+            }
+        }
+        Ty::Array(item) => f(item, None),
+        Ty::Tuple(tuple) => {
+            for item in tuple.items.iter().chain(tuple.rest.as_deref()) {
+                f(item, None);
+            }
+        }
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            for member in members {
+                f(member, None);
+            }
+        }
+        Ty::Unknown
+        | Ty::Never
+        | Ty::Null
+        | Ty::Bool
+        | Ty::Int
+        | Ty::Num
+        | Ty::Str
+        | Ty::Lit(_)
+        | Ty::Named(_) => {}
     }
 }
 

@@ -197,11 +197,15 @@ impl Printer<'_> {
                 }
                 self.out.push_str(") -> ");
                 self.ty(&m.output);
-                self.out.push_str(":\n");
                 // A body of `...` (after the docstring, if any) marks a
                 // stub that returns what it declares, for every checker.
-                docstring(&mut self.out, description, "        ");
-                self.out.push_str("        ...\n");
+                if description.is_empty() {
+                    self.out.push_str(": ...\n");
+                } else {
+                    self.out.push_str(":\n");
+                    docstring(&mut self.out, description, "        ");
+                    self.out.push_str("        ...\n");
+                }
                 statements += 1;
             } else {
                 let args = self.text(&m.args);
