@@ -3,9 +3,9 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 type Profile = { age?: number; name: string };
 
 declare const tools: {
-  /** An allOf that is not made of objects. */
+  // An allOf that is not made of objects.
   "constrained"(args?: { code?: string & number }): Promise<unknown>;
-  /** Create a user from a base profile plus credentials. */
+  // Create a user from a base profile plus credentials.
   "create_user"(args: Profile & {
     password: string; // @minLength 12
   }): Promise<unknown>;

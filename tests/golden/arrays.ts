@@ -1,6 +1,6 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
-  /** Plot points and labelled series. */
+  // Plot points and labelled series.
   "plot"(args: { empty?: []; points: [number, number][]; range?: [number, number?]; series?: (number | null)[][]; tags?: [string, ...number[]] }): Promise<string[]>;
 };

@@ -1,7 +1,7 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
-  /** Say hello to someone. */
+  // Say hello to someone.
   "greet"(args: {
     loud?: boolean;
     name: string; // Who to greet.

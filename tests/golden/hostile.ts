@@ -3,18 +3,18 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 type ToolCallErrorType = string;
 
 declare const tools: {
-  /** The empty name */
+  // The empty name
   ""(args?: { [key: string]: unknown }): Promise<unknown>;
-  /** Closes *\/ a comment and opens /* another */
+  // Closes *\/ a comment and opens /* another
   "*/ end comment"(args?: {
     "*/"?: string; // key */ here
   }): Promise<unknown>;
-  /** A dunder name */
+  // A dunder name
   "__init__"(args?: { [key: string]: unknown }): Promise<unknown>;
   "__private"(args?: { [key: string]: unknown }): Promise<unknown>;
-  /** A Python keyword """ with a triple quote */
+  // A Python keyword """ with a triple quote
   "class"(args: { class: string; from?: number; list?: string; ok?: string[] }): Promise<unknown>;
-  /** Control \u{0} \u{7} \u{1b} characters */
+  // Control \u{0} \u{7} \u{1b} characters
   "ctrl\u0001\u007f"(args?: { [key: string]: unknown }): Promise<unknown>;
   /**
 # not a comment
@@ -32,12 +32,12 @@ and a newline
 and CRLF
    */
   "line\u2028sep\u2029para"(args?: { "\u2028"?: "\u2029" }): Promise<unknown>;
-  /** Ends with a backslash \ */
+  // Ends with a backslash \
   "quote\"back\\slash"(args?: { "a\"b"?: string; "c\\d"?: number }): Promise<unknown>;
-  /** Named like the global */
+  // Named like the global
   "tools"(args?: { ToolCallError?: ToolCallErrorType }): Promise<unknown>;
-  /** Unicode identifiers are fine in Python */
+  // Unicode identifiers are fine in Python
   "unicodé"(args?: { "naïve"?: string }): Promise<unknown>;
-  /** Not NFKC-stable: the ligature fi */
+  // Not NFKC-stable: the ligature fi
   "ﬁle"(args?: { "ﬁeld"?: boolean }): Promise<unknown>;
 };

@@ -1,13 +1,13 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
-/** Where a parcel goes. */
+// Where a parcel goes.
 type Address = {
   country: Country;
   postcode?: string | null; // Postal code, if the country uses them.
   street: string;
 };
 
-/** A category tree. */
+// A category tree.
 type Category = { children: Category[]; name: string };
 
 /**
@@ -16,22 +16,22 @@ ISO country, externally tagged (serde's default).
  */
 type Country = "Chile" | "Norway" | { Other: string };
 
-/** Adjacently tagged. */
+// Adjacently tagged.
 type Payment = { c: string; t: "Card" } | { c: {
   due_days: number; // @format uint16
 }; t: "Invoice" };
 
-/** Untagged. */
+// Untagged.
 type Quantity = number | { grams: number };
 
-/** Internally tagged. */
+// Internally tagged.
 type Shipping = { kind: "standard" } | {
   days: number; // @format uint8
   kind: "express";
 };
 
 declare const tools: {
-  /** Ship an order. */
+  // Ship an order.
   "ship"(args: {
     category?: Category | null;
     dimensions: [number, number, number];

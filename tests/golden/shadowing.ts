@@ -2,10 +2,10 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   "Any"(args?: { [key: string]: unknown }): Promise<unknown>;
-  /** Named like the arguments of find. */
+  // Named like the arguments of find.
   "FindArgs"(args?: { n?: number }): Promise<unknown>;
   "blank"(args: { "": string; id?: number }): Promise<unknown>;
-  /** Finds records. */
+  // Finds records.
   "find"(args: { q: string }): Promise<unknown>;
   "limits"(args?: { big?: 9223372036854775807 | 9223372036854775808; huge?: 18446744073709551615 }): Promise<unknown>;
   "overload"(args?: { [key: string]: unknown }): Promise<unknown>;

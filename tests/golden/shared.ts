@@ -6,10 +6,10 @@ type User = {
 };
 
 declare const tools: {
-  /** One user. */
+  // One user.
   "get_user"(args: { id: string }): Promise<User>;
-  /** Every user. */
+  // Every user.
   "list_users"(args?: { [key: string]: unknown }): Promise<{ users: User[] }>;
-  /** Renames a user and returns it. */
+  // Renames a user and returns it.
   "rename_user"(args: { user: User }): Promise<User>;
 };

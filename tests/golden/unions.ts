@@ -1,7 +1,7 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
-  /** Send a notification to a channel or a user. */
+  // Send a notification to a channel or a user.
   "notify"(args: { body: string | string[]; target: { id: string; kind: "channel" } | {
     email: string; // @format email
     kind: "user";

@@ -141,11 +141,12 @@ impl<'a> Printer<'a> {
     fn doc_block(&mut self, lines: Vec<Cow<'_, str>>) {
         match lines.as_slice() {
             [] => {}
+            // One line is a line comment: two tokens fewer than `/** */`.
             [one] => {
                 self.pad();
-                self.out.push_str("/** ");
+                self.out.push_str("// ");
                 self.comment_text(one);
-                self.out.push_str(" */\n");
+                self.out.push('\n');
             }
             many => {
                 self.pad();
