@@ -18,10 +18,11 @@
 //! each distinct object are visited once. Comparing an object hashes and
 //! compares its subtree, whose depth the lowering bounds.
 
-use super::ir::{Doc, Extra, Prop, Ty};
+use super::ir::{Doc, Extra, Object, Prop, Ty};
 use super::lower::{Def, Lowered};
 use crate::ident::pascal_case;
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::hash::BuildHasher;
 
 /// Fewest properties an object needs before a name saves more than it
 /// costs (a name is one or two tokens, a property several).
@@ -46,9 +47,48 @@ struct Seen {
 /// schema holding it.
 #[derive(Clone, Copy)]
 struct Ctx<'a> {
-    base: &'a str,
+    /// The name the object would start from: given (a root's), or a
+    /// property's, to spell in PascalCase. Built only when an object is
+    /// first met, since most never need one.
+    stem: Stem<'a>,
+    /// Whether the walk went through an index signature's values here.
+    value: bool,
+    /// How many array levels it went through since.
+    items: u8,
     tool: &'a str,
     pointer: &'a str,
+}
+
+#[derive(Clone, Copy)]
+enum Stem<'a> {
+    Given(&'a str),
+    Property(&'a str),
+}
+
+impl Ctx<'_> {
+    fn base(&self) -> String {
+        let mut base = match self.stem {
+            Stem::Given(base) => base.to_owned(),
+            Stem::Property(name) => pascal_case(name),
+        };
+        if self.value {
+            base.push_str("Value");
+        }
+        for _ in 0..self.items {
+            base.push_str("Item");
+        }
+        base
+    }
+
+    fn root<'a>(base: &'a str, tool: &'a str, pointer: &'a str) -> Ctx<'a> {
+        Ctx {
+            stem: Stem::Given(base),
+            value: false,
+            items: 0,
+            tool,
+            pointer,
+        }
+    }
 }
 
 /// Gives every repeated object type of `lowered` one definition.
@@ -72,7 +112,10 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
     }
     // Existing definitions keep their ids; new ones follow in the order
     // their shapes were first met, which depends only on the tool set.
-    let mut ids: HashMap<Ty, usize> = HashMap::with_capacity(shapes.len());
+    let mut ids = Ids {
+        by_shape: HashMap::with_capacity(shapes.len()),
+        heads: HashSet::with_capacity(shapes.len()),
+    };
     for (ty, seen) in shapes {
         let id = match seen.def {
             Some(id) => id,
@@ -88,7 +131,10 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
                 lowered.defs.len() - 1
             }
         };
-        ids.insert(ty, id);
+        if let Ty::Object(obj) = &ty {
+            ids.heads.insert(head(obj));
+        }
+        ids.by_shape.insert(ty, id);
     }
     for def in &mut lowered.defs {
         replace_within(&mut def.ty, &ids);
@@ -280,33 +326,17 @@ fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
         }
     }
     for def in &lowered.defs {
-        let ctx = Ctx {
-            base: &def.base,
-            tool: &def.tool,
-            pointer: &def.pointer,
-        };
+        let ctx = Ctx::root(&def.base, &def.tool, &def.pointer);
         walk_within(&def.ty, ctx, &mut seen, &mut order);
     }
     for tool in &lowered.tools {
         let base = pascal_case(&tool.name);
         let args = format!("{base}Args");
-        walk(
-            &tool.input,
-            Ctx {
-                base: &args,
-                tool: &tool.name,
-                pointer: "/inputSchema",
-            },
-            &mut seen,
-            &mut order,
-        );
+        let ctx = Ctx::root(&args, &tool.name, "/inputSchema");
+        walk(&tool.input, ctx, &mut seen, &mut order);
         if let Some(output) = &tool.output {
             let output_base = format!("{base}Output");
-            let ctx = Ctx {
-                base: &output_base,
-                tool: &tool.name,
-                pointer: "/outputSchema",
-            };
+            let ctx = Ctx::root(&output_base, &tool.name, "/outputSchema");
             walk(output, ctx, &mut seen, &mut order);
         }
     }
@@ -333,7 +363,7 @@ fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &
             Seen {
                 count: 1,
                 def: None,
-                base: ctx.base.to_owned(),
+                base: ctx.base(),
                 tool: ctx.tool.to_owned(),
                 pointer: ctx.pointer.to_owned(),
                 order: *order,
@@ -349,22 +379,37 @@ fn walk_within<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, o
     match ty {
         Ty::Object(obj) => {
             for prop in &obj.props {
-                let base = pascal_case(&prop.name);
-                walk(&prop.ty, Ctx { base: &base, ..ctx }, seen, order);
+                let ctx = Ctx {
+                    stem: Stem::Property(&prop.name),
+                    value: false,
+                    items: 0,
+                    ..ctx
+                };
+                walk(&prop.ty, ctx, seen, order);
             }
             if let Extra::Values(values) = &obj.extra {
-                let base = format!("{}Value", ctx.base);
-                walk(values, Ctx { base: &base, ..ctx }, seen, order);
+                let ctx = Ctx {
+                    value: true,
+                    items: 0,
+                    ..ctx
+                };
+                walk(values, ctx, seen, order);
             }
         }
         Ty::Array(item) => {
-            let base = format!("{}Item", ctx.base);
-            walk(item, Ctx { base: &base, ..ctx }, seen, order);
+            let ctx = Ctx {
+                items: ctx.items.saturating_add(1),
+                ..ctx
+            };
+            walk(item, ctx, seen, order);
         }
         Ty::Tuple(tuple) => {
-            let base = format!("{}Item", ctx.base);
+            let ctx = Ctx {
+                items: ctx.items.saturating_add(1),
+                ..ctx
+            };
             for item in tuple.items.iter().chain(tuple.rest.as_deref()) {
-                walk(item, Ctx { base: &base, ..ctx }, seen, order);
+                walk(item, ctx, seen, order);
             }
         }
         Ty::Union(members) | Ty::Inter(members, _) => {
@@ -434,11 +479,28 @@ fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     }
 }
 
+/// The shared shapes and their definitions.
+struct Ids {
+    by_shape: HashMap<Ty, usize>,
+    /// [`head`] of every shared shape: most objects are told apart by it
+    /// without hashing their whole subtree.
+    heads: HashSet<u64>,
+}
+
+/// A cheap digest of an object with properties: how many, and the first
+/// one's name.
+fn head(obj: &Object) -> u64 {
+    let first = obj.props.first().map_or("", |p| p.name.as_str());
+    foldhash::fast::FixedState::with_seed(0).hash_one((obj.props.len(), first))
+}
+
 /// `ty` as a reference if it is a shared shape, else with what is inside
 /// it replaced.
-fn replace(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
-    if let Ty::Object(_) = ty
-        && let Some(&id) = ids.get(ty)
+fn replace(ty: &mut Ty, ids: &Ids) {
+    if let Ty::Object(obj) = ty
+        && obj.props.len() >= MIN_PROPS
+        && ids.heads.contains(&head(obj))
+        && let Some(&id) = ids.by_shape.get(ty)
     {
         *ty = Ty::Named(id);
         return;
@@ -448,7 +510,7 @@ fn replace(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
 
 /// Replaces the shared shapes inside `ty` (not `ty` itself: a definition's
 /// body stays its body).
-fn replace_within(ty: &mut Ty, ids: &HashMap<Ty, usize>) {
+fn replace_within(ty: &mut Ty, ids: &Ids) {
     each_child_mut(ty, &mut |child| replace(child, ids));
 }
 
