@@ -48,6 +48,11 @@ enum Command {
         /// Also print every schema node that fell to the escape hatch, to stderr.
         #[arg(long)]
         report: bool,
+        /// Keep the SDK within this many tokens: past it, print an index of
+        /// the tools (names and summaries, by group) that programs read
+        /// declarations from through `catalog.describe`.
+        #[arg(long, value_name = "TOKENS")]
+        budget: Option<usize>,
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
@@ -66,6 +71,9 @@ enum Command {
         /// mcp, openai-chat, openai-responses or anthropic.
         #[arg(short, long, value_parser = parse_format)]
         format: ToolFormat,
+        /// Keep the SDK within this many tokens (see `render --budget`).
+        #[arg(long, value_name = "TOKENS")]
+        budget: Option<usize>,
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
@@ -91,6 +99,10 @@ struct ReportArgs {
     /// Print only the totals, as one JSON object.
     #[arg(long)]
     json: bool,
+    /// Also count the whole `run_code` description (instructions and SDK)
+    /// with the SDK kept within this many tokens, in both languages.
+    #[arg(long, value_name = "TOKENS")]
+    budget: Option<usize>,
     /// The tool list to read; `-` or nothing reads standard input.
     file: Option<PathBuf>,
 }
@@ -137,6 +149,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Render {
             language,
             report,
+            budget,
             file,
         } => {
             let catalog = read_catalog(file.as_deref())?;
@@ -157,8 +170,15 @@ fn run(cli: Cli) -> Result<(), String> {
                     );
                 }
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
+                if let Some(budget) = budget {
+                    let fit = catalog.fit(language, budget);
+                    let _ = writeln!(err, "within {budget} tokens: {fit:?}");
+                }
             }
-            let written = write_stdout(&rendered.text);
+            let written = match budget {
+                Some(budget) => write_stdout(&catalog.render_within(language, budget)),
+                None => write_stdout(&rendered.text),
+            };
             // The process ends next: freeing the catalog one node at a time
             // would only delay it.
             std::mem::forget(catalog);
@@ -166,7 +186,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Report(args) => {
             let tools = read_tools(args.file.as_deref())?;
-            let report = tokens::count(tools)?;
+            let report = tokens::count(tools, args.budget)?;
             write_stdout(&if args.json {
                 report.json()
             } else {
@@ -176,10 +196,15 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::RunCodeTool {
             language,
             format,
+            budget,
             file,
         } => {
             let catalog = read_catalog(file.as_deref())?;
-            let tool = catalog.run_code_tool(language).to_format(format);
+            let tool = match budget {
+                Some(budget) => catalog.run_code_tool_within(language, budget),
+                None => catalog.run_code_tool(language),
+            }
+            .to_format(format);
             let json = serde_json::to_string_pretty(&tool)
                 .map_err(|e| format!("cannot print the tool: {e}"))?;
             write_stdout(&(json + "\n"))

@@ -1,7 +1,7 @@
 //! `codemode report --tokens`: what the SDKs cost in prompt tokens, next to
 //! the same tools sent as native tool definitions.
 
-use codemode::{Catalog, Language, ToolDef};
+use codemode::{Catalog, Fit, Language, ToolDef};
 use serde_json::json;
 use std::fmt::Write;
 use tiktoken_rs::CoreBPE;
@@ -13,6 +13,9 @@ pub struct TokenReport {
     typescript_parts: Parts,
     /// Where the Python SDK's tokens go.
     python_parts: Parts,
+    /// With a budget: the `run_code` description's tokens in each language,
+    /// and how much of the tool set the SDK in it declares.
+    within: Option<Within>,
     /// The whole TypeScript SDK (its header counted once).
     pub typescript: usize,
     /// The whole Python SDK.
@@ -28,8 +31,16 @@ struct Row {
     native: usize,
 }
 
-/// Counts the tokens of `tools` with o200k_base.
-pub fn count(tools: Vec<ToolDef>) -> Result<TokenReport, String> {
+/// A `run_code` description within a budget.
+struct Within {
+    budget: usize,
+    typescript: (usize, Fit),
+    python: (usize, Fit),
+}
+
+/// Counts the tokens of `tools` with o200k_base (and, with a `budget`, of
+/// the `run_code` descriptions whose SDK is kept within it).
+pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, String> {
     let bpe = tiktoken_rs::o200k_base()
         .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
     let tokens = |text: &str| token_count(&bpe, text);
@@ -53,7 +64,19 @@ pub fn count(tools: Vec<ToolDef>) -> Result<TokenReport, String> {
     let native = rows.iter().map(|r| r.native).sum();
     let typescript = catalog.render(Language::TypeScript);
     let python = catalog.render(Language::Python);
+    let within = budget.map(|budget| {
+        let prompt = |language| {
+            let description = catalog.run_code_tool_within(language, budget).description;
+            (tokens(&description), catalog.fit(language, budget))
+        };
+        Within {
+            budget,
+            typescript: prompt(Language::TypeScript),
+            python: prompt(Language::Python),
+        }
+    });
     Ok(TokenReport {
+        within,
         typescript: tokens(typescript),
         python: tokens(python),
         typescript_parts: Parts::count(&split(typescript, Syntax::TypeScript), &tokens),
@@ -367,20 +390,33 @@ impl TokenReport {
         ] {
             let _ = writeln!(out, "{name:<width$}  {ts:>10}  {py:>10}");
         }
+        if let Some(w) = &self.within {
+            let _ = writeln!(
+                out,
+                "\nrun_code description within {} tokens: typescript {} ({:?}), python {} ({:?})",
+                w.budget, w.typescript.0, w.typescript.1, w.python.0, w.python.1
+            );
+        }
         out
     }
 
     /// The totals as one JSON object.
     pub fn json(&self) -> String {
-        json!({
+        let mut report = json!({
             "typescript_tokens": self.typescript,
             "python_tokens": self.python,
             "native_tokens": self.native,
             "typescript_parts": self.typescript_parts.json(),
             "python_parts": self.python_parts.json(),
-        })
-        .to_string()
-            + "\n"
+        });
+        if let Some(w) = &self.within {
+            report["within_budget"] = json!({
+                "budget": w.budget,
+                "typescript": {"run_code_tokens": w.typescript.0, "fit": format!("{:?}", w.typescript.1)},
+                "python": {"run_code_tokens": w.python.0, "fit": format!("{:?}", w.python.1)},
+            });
+        }
+        report.to_string() + "\n"
     }
 }
 
@@ -394,7 +430,7 @@ mod tests {
             ToolDef::new("a", json!({"type": "object", "properties": {"x": {"type": "string", "description": "An x."}}})).with_description("Do a."),
             ToolDef::new("b", json!({"type": "object"})),
         ];
-        let report = count(tools).unwrap();
+        let report = count(tools, Some(10)).unwrap();
         assert_eq!(report.rows.len(), 2);
         assert_eq!(
             report.native,
@@ -404,6 +440,14 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&report.json()).unwrap();
         assert_eq!(json["native_tokens"], report.native);
         assert!(report.table().contains("ratio to native"));
+        // Ten tokens hold no SDK: an index, whose prompt is counted.
+        assert_eq!(json["within_budget"]["typescript"]["fit"], "Groups");
+        assert!(json["within_budget"]["python"]["run_code_tokens"].as_u64() > Some(100));
+        assert!(
+            report
+                .table()
+                .contains("run_code description within 10 tokens")
+        );
     }
 
     #[test]
@@ -449,6 +493,49 @@ mod tests {
             types.contains("\"y#\": ") && !types.contains("An x."),
             "{types}"
         );
+    }
+
+    /// The core's estimate, which decides when an SDK becomes an index,
+    /// never undercounts o200k on SDK text, and overcounts by less than 40%.
+    #[test]
+    fn the_core_estimate_is_at_or_above_o200k() {
+        let bpe = tiktoken_rs::o200k_base().unwrap();
+        let golden = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for entry in std::fs::read_dir(&golden).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let tools: Vec<ToolDef> =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                let catalog = Catalog::new(tools);
+                for language in [Language::TypeScript, Language::Python] {
+                    let name = format!("{} {language}", path.display());
+                    texts.push((name.clone(), catalog.render(language).to_owned()));
+                    texts.push((
+                        format!("{name} index"),
+                        catalog.index(language, codemode::Fit::Summaries),
+                    ));
+                }
+            }
+        }
+        let prose = "The quick brown fox jumps over the lazy dog, then reads the file at ./a/b.txt (UTF-8). ";
+        texts.push(("prose".into(), prose.repeat(20)));
+        for (name, text) in texts {
+            let exact = token_count(&bpe, &text);
+            let estimate = codemode::estimate_tokens(&text);
+            assert!(
+                estimate >= exact,
+                "{name}: estimate {estimate} < o200k {exact}"
+            );
+            assert!(
+                estimate * 10 <= exact * 14,
+                "{name}: estimate {estimate} > 1.4 x o200k {exact}"
+            );
+        }
+        // Other scripts are overcounted more (they only reach an index
+        // sooner), never undercounted.
+        let scripts = "Überprüfe die Datei. 读取文件内容。 Файл прочитан ✅🚀 ∑ ".repeat(20);
+        assert!(codemode::estimate_tokens(&scripts) >= token_count(&bpe, &scripts));
     }
 
     #[test]

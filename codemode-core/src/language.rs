@@ -14,6 +14,13 @@ pub const GLOBAL: &str = "tools";
 /// The SDK declares it and runtimes bind it under this same name.
 pub const ERROR_CLASS: &str = "ToolCallError";
 
+/// The third global of an SDK that is an index (a tool set too large for
+/// its budget; see [`Catalog::render_within`](crate::Catalog::render_within)):
+/// `describe(names)` returns the declarations of the tools named, and
+/// `search(words)` finds tools. Tools are members of [`GLOBAL`], never
+/// globals, so no tool name can collide with it.
+pub const INDEX_GLOBAL: &str = "catalog";
+
 /// A language a Code Mode program can be written in, and so an SDK flavour.
 ///
 /// JavaScript and TypeScript share one declaration: under JavaScript the

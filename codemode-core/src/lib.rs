@@ -22,6 +22,7 @@ mod canonical;
 mod catalog;
 mod error;
 mod ident;
+mod index;
 mod json;
 mod language;
 mod parallel;
@@ -37,7 +38,8 @@ mod toolset;
 pub use catalog::Catalog;
 pub use error::{ErrorKind, ToolCallError};
 pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
-pub use language::{ERROR_CLASS, GLOBAL, Language, UnknownLanguage};
+pub use index::{Fit, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens};
+pub use language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language, UnknownLanguage};
 pub use parallel::set_render_threads;
 pub use provider::{ProviderCall, ProviderError, RunCodeArgs, native_tool, native_tools};
 pub use render::{

@@ -128,8 +128,29 @@ pub fn run_code_tool(language: Language, tools: &[ToolDef]) -> RunCodeTool {
 /// The `run_code` tool for a program in `language`, around an SDK text
 /// already rendered.
 pub(crate) fn run_code_tool_for(language: Language, sdk: &str) -> RunCodeTool {
+    run_code_tool_with(language, sdk, "")
+}
+
+/// The `run_code` tool whose SDK is an index: the instructions gain one
+/// item, on reading declarations and finding tools.
+pub(crate) fn run_code_tool_for_index(language: Language, index: &str) -> RunCodeTool {
+    let item = match language {
+        Language::Python => INDEX_ITEM_PYTHON,
+        Language::JavaScript | Language::TypeScript => INDEX_ITEM_TYPESCRIPT,
+    };
+    run_code_tool_with(language, index, item)
+}
+
+const INDEX_ITEM_TYPESCRIPT: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the TypeScript declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as `{ name, summary }`.\n";
+
+const INDEX_ITEM_PYTHON: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the Python declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as dicts with `name` and `summary`.\n";
+
+fn run_code_tool_with(language: Language, sdk: &str, extra: &str) -> RunCodeTool {
     let flavor = flavor(language);
-    let description = format!("{}\n```{}\n{}```\n", flavor.instructions, flavor.fence, sdk);
+    let description = format!(
+        "{}{extra}\n```{}\n{}```\n",
+        flavor.instructions, flavor.fence, sdk
+    );
     RunCodeTool {
         language,
         name: RUN_CODE,
@@ -265,8 +286,17 @@ mod tests {
     #[test]
     fn the_description_says_nothing_twice() {
         let tools = tool_set(3);
-        for language in Language::ALL {
-            let description = run_code_tool(language, &tools).description;
+        let catalog = crate::Catalog::new(tools.clone());
+        for (language, description) in Language::ALL.into_iter().flat_map(|language| {
+            [
+                (language, run_code_tool(language, &tools).description),
+                // An index, with its own item in the instructions.
+                (
+                    language,
+                    catalog.run_code_tool_within(language, 0).description,
+                ),
+            ]
+        }) {
             // Sentences and list items, without the SDK's per-tool lines
             // (which repeat by nature: "A tool." for every tool here).
             let sdk_start = description.find("```").unwrap_or(description.len());

@@ -10,7 +10,9 @@ use crate::outcome::{
     CallRecord, Limits, LogLine, RunError, RunErrorKind, RunOutcome, host_memory_error,
 };
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, Reply, ToHost};
-use codemode_core::{BoxFuture, ErrorKind, ToolCallError, Toolset};
+use codemode_core::{
+    BoxFuture, Catalog, ErrorKind, INDEX_GLOBAL, Language, MAX_MATCHES, ToolCallError, Toolset,
+};
 use futures_channel::mpsc::{UnboundedReceiver, UnboundedSender, unbounded};
 use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt, StreamExt};
@@ -18,9 +20,9 @@ use serde_json::Value;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, OnceLock};
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
@@ -204,6 +206,10 @@ type CallFuture =
 pub(crate) struct RunContext {
     /// The names a program may call, sorted.
     pub(crate) names: Arc<Vec<String>>,
+    /// The program's language, which the index's declarations are in.
+    pub(crate) language: Language,
+    /// The catalog the index functions answer from, made when first needed.
+    pub(crate) catalog: Arc<OnceLock<Catalog>>,
     pub(crate) hooks: Hooks,
     /// The program's description, for the approval hook.
     pub(crate) description: String,
@@ -224,9 +230,12 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
     let _cancel = CancelOnDrop(cancel);
     let RunContext {
         names,
+        language,
+        catalog,
         hooks,
         description,
     } = context;
+    let mut index_calls = 0usize;
     let deadline = started + limits.timeout;
     let mut timer =
         futures_timer::Delay::new(deadline.saturating_duration_since(Instant::now()) + GRACE);
@@ -264,6 +273,31 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     Ok(v) => v,
                     Err(_) => Value::Null,
                 };
+                // The index's functions: answered here, from the tool set,
+                // without calling any tool. Their channel names start with
+                // a NUL, which no tool name holds.
+                if let Some(function) = name.strip_prefix('\0') {
+                    index_calls += 1;
+                    if index_calls > limits.max_tool_calls {
+                        break (
+                            None,
+                            Some(RunError::new(
+                                RunErrorKind::CallLimit,
+                                format!(
+                                    "the program called {INDEX_GLOBAL}'s functions more than {} times",
+                                    limits.max_tool_calls
+                                ),
+                            )),
+                        );
+                    }
+                    let catalog = catalog.get_or_init(|| Catalog::from_toolset(&*toolset));
+                    let answer = index_call(catalog, language, function, &args);
+                    let _ = replies.send(Reply {
+                        id,
+                        envelope: envelope(&answer),
+                    });
+                    continue;
+                }
                 let index = records.len();
                 records.push(CallRecord {
                     name: name.clone(),
@@ -566,6 +600,59 @@ struct Err<'a> {
 }
 
 /// The JSON envelope the prelude reads.
+/// What `catalog.describe(names)` and `catalog.search(query, limit)` answer.
+fn index_call(
+    catalog: &Catalog,
+    language: Language,
+    function: &str,
+    args: &Value,
+) -> Result<Value, ToolCallError> {
+    let invalid = |usage: &str| {
+        ToolCallError::new(
+            format!("{INDEX_GLOBAL}.{function}"),
+            ErrorKind::InvalidArguments,
+            format!("{INDEX_GLOBAL}.{usage}"),
+        )
+    };
+    match function {
+        "describe" => {
+            let names = match args.get("names").unwrap_or(args) {
+                Value::Array(items) => items
+                    .iter()
+                    .map(Value::as_str)
+                    .collect::<Option<Vec<&str>>>(),
+                Value::String(one) => Some(vec![one.as_str()]),
+                _ => None,
+            };
+            match names {
+                Some(names) => Ok(Value::String(catalog.describe(language, &names))),
+                None => Err(invalid(
+                    "describe(names) takes a list of tool names, e.g. [\"a\", \"b\"]",
+                )),
+            }
+        }
+        "search" => {
+            let query = args.get("query").and_then(Value::as_str);
+            let limit = match args.get("limit") {
+                None | Some(Value::Null) => Some(10),
+                Some(n) => n
+                    .as_u64()
+                    .map(|n| usize::try_from(n).unwrap_or(MAX_MATCHES)),
+            };
+            match (query, limit) {
+                (Some(query), Some(limit)) => {
+                    Ok(serde_json::to_value(catalog.search(query, limit))
+                        .unwrap_or(Value::Array(Vec::new())))
+                }
+                _ => Err(invalid(&format!(
+                    "search(query, limit) takes words as a string and, if given, a count of at most {MAX_MATCHES}"
+                ))),
+            }
+        }
+        _ => Err(invalid("has only describe(names) and search(query, limit)")),
+    }
+}
+
 fn envelope(result: &Result<Value, ToolCallError>) -> String {
     let text = match result {
         Result::Ok(value) => serde_json::to_string(&Ok { ok: true, value }),

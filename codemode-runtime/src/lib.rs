@@ -190,6 +190,9 @@ pub struct Runtime<T: ?Sized> {
     only: Option<Engine>,
     /// The tool names, computed once: `defs()` renders every schema.
     names: Arc<Vec<String>>,
+    /// The prepared catalog the index functions (`catalog.describe`,
+    /// `catalog.search`) answer from, made on their first call.
+    catalog: Arc<std::sync::OnceLock<codemode_core::Catalog>>,
     hooks: hooks::Hooks,
 }
 
@@ -215,6 +218,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             ],
             only: None,
             names: Arc::new(names),
+            catalog: Arc::default(),
             hooks: hooks::Hooks::default(),
         }
     }
@@ -227,6 +231,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
     /// Reads the toolset's declarations again, after its tools changed.
     pub fn refresh(&mut self) {
         self.names = Arc::new(program_names(&*self.toolset));
+        self.catalog = Arc::default();
     }
 
     /// The same runtime, with every engine placed as `isolation` says.
@@ -329,6 +334,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             Arc::clone(&self.toolset),
             host::RunContext {
                 names: Arc::clone(&self.names),
+                language,
+                catalog: Arc::clone(&self.catalog),
                 hooks: self.hooks.clone(),
                 description: description.to_owned(),
             },

@@ -221,6 +221,14 @@ export default function (host) {
     },
   });
 
+  // The index's functions (a large tool set's SDK is an index): the host
+  // answers them from the tool set without calling any tool. Their channel
+  // names start with a NUL, which no tool name holds.
+  const INDEX_GLOBAL = Object.freeze({
+    describe: (names) => call("\u0000describe", { names }),
+    search: (query, limit) => call("\u0000search", limit === undefined ? { query } : { query, limit }),
+  });
+
   function show(value) {
     if (typeof value === "string") return value;
     if (value === GLOBAL) return "[object GLOBAL]";
@@ -370,6 +378,7 @@ export default function (host) {
 
   defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
   defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
+  defineProperty(globalThis, "INDEX_GLOBAL", { value: INDEX_GLOBAL, enumerable: false });
   defineProperty(globalThis, "console", { value: console, enumerable: false, writable: true });
   for (const [errorName, proxy] of errorProxies) {
     defineProperty(globalThis, errorName, { value: proxy, enumerable: false, writable: true, configurable: true });

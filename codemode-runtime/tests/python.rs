@@ -650,3 +650,27 @@ fn the_rewrites_keep_python_semantics() {
         );
     }
 }
+
+#[test]
+fn the_index_functions_answer_in_python_too() {
+    for isolation in modes() {
+        let code = "found = await catalog.search('kv set', limit=2)\n\
+                    text = await catalog.describe(['kv.set', 'echo'])\n\
+                    d = catalog.describe\n\
+                    again = await d(names=['echo'])\n\
+                    try:\n    await catalog.search(5)\nexcept ToolCallError as e:\n    err = [e.toolName, e.kind]\n\
+                    [found[0]['name'], 'async def echo(self, args: ' in text, \
+                     '# tools[\"kv.set\"]' in text, again == (await catalog.describe(['echo'])), err]";
+        assert_eq!(
+            value(&isolation, code),
+            json!([
+                "kv.set",
+                true,
+                true,
+                true,
+                ["catalog.search", "invalid_arguments"]
+            ]),
+            "{isolation:?}"
+        );
+    }
+}

@@ -580,3 +580,41 @@ fn engines_built_ahead_take_each_runs_own_tools_and_limits() {
         );
     }
 }
+
+#[test]
+fn the_index_functions_answer_from_the_tool_set_without_calling_a_tool() {
+    let runtime = JsRuntime::new(Lab::default(), Limits::default());
+    let out = futures_executor::block_on(runtime.run(
+        Language::TypeScript,
+        r#"const found = await catalog.search("add numbers", 3);
+           const text = await catalog.describe(["add", "nope"]);
+           return { found, text, sum: await tools.add({ a: 1, b: 2 }) };"#,
+    ));
+    assert!(out.error.is_none(), "{:?}", out.error);
+    let value = out.value.clone();
+    assert_eq!(
+        value["found"][0],
+        json!({"name": "add", "summary": "Add two numbers."})
+    );
+    let text = value["text"].as_str().unwrap();
+    assert!(
+        text.contains("\"add\"(args: { a: number; b: number }): Promise<number>;"),
+        "{text}"
+    );
+    assert!(text.starts_with("// no tool is named \"nope\""), "{text}");
+    assert_eq!(value["sum"], json!(3));
+    // Only the tool call is a call.
+    assert_eq!(out.calls.len(), 1);
+    let bad = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "try { await catalog.describe(42); } catch (e) { return [e.toolName, e.kind, e.message]; }",
+    ));
+    assert_eq!(
+        bad.value,
+        json!([
+            "catalog.describe",
+            "invalid_arguments",
+            "catalog.describe(names) takes a list of tool names, e.g. [\"a\", \"b\"]"
+        ])
+    );
+}

@@ -51,6 +51,19 @@ for json in "$root"/tests/golden/*.json "$root"/examples/mcp/*.json "$cache"/ser
   "$codemode" render --language javascript "$json" | cmp -s - "$work/sdk/$name.ts" || fail "$stem: JavaScript differs from TypeScript"
   sets+=("$name")
 done
+# Indexes (the SDK of a tool set past its token budget), at every level of
+# detail, for a hostile set and for every server: they must check too.
+for json in "$root"/tests/golden/hostile.json "$cache"/servers/*.json; do
+  stem="$(basename "$json" .json)"
+  for budget in 0 100000; do
+    name="${stem//[^A-Za-z0-9]/_}_index_$budget"
+    # A budget of 0 gives the groups alone; a large one names every tool,
+    # with summaries (or the whole SDK, for a small set).
+    "$codemode" render --language typescript --budget "$budget" "$json" > "$work/sdk/$name.ts"
+    "$codemode" render --language python --budget "$budget" "$json" > "$work/sdk/$name.py"
+    sets+=("$name")
+  done
+done
 # The example agent's SDK, as its build script fixed it at compile time.
 "$root/target/debug/agent" --sdk --language typescript > "$work/sdk/agent.ts" 2>/dev/null
 "$root/target/debug/agent" --sdk --language python > "$work/sdk/agent.py" 2>/dev/null

@@ -10,7 +10,7 @@ mod python;
 
 use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
-use codemode_core::{ERROR_CLASS, GLOBAL, Language};
+use codemode_core::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
 use rquickjs::context::intrinsic;
 use rquickjs::function::Func;
 use rquickjs::promise::PromiseState;
@@ -768,7 +768,9 @@ fn uncatchable<'js>(ctx: &Ctx<'js>) -> rquickjs::Error {
 static PRELUDE: std::sync::OnceLock<Result<Vec<u8>, String>> = std::sync::OnceLock::new();
 
 fn prelude_source() -> String {
+    // The index global first: its placeholder holds the tools one's.
     include_str!("../prelude.js")
+        .replace("INDEX_GLOBAL", INDEX_GLOBAL)
         .replace("ERROR_CLASS", ERROR_CLASS)
         .replace("GLOBAL", GLOBAL)
 }

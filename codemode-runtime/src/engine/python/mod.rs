@@ -18,7 +18,7 @@ mod source;
 use super::{MAX_DEPTH, check_json, timeout_error};
 use crate::outcome::{Limits, Location, LogLine, RunError, RunErrorKind, host_memory_error};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
-use codemode_core::{ERROR_CLASS, GLOBAL, ToolCallError};
+use codemode_core::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, ToolCallError};
 use monty::{MontyRun, RunProgress};
 use monty_types::{
     CompileOptions, DictPairs, ExcType, ExtFunctionResult, MontyClassInstance, MontyClassType,
@@ -38,6 +38,12 @@ const FILE: &str = "program.py";
 /// Ids of the host object that stands for `tools`, and of its class.
 const TOOLS_ID: u128 = 0xC0DE_0001;
 const TOOLS_CLASS_ID: u128 = 0xC0DE_0002;
+/// Ids of the host object that stands for the index global (`catalog`),
+/// and of its class.
+const INDEX_ID: u128 = 0xC0DE_0004;
+const INDEX_CLASS_ID: u128 = 0xC0DE_0005;
+/// The index global's functions.
+const INDEX_FUNCTIONS: [&str; 2] = ["describe", "search"];
 /// The id of the class of failed calls; its instances count up from it.
 const FAILED_CLASS_ID: u128 = 0xC0DE_0003 << 64;
 /// The name a tool fetched as a value (`getattr(tools, "x")`, `f =
@@ -236,6 +242,7 @@ impl Engine {
             FILE,
             vec![
                 GLOBAL.to_owned(),
+                INDEX_GLOBAL.to_owned(),
                 source::FIELD_HOST.to_owned(),
                 source::TOOL_HOST.to_owned(),
                 source::RAISE_HOST.to_owned(),
@@ -254,6 +261,7 @@ impl Engine {
         };
         let inputs = vec![
             tools_object(),
+            index_object(),
             MontyObject::Function {
                 name: source::FIELD_HOST.to_owned(),
                 docstring: None,
@@ -305,6 +313,15 @@ impl Engine {
                         {
                             NameLookupResult::Value(tool_function(&lookup.name))
                         }
+                        Some(id)
+                            if id == MontyUuid::from_u128(INDEX_ID)
+                                && INDEX_FUNCTIONS.contains(&lookup.name.as_str()) =>
+                        {
+                            NameLookupResult::Value(MontyObject::Function {
+                                name: format!("{INDEX_GLOBAL}.{}", lookup.name),
+                                docstring: None,
+                            })
+                        }
                         _ => NameLookupResult::Undefined,
                     };
                     self.resume(|p| lookup.resume(answer, p))
@@ -339,6 +356,18 @@ impl Engine {
         if let Some(name) = tool {
             return self.tool_call(call, name);
         }
+        let index_function = match call.object_id {
+            Some(id) if id == MontyUuid::from_u128(INDEX_ID) => Some(call.function_name.clone()),
+            Some(_) => None,
+            None => call
+                .function_name
+                .strip_prefix(INDEX_GLOBAL)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .map(str::to_owned),
+        };
+        if let Some(function) = index_function {
+            return self.index_call(call, &function);
+        }
         if call.object_id.is_none() && call.function_name == source::TOOL_HOST {
             let answer = match call.args.as_slice() {
                 [MontyObject::String(name)] => ExtFunctionResult::Return(tool_function(name)),
@@ -372,7 +401,67 @@ impl Engine {
         self.resume(|p| call.resume(missing, p))
     }
 
-    fn tool_call(&mut self, mut call: monty::FunctionCall, name: String) -> Step {
+    fn tool_call(&mut self, call: monty::FunctionCall, name: String) -> Step {
+        let args = match call_arguments(&name, &call.args, &call.kwargs) {
+            Ok(args) => args,
+            Err(exception) => return self.resume(|p| call.resume(exception, p)),
+        };
+        self.send_call(call, name, &args)
+    }
+
+    /// `catalog.describe(names)` or `catalog.search(query, limit)`: sent to
+    /// the host, which answers from the tool set, on a channel name no tool
+    /// can have (it starts with a NUL). It counts as a call.
+    fn index_call(&mut self, call: monty::FunctionCall, function: &str) -> Step {
+        let params: &[&str] = match function {
+            "describe" => &["names"],
+            "search" => &["query", "limit"],
+            _ => &[],
+        };
+        let mut args = serde_json::Map::new();
+        let given = call
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, value)| (params.get(i).copied(), value))
+            .chain(call.kwargs.iter().map(|(key, value)| {
+                let key = match key {
+                    MontyObject::String(key) => params.iter().copied().find(|p| p == key),
+                    _ => None,
+                };
+                (key, value)
+            }));
+        for (param, value) in given {
+            let Some(param) = param else {
+                let usage = match function {
+                    "describe" => "describe(names)",
+                    "search" => "search(query, limit=10)",
+                    _ => "describe(names) and search(query, limit)",
+                };
+                let exception = MontyException::new(
+                    ExcType::TypeError,
+                    Some(format!("{INDEX_GLOBAL} has {usage}: check the arguments")),
+                );
+                return self.resume(|p| call.resume(exception, p));
+            };
+            match to_json(value, MAX_DEPTH) {
+                Ok(json) => {
+                    args.insert(param.to_owned(), json);
+                }
+                Err(problem) => {
+                    let exception = MontyException::new(
+                        ExcType::TypeError,
+                        Some(format!("{INDEX_GLOBAL}.{function}(): {problem}")),
+                    );
+                    return self.resume(|p| call.resume(exception, p));
+                }
+            }
+        }
+        self.send_call(call, format!("\0{function}"), &Value::Object(args))
+    }
+
+    /// Sends a call with JSON `args` to the host and leaves it pending.
+    fn send_call(&mut self, mut call: monty::FunctionCall, name: String, args: &Value) -> Step {
         // The interpreter counts only its own running time; from here on it
         // may run for what is left of the wall clock.
         let tracker = call.tracker_mut();
@@ -394,10 +483,6 @@ impl Engine {
             self.fatal = Some(error);
             return self.resume(|p| call.abort(exception, p));
         }
-        let args = match call_arguments(&name, &call.args, &call.kwargs) {
-            Ok(args) => args,
-            Err(exception) => return self.resume(|p| call.resume(exception, p)),
-        };
         let text = args.to_string();
         let cost = check_json(&text).unwrap_or(text.len());
         if !self.charge(2 * cost + name.len()) {
@@ -773,6 +858,21 @@ fn failed_class() -> MontyClassType {
         is_dataclass: false,
         attrs: DictPairs::default(),
     }
+}
+
+/// The host object that stands for the index global (`catalog`).
+fn index_object() -> MontyObject {
+    MontyObject::ClassInstance(Box::new(MontyClassInstance {
+        class_type: MontyClassType {
+            name: "Catalog".to_owned(),
+            id: MontyUuid::from_u128(INDEX_CLASS_ID),
+            host_defined: true,
+            is_dataclass: false,
+            attrs: DictPairs::default(),
+        },
+        instance_id: MontyUuid::from_u128(INDEX_ID),
+        attrs: DictPairs::default(),
+    }))
 }
 
 /// The host object that stands for `tools`.

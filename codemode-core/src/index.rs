@@ -1,0 +1,617 @@
+//! An SDK within a token budget: when every declaration does not fit, an
+//! index of the tools instead, and the two functions a program calls to
+//! read the declarations it needs ([`INDEX_GLOBAL`]`.describe`) and to find
+//! tools by words (`.search`).
+//!
+//! Everything here is a pure function of the tool set (and the budget), so
+//! the index and each tool's declaration are byte-stable, and a build can
+//! fix them as constants.
+
+use crate::canonical::json_string;
+use crate::catalog::Catalog;
+use crate::error::ErrorKind;
+use crate::language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
+use crate::print::comment::{clean_lines, defuse_python, defuse_typescript};
+use crate::run_code::{RunCodeTool, run_code_tool_for_index};
+use crate::tool::ToolDef;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// How much of the tool set an SDK within a budget declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fit {
+    /// Every declaration: the budget is not exceeded.
+    Full,
+    /// An index: every tool's name and a one-line summary, grouped by prefix.
+    Summaries,
+    /// An index of names only, grouped by prefix.
+    Names,
+    /// Only the groups and how many tools each holds.
+    Groups,
+}
+
+/// A tool that [`Catalog::search`] found.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ToolMatch {
+    /// The tool's name.
+    pub name: String,
+    /// The first sentence of its description, at most [`SUMMARY_CHARS`]
+    /// characters.
+    pub summary: String,
+}
+
+/// Longest summary, in characters.
+pub const SUMMARY_CHARS: usize = 100;
+
+/// Most tools one `describe` call declares.
+pub const MAX_DESCRIBED: usize = 50;
+
+/// Most matches one `search` call returns.
+pub const MAX_MATCHES: usize = 50;
+
+/// A conservative estimate of how many tokens `text` takes in the common
+/// byte-pair tokenizers (o200k, cl100k): a run of letters counts one token
+/// per six, a run of digits one per three, a run of punctuation one per
+/// two, a line break with its indent one, a space before a word nothing,
+/// and any other character one per two bytes of UTF-8. On SDK text it is at or above o200k's
+/// count, so an SDK it puts within a budget is within it.
+///
+/// ```
+/// use codemode_core::estimate_tokens;
+///
+/// assert_eq!(estimate_tokens(""), 0);
+/// assert_eq!(estimate_tokens("read the file"), 3);
+/// assert_eq!(estimate_tokens("understanding"), 3);
+/// assert!(estimate_tokens("{ a?: string }") >= 5);
+/// ```
+pub fn estimate_tokens(text: &str) -> usize {
+    let mut tokens = 0;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let mut run = |first: char, same: fn(&char) -> bool| {
+            let mut run: usize = usize::from(same(&first));
+            while chars.peek().is_some_and(same) {
+                chars.next();
+                run += 1;
+            }
+            run
+        };
+        tokens += if c.is_ascii_alphabetic() {
+            run(c, char::is_ascii_alphabetic).div_ceil(LETTERS_PER_TOKEN)
+        } else if c.is_ascii_digit() {
+            run(c, char::is_ascii_digit).div_ceil(3)
+        } else if c == ' ' || c == '\n' {
+            // A line break and the indent after it are one token; one space
+            // joins the word after it.
+            let blank = run(c, |c| *c == ' ' || *c == '\n');
+            usize::from(c == '\n' || blank > 1)
+        } else if c.is_ascii_punctuation() {
+            // Common pairs (`?:`, `});`, `[]`) are one token.
+            run(c, char::is_ascii_punctuation).div_ceil(2)
+        } else {
+            // Any other character: one token per two of its UTF-8 bytes
+            // (an emoji can take two tokens, a CJK character one).
+            c.len_utf8().div_ceil(2)
+        };
+    }
+    tokens
+}
+
+/// Letters a word token holds, at the least, in the estimate.
+const LETTERS_PER_TOKEN: usize = 6;
+
+impl Catalog {
+    /// How much of the SDK for `language` fits in `budget` tokens (as
+    /// [`estimate_tokens`] counts them) together with the `run_code`
+    /// instructions around it, so that the whole description stays within
+    /// the budget: every declaration if they fit, else the largest index
+    /// that does (the groups alone if none does).
+    pub fn fit(&self, language: Language, budget: usize) -> Fit {
+        if estimate_tokens(&self.run_code_tool(language).description) <= budget {
+            return Fit::Full;
+        }
+        for fit in [Fit::Summaries, Fit::Names] {
+            let tool = run_code_tool_for_index(language, &self.index(language, fit));
+            if estimate_tokens(&tool.description) <= budget {
+                return fit;
+            }
+        }
+        Fit::Groups
+    }
+
+    /// The SDK for `language` such that the `run_code` description around
+    /// it stays within `budget` tokens ([`fit`](Catalog::fit)): [`render`](Catalog::render)
+    /// when it fits, else an index (see [`Fit`]) that declares the
+    /// [`INDEX_GLOBAL`] functions a program reads declarations and finds
+    /// tools with.
+    ///
+    /// ```
+    /// use codemode_core::{Catalog, Fit, Language, ToolDef, estimate_tokens};
+    /// use serde_json::json;
+    ///
+    /// let tools = (0..40).map(|i| {
+    ///     ToolDef::new(format!("files_read_{i}"), json!({"type": "object", "properties": {"path": {"type": "string"}}}))
+    ///         .with_description("Reads a file. It returns the text.")
+    /// });
+    /// let catalog = Catalog::new(tools);
+    /// assert_eq!(catalog.render_within(Language::TypeScript, 100_000), catalog.render(Language::TypeScript));
+    /// let summaries = catalog.index(Language::TypeScript, Fit::Summaries);
+    /// let budget = estimate_tokens(&summaries) + 600; // and the instructions
+    /// assert!(budget < estimate_tokens(catalog.render(Language::TypeScript)));
+    /// assert_eq!(catalog.fit(Language::TypeScript, budget), Fit::Summaries);
+    /// let prompt = catalog.run_code_tool_within(Language::TypeScript, budget).description;
+    /// assert!(estimate_tokens(&prompt) <= budget);
+    /// let index = catalog.render_within(Language::TypeScript, budget);
+    /// assert!(index.contains("//   files_read_7: Reads a file.\n"));
+    /// assert!(index.contains("describe(names: string[]): Promise<string>;"));
+    /// ```
+    pub fn render_within(&self, language: Language, budget: usize) -> Cow<'_, str> {
+        match self.fit(language, budget) {
+            Fit::Full => Cow::Borrowed(self.render(language)),
+            fit => Cow::Owned(self.index(language, fit)),
+        }
+    }
+
+    /// The `run_code` tool for `language` with the SDK within `budget`
+    /// tokens ([`render_within`](Catalog::render_within)); when that is an
+    /// index, the instructions say how to read declarations and find tools.
+    pub fn run_code_tool_within(&self, language: Language, budget: usize) -> RunCodeTool {
+        match self.fit(language, budget) {
+            Fit::Full => self.run_code_tool(language),
+            fit => run_code_tool_for_index(language, &self.index(language, fit)),
+        }
+    }
+
+    /// The index SDK at one level of detail (for [`Fit::Full`], the SDK).
+    pub fn index(&self, language: Language, fit: Fit) -> String {
+        if fit == Fit::Full {
+            return self.render(language).to_owned();
+        }
+        let python = language == Language::Python;
+        let mut out = if python {
+            python_index_header()
+        } else {
+            typescript_index_header()
+        };
+        let sign = if python { "#" } else { "//" };
+        let defuse = |text: &str| -> String {
+            if python {
+                defuse_python(text).into_owned()
+            } else {
+                defuse_typescript(text).into_owned()
+            }
+        };
+        let groups = groups(self.tools());
+        let _ = writeln!(
+            out,
+            "{sign} {} tools, by group{}:",
+            self.len(),
+            match fit {
+                Fit::Summaries => " (name: summary)",
+                Fit::Names => "",
+                _ => " (how many tools each holds)",
+            }
+        );
+        for (group, tools) in &groups {
+            let _ = writeln!(out, "{sign} {} ({})", defuse(&shown(group)), tools.len());
+            if fit == Fit::Groups {
+                continue;
+            }
+            for tool in tools {
+                let _ = write!(out, "{sign}   {}", defuse(&shown(&tool.name)));
+                let summary = summary(tool);
+                if fit == Fit::Summaries && !summary.is_empty() {
+                    let _ = write!(out, ": {}", defuse(&summary));
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// What `describe(names)` answers: the declarations of the named tools
+    /// in `language` (each once, in name order), as the full SDK would
+    /// print them, without the error class; a comment for each name that
+    /// is no tool. At most [`MAX_DESCRIBED`] names are declared.
+    pub fn describe(&self, language: Language, names: &[&str]) -> String {
+        let mut wanted: Vec<&str> = names.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let sign = if language == Language::Python {
+            "#"
+        } else {
+            "//"
+        };
+        let mut out = String::new();
+        if wanted.len() > MAX_DESCRIBED {
+            let _ = writeln!(
+                out,
+                "{sign} {} names asked for; the first {MAX_DESCRIBED} (in name order) are declared, ask for the rest in another call",
+                wanted.len()
+            );
+            wanted.truncate(MAX_DESCRIBED);
+        }
+        let mut chosen: Vec<ToolDef> = Vec::new();
+        for name in &wanted {
+            match self.tools().find(|t| t.name == *name) {
+                Some(tool) => chosen.push(tool.clone()),
+                None => {
+                    let close: Vec<String> = self
+                        .search(name, 3)
+                        .into_iter()
+                        .map(|m| quoted(&m.name))
+                        .collect();
+                    let hint = if close.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; close: {}", close.join(", "))
+                    };
+                    let line = format!("no tool is named {}{hint}", quoted(name));
+                    let line = if language == Language::Python {
+                        defuse_python(&line).into_owned()
+                    } else {
+                        defuse_typescript(&line).into_owned()
+                    };
+                    let _ = writeln!(out, "{sign} {line}");
+                }
+            }
+        }
+        if !chosen.is_empty() {
+            let sdk = Catalog::new(chosen);
+            out.push_str(without_error_class(sdk.render(language), language));
+        }
+        out
+    }
+
+    /// The tools whose names and descriptions best match the words of
+    /// `query` (ignoring case): a word equal to a word of the name scores 3,
+    /// the start of one 2, a word of the description 1. Ties go by name;
+    /// tools that match nothing are left out. At most `limit` (and at most
+    /// [`MAX_MATCHES`]) are returned.
+    ///
+    /// ```
+    /// use codemode_core::{Catalog, ToolDef};
+    /// use serde_json::json;
+    ///
+    /// let catalog = Catalog::new([
+    ///     ToolDef::new("github_create_issue", json!({})).with_description("Open a new issue in a repository."),
+    ///     ToolDef::new("github_list_issues", json!({})).with_description("List the issues of a repository."),
+    ///     ToolDef::new("slack_post", json!({})).with_description("Post a message to a channel."),
+    /// ]);
+    /// let found: Vec<String> = catalog.search("create issue", 10).into_iter().map(|m| m.name).collect();
+    /// assert_eq!(found, ["github_create_issue", "github_list_issues"]);
+    /// ```
+    pub fn search(&self, query: &str, limit: usize) -> Vec<ToolMatch> {
+        let query: Vec<String> = words(query);
+        if query.is_empty() {
+            return Vec::new();
+        }
+        let mut scored: Vec<(usize, &ToolDef)> = self
+            .tools()
+            .filter_map(|tool| {
+                let name = words(&tool.name);
+                let text = words(tool.description.as_deref().unwrap_or(""));
+                let score: usize = query
+                    .iter()
+                    .map(|q| {
+                        if name.iter().any(|w| w == q) {
+                            3
+                        } else if name.iter().any(|w| w.starts_with(q.as_str())) {
+                            2
+                        } else if text.iter().any(|w| w == q) {
+                            1
+                        } else {
+                            0
+                        }
+                    })
+                    .sum();
+                (score > 0).then_some((score, tool))
+            })
+            .collect();
+        // Highest score first; tools are in name order already.
+        scored.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        scored
+            .into_iter()
+            .take(limit.min(MAX_MATCHES))
+            .map(|(_, tool)| ToolMatch {
+                name: tool.name.clone(),
+                summary: summary(tool),
+            })
+            .collect()
+    }
+}
+
+/// A name as a comment line shows it: bare when it is printable ASCII
+/// without spaces or quotes, else quoted as a JSON string, with the line
+/// separators JavaScript ends a comment at escaped too.
+fn shown(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\');
+    if bare { name.to_owned() } else { quoted(name) }
+}
+
+/// `name` as a JSON string that no comment line can end inside.
+fn quoted(name: &str) -> String {
+    json_string(name)
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
+        .replace('\u{85}', "\\u0085")
+}
+
+/// The tools in groups by the part of the name before its first `_`, `.`,
+/// `-`, `/` or `:` (tools that share no such part with another are in the
+/// group named `other`), each group's tools in name order.
+fn groups<'t>(tools: impl Iterator<Item = &'t ToolDef>) -> BTreeMap<String, Vec<&'t ToolDef>> {
+    let prefix = |name: &str| -> Option<String> {
+        let at = name.find(['_', '.', '-', '/', ':'])?;
+        (at > 0 && at + 1 < name.len()).then(|| name[..at].to_owned())
+    };
+    let tools: Vec<&ToolDef> = tools.collect();
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for tool in &tools {
+        if let Some(p) = prefix(&tool.name) {
+            *counts.entry(p).or_default() += 1;
+        }
+    }
+    let mut groups: BTreeMap<String, Vec<&ToolDef>> = BTreeMap::new();
+    for tool in tools {
+        let group = prefix(&tool.name)
+            .filter(|p| counts.get(p).is_some_and(|&n| n > 1))
+            .unwrap_or_else(|| "other".to_owned());
+        groups.entry(group).or_default().push(tool);
+    }
+    groups
+}
+
+/// The first sentence of the tool's description (its first line, up to
+/// the first `. `), cut at a word to at most [`SUMMARY_CHARS`] characters.
+fn summary(tool: &ToolDef) -> String {
+    let text = tool.description.as_deref().unwrap_or("");
+    let lines = clean_lines(text);
+    let Some(first) = lines.first() else {
+        return String::new();
+    };
+    let sentence = match first.find(". ") {
+        Some(at) => &first[..=at],
+        None => first.as_ref(),
+    };
+    if sentence.chars().count() <= SUMMARY_CHARS {
+        return sentence.to_owned();
+    }
+    let cut: String = sentence.chars().take(SUMMARY_CHARS - 1).collect();
+    let cut = match cut.rfind(' ') {
+        Some(at) if at > SUMMARY_CHARS / 2 => &cut[..at],
+        _ => cut.as_str(),
+    };
+    format!("{cut}…")
+}
+
+/// The lowercase words (runs of letters and digits) of `text`, with a
+/// camelCase name split where its case changes.
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut last_lower = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && last_lower && !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            last_lower = c.is_lowercase() || c.is_ascii_digit();
+            word.extend(c.to_lowercase());
+        } else {
+            last_lower = false;
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// An SDK's text after its error class (which the index declared already).
+fn without_error_class(sdk: &str, language: Language) -> &str {
+    let start = match language {
+        Language::Python => sdk
+            .find(&format!("class {ERROR_CLASS}(Exception):"))
+            .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2)),
+        Language::JavaScript | Language::TypeScript => sdk
+            .find(&format!("declare class {ERROR_CLASS} "))
+            .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2)),
+    };
+    &sdk[start.unwrap_or(0)..]
+}
+
+fn error_kinds(sep: &str) -> String {
+    ErrorKind::ALL
+        .iter()
+        .map(|k| json_string(k.as_str()))
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+fn typescript_index_header() -> String {
+    format!(
+        "declare class {ERROR_CLASS} extends Error {{ readonly toolName: string; readonly kind: {} }}\n\n\
+         declare const {INDEX_GLOBAL}: {{\n  \
+         describe(names: string[]): Promise<string>;\n  \
+         search(query: string, limit?: number): Promise<{{ name: string; summary: string }}[]>;\n\
+         }};\n\n\
+         declare const {GLOBAL}: {{ [name: string]: (args?: {{ [key: string]: unknown }}) => Promise<unknown> }};\n\n",
+        error_kinds(" | ")
+    )
+}
+
+fn python_index_header() -> String {
+    format!(
+        "from __future__ import annotations\n\
+         from typing import Any, Awaitable, Callable, Literal, Protocol, TypedDict\n\n\
+         class {ERROR_CLASS}(Exception):\n    \
+         toolName: str\n    \
+         kind: Literal[{}]\n\n\
+         class ToolMatch(TypedDict):\n    \
+         name: str\n    \
+         summary: str\n\n\
+         class Catalog(Protocol):\n    \
+         async def describe(self, names: list[str]) -> str: ...\n    \
+         async def search(self, query: str, limit: int = ...) -> list[ToolMatch]: ...\n\n\
+         class Tools(Protocol):\n    \
+         def __getattr__(self, name: str) -> Callable[..., Awaitable[Any]]: ...\n    \
+         def __getitem__(self, name: str) -> Callable[..., Awaitable[Any]]: ...\n\n\
+         {INDEX_GLOBAL}: Catalog\n\
+         {GLOBAL}: Tools\n\n",
+        error_kinds(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn catalog(n: usize) -> Catalog {
+        Catalog::new((0..n).map(|i| {
+            let group = ["files", "net", "db"][i % 3];
+            ToolDef::new(
+                format!("{group}_op{i:03}"),
+                json!({"type": "object", "properties": {"id": {"type": "string", "description": "Which one."}}, "required": ["id"]}),
+            )
+            .with_description(format!("Does operation {i} on {group}. More words follow here."))
+        }))
+    }
+
+    #[test]
+    fn the_index_shrinks_level_by_level_as_the_budget_does() {
+        let c = catalog(60);
+        for language in Language::ALL {
+            let prompt = |fit| match fit {
+                Fit::Full => estimate_tokens(&c.run_code_tool(language).description),
+                fit => estimate_tokens(
+                    &run_code_tool_for_index(language, &c.index(language, fit)).description,
+                ),
+            };
+            let full = prompt(Fit::Full);
+            assert_eq!(c.fit(language, full), Fit::Full);
+            assert_eq!(c.fit(language, full - 1), Fit::Summaries);
+            let summaries = prompt(Fit::Summaries);
+            let names = prompt(Fit::Names);
+            let groups = prompt(Fit::Groups);
+            assert!(
+                groups < names && names < summaries && summaries < full,
+                "{language}"
+            );
+            assert_eq!(c.fit(language, summaries), Fit::Summaries);
+            assert_eq!(c.fit(language, summaries - 1), Fit::Names);
+            assert_eq!(c.fit(language, names - 1), Fit::Groups);
+            assert_eq!(c.fit(language, 0), Fit::Groups);
+            let index = c.render_within(language, names);
+            assert!(
+                index.contains("files (20)") && index.contains("files_op000"),
+                "{index}"
+            );
+            assert!(!index.contains("Does operation"));
+        }
+    }
+
+    #[test]
+    fn describe_declares_the_named_tools_and_says_which_are_none() {
+        let c = catalog(6);
+        let ts = c.describe(
+            Language::TypeScript,
+            &["net_op001", "files_op000", "nope_op", "net_op001"],
+        );
+        assert!(!ts.contains("declare class"), "{ts}");
+        assert!(
+            ts.contains("  \"files_op000\"(args: {\n    id: string; // Which one.\n"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("\"net_op001\"(") && !ts.contains("\"db_op002\"("),
+            "{ts}"
+        );
+        assert!(
+            ts.starts_with("// no tool is named \"nope_op\"; close: "),
+            "{ts}"
+        );
+        let py = c.describe(Language::Python, &["db_op002"]);
+        assert!(
+            py.contains("async def db_op002(self, args: DbOp002Args) -> Any:"),
+            "{py}"
+        );
+        assert!(!py.contains("class ToolCallError"), "{py}");
+    }
+
+    #[test]
+    fn search_ranks_name_words_over_description_words() {
+        let c = catalog(9);
+        let found = c.search("op004", 5);
+        assert_eq!(found[0].name, "net_op004");
+        assert_eq!(found[0].summary, "Does operation 4 on net.");
+        let by_group: Vec<String> = c.search("NET", 10).into_iter().map(|m| m.name).collect();
+        assert_eq!(by_group, ["net_op001", "net_op004", "net_op007"]);
+        assert!(c.search("", 5).is_empty() && c.search("zzz", 5).is_empty());
+        assert_eq!(
+            words("getHTTPResponse code_v2"),
+            ["get", "httpresponse", "code", "v2"]
+        );
+    }
+
+    #[test]
+    fn summaries_are_one_sentence_cut_at_a_word() {
+        let long = ToolDef::new("t", json!({})).with_description("word ".repeat(60));
+        let s = summary(&long);
+        assert!(
+            s.ends_with('…') && s.chars().count() <= SUMMARY_CHARS,
+            "{s}"
+        );
+        let two =
+            ToolDef::new("t", json!({})).with_description("First one. Second one.\nNext line.");
+        assert_eq!(summary(&two), "First one.");
+    }
+
+    #[test]
+    fn names_never_end_a_comment_line() {
+        let c = Catalog::new([
+            ToolDef::new("x_a\u{2028}alert(1)", json!({})),
+            ToolDef::new("x_b\u{85}c", json!({})),
+            ToolDef::new("x_plain", json!({})),
+        ]);
+        for language in Language::ALL {
+            let index = c.index(language, Fit::Names);
+            assert!(
+                !index.contains('\u{2028}') && !index.contains('\u{85}'),
+                "{index}"
+            );
+            assert!(
+                index.contains("\"x_a\\u2028alert(1)\"") && index.contains("   x_plain\n"),
+                "{index}"
+            );
+            let described = c.describe(language, &["x_\u{2028}"]);
+            assert!(!described.contains('\u{2028}'), "{described}");
+        }
+    }
+
+    #[test]
+    fn index_text_forms_no_directive() {
+        let c = Catalog::new([
+            ToolDef::new("x_a # type: ignore", json!({})).with_description("@ts-ignore all"),
+            ToolDef::new("x_b", json!({})),
+        ]);
+        let ts = c.index(Language::TypeScript, Fit::Summaries);
+        assert!(
+            ts.contains("@ ts-ignore") && !ts.contains("@ts-ignore"),
+            "{ts}"
+        );
+        let py = c.index(Language::Python, Fit::Summaries);
+        assert!(
+            py.contains("# type : ignore") && !py.contains("# type: ignore"),
+            "{py}"
+        );
+    }
+}

@@ -1,0 +1,4 @@
+// expect: TS2345
+async function main(): Promise<void> {
+  await catalog.describe("get_weather");
+}
