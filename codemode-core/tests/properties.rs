@@ -3,7 +3,7 @@
 //! rustpython-parser for Python) and declare exactly one method per tool.
 
 use codemode_core::{
-    Catalog, Language, ToolDef, fingerprint, render, render_report, run_code_tool,
+    Catalog, Fit, Language, ToolDef, fingerprint, render, render_report, run_code_tool,
 };
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{BindingPattern, PropertyKey, Statement, TSSignature, TSType};
@@ -258,6 +258,33 @@ proptest! {
         prop_assert_eq!(methods.len(), declared.len(), "a tool is declared twice:\n{}", sdk);
         prop_assert_eq!(declared, distinct_names(&tools));
         prop_assert!(max_open_brackets(&sdk) < 200);
+    }
+
+    /// Every level of the index parses, declares the same globals whatever
+    /// the names, and every tool's declaration that `describe` gives parses.
+    #[test]
+    fn the_index_and_each_declaration_always_parse(tools in tools()) {
+        let catalog = Catalog::new(tools.clone());
+        for fit in [Fit::Summaries, Fit::Names, Fit::Groups] {
+            let ts = catalog.index(Language::TypeScript, fit);
+            let allocator = Allocator::default();
+            let ret = Parser::new(&allocator, &ts, SourceType::ts()).parse();
+            prop_assert!(!ret.panicked && ret.diagnostics.is_empty(), "{:?}\n{}", ret.diagnostics, ts);
+            // Names and summaries are comments: three declarations, nothing else.
+            prop_assert_eq!(ret.program.body.len(), 3, "{}", ts);
+            let py = catalog.index(Language::Python, fit);
+            let module = rustpython_parser::parse(&py, Mode::Module, "<index>")
+                .map_err(|e| TestCaseError::fail(format!("{e}\n{py}")))?;
+            let ast::Mod::Module(module) = module else { unreachable!() };
+            prop_assert_eq!(module.body.len(), 8, "{}", py);
+        }
+        let names: Vec<&str> = catalog.tool_names().collect();
+        for name in &names {
+            let ts = catalog.describe(Language::TypeScript, &[name]);
+            prop_assert!(ts_methods(&ts).is_ok(), "{}", ts);
+            let py = catalog.describe(Language::Python, &[name]);
+            prop_assert!(rustpython_parser::parse(&py, Mode::Module, "<d>").is_ok(), "{}", py);
+        }
     }
 }
 
