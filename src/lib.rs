@@ -120,6 +120,7 @@ pub use codemode_core::{
     Language,
     // Tool lists from MCP servers.
     MAX_DESCRIBED,
+    MAX_LISTED_NAMES,
     MAX_MATCHES,
     MAX_NESTING,
     ProviderCall,

@@ -53,6 +53,6 @@ pub use schema::Degradation;
 pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize};
 pub use tool_list::{MAX_NESTING, ToolListError, json_kind, parse_tool_list, tool_list_from_value};
 pub use toolset::{
-    BoxFuture, DynToolset, StaticToolset, Tool, Toolset, ToolsetError, ToolsetObject, Toolsets,
-    unknown_tool,
+    BoxFuture, DynToolset, MAX_LISTED_NAMES, StaticToolset, Tool, Toolset, ToolsetError,
+    ToolsetObject, Toolsets, unknown_tool,
 };

@@ -105,7 +105,12 @@ pub trait Tool {
     fn call(args: Value) -> impl Future<Output = Result<Value, ToolCallError>> + Send;
 }
 
-/// The error for a call to a name no tool has, listing the known names.
+/// Most names the error for an unknown tool lists: past this, it lists the
+/// closest ones and says how to find the rest.
+pub const MAX_LISTED_NAMES: usize = 30;
+
+/// The error for a call to a name no tool has, listing the known names (or,
+/// when there are more than [`MAX_LISTED_NAMES`], the closest ones).
 ///
 /// ```
 /// use codemode_core::{ErrorKind, unknown_tool};
@@ -113,17 +118,45 @@ pub trait Tool {
 /// let err = unknown_tool("serch", &["search", "fetch"]);
 /// assert_eq!(err.kind, ErrorKind::UnknownTool);
 /// assert_eq!(err.message, r#"no tool is named "serch"; the tools are: "fetch", "search""#);
+/// let many: Vec<String> = (0..100).map(|i| format!("files_op{i:02}")).collect();
+/// let many: Vec<&str> = many.iter().map(String::as_str).collect();
+/// let err = unknown_tool("files_op42x", &many);
+/// assert!(err.message.starts_with(r#"no tool is named "files_op42x"; of 100 tools the closest are: "files_op42", "#));
 /// ```
 pub fn unknown_tool(name: &str, known: &[&str]) -> ToolCallError {
     let mut known: Vec<&str> = known.to_vec();
     known.sort_unstable();
-    let list: Vec<String> = known.iter().map(|n| format!("{n:?}")).collect();
-    let message = if list.is_empty() {
+    let quoted = |names: &[&str]| -> String {
+        names
+            .iter()
+            .map(|n| format!("{n:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let message = if known.is_empty() {
         format!("no tool is named {name:?}; there are no tools")
-    } else {
+    } else if known.len() <= MAX_LISTED_NAMES {
         format!(
             "no tool is named {name:?}; the tools are: {}",
-            list.join(", ")
+            quoted(&known)
+        )
+    } else {
+        // Closest first: the longest common start, then the fewest
+        // characters apart in length; ties in name order.
+        let common = |n: &str| {
+            n.chars()
+                .zip(name.chars())
+                .take_while(|(a, b)| a.eq_ignore_ascii_case(b))
+                .count()
+        };
+        let mut ranked = known.clone();
+        ranked.sort_by_key(|n| (std::cmp::Reverse(common(n)), n.len().abs_diff(name.len())));
+        ranked.truncate(5);
+        format!(
+            "no tool is named {name:?}; of {} tools the closest are: {} (`{}.search(\"words\")` finds tools by what they do)",
+            known.len(),
+            quoted(&ranked),
+            crate::INDEX_GLOBAL
         )
     };
     ToolCallError::new(name, ErrorKind::UnknownTool, message)
