@@ -176,6 +176,14 @@ fn split(sdk: &str, syntax: Syntax) -> [String; 4] {
         }
         None => push(Part::Description, text),
     };
+    // A line of code, and the comment after it if it has one.
+    let code_line = |line: &str, push: &mut dyn FnMut(Part, &str)| match code_end(line, syntax) {
+        Some(at) => {
+            push(Part::Type, &line[..at]);
+            push_doc(&line[at..], push);
+        }
+        None => push(Part::Type, line),
+    };
     let mut in_doc = false;
     let mut in_header = syntax == Syntax::Python;
     for line in sdk.lines() {
@@ -200,13 +208,7 @@ fn split(sdk: &str, syntax: Syntax) -> [String; 4] {
                         None => in_doc = true,
                     }
                 } else {
-                    match code_end(line, syntax) {
-                        Some(at) => {
-                            push(Part::Type, &line[..at]);
-                            push_doc(&line[at..], &mut push);
-                        }
-                        None => push(Part::Type, line),
-                    }
+                    code_line(line, &mut push);
                 }
             }
             Syntax::Python => {
@@ -230,13 +232,7 @@ fn split(sdk: &str, syntax: Syntax) -> [String; 4] {
                         }
                     }
                 } else {
-                    match code_end(line, syntax) {
-                        Some(at) => {
-                            push(Part::Type, &line[..at]);
-                            push_doc(&line[at..], &mut push);
-                        }
-                        None => push(Part::Type, line),
-                    }
+                    code_line(line, &mut push);
                 }
             }
         }

@@ -223,8 +223,10 @@ fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
     }
     while let Some((ty, tool, pointer)) = todo.pop() {
         let mut inside = Vec::new();
-        each_child(ty, &mut |child, prop| {
-            if let Some(prop) = prop.filter(|p| !p.doc.is_empty()) {
+        each_child(ty, &mut |child, step| {
+            if let Step::Property(prop) = step
+                && !prop.doc.is_empty()
+            {
                 let key = (&prop.ty, &prop.doc);
                 if let Some(d) = seen.get_mut(&key) {
                     d.count += 1;
@@ -264,27 +266,39 @@ fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
     shared
 }
 
-/// Calls `f` on each type directly inside `ty`, with the property it is
-/// the type of, if it is one.
-fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Option<&'t Prop>)) {
+/// How a type stands inside the one around it.
+#[derive(Clone, Copy)]
+enum Step<'t> {
+    /// The type of this property.
+    Property(&'t Prop),
+    /// The type of an index signature's values.
+    Value,
+    /// An array's or a tuple's items.
+    Item,
+    /// A member of a union or an intersection.
+    Member,
+}
+
+/// Calls `f` on each type directly inside `ty`, with how it stands there.
+fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
     match ty {
         Ty::Object(obj) => {
             for prop in &obj.props {
-                f(&prop.ty, Some(prop));
+                f(&prop.ty, Step::Property(prop));
             }
             if let Extra::Values(values) = &obj.extra {
-                f(values, None);
+                f(values, Step::Value);
             }
         }
-        Ty::Array(item) => f(item, None),
+        Ty::Array(item) => f(item, Step::Item),
         Ty::Tuple(tuple) => {
             for item in tuple.items.iter().chain(tuple.rest.as_deref()) {
-                f(item, None);
+                f(item, Step::Item);
             }
         }
         Ty::Union(members) | Ty::Inter(members, _) => {
             for member in members {
-                f(member, None);
+                f(member, Step::Member);
             }
         }
         Ty::Unknown
@@ -376,57 +390,27 @@ fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &
 
 /// Walks the types directly inside `ty`.
 fn walk_within<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &mut usize) {
-    match ty {
-        Ty::Object(obj) => {
-            for prop in &obj.props {
-                let ctx = Ctx {
-                    stem: Stem::Property(&prop.name),
-                    value: false,
-                    items: 0,
-                    ..ctx
-                };
-                walk(&prop.ty, ctx, seen, order);
-            }
-            if let Extra::Values(values) = &obj.extra {
-                let ctx = Ctx {
-                    value: true,
-                    items: 0,
-                    ..ctx
-                };
-                walk(values, ctx, seen, order);
-            }
-        }
-        Ty::Array(item) => {
-            let ctx = Ctx {
+    each_child(ty, &mut |child, step| {
+        let ctx = match step {
+            Step::Property(prop) => Ctx {
+                stem: Stem::Property(&prop.name),
+                value: false,
+                items: 0,
+                ..ctx
+            },
+            Step::Value => Ctx {
+                value: true,
+                items: 0,
+                ..ctx
+            },
+            Step::Item => Ctx {
                 items: ctx.items.saturating_add(1),
                 ..ctx
-            };
-            walk(item, ctx, seen, order);
-        }
-        Ty::Tuple(tuple) => {
-            let ctx = Ctx {
-                items: ctx.items.saturating_add(1),
-                ..ctx
-            };
-            for item in tuple.items.iter().chain(tuple.rest.as_deref()) {
-                walk(item, ctx, seen, order);
-            }
-        }
-        Ty::Union(members) | Ty::Inter(members, _) => {
-            for member in members {
-                walk(member, ctx, seen, order);
-            }
-        }
-        Ty::Unknown
-        | Ty::Never
-        | Ty::Null
-        | Ty::Bool
-        | Ty::Int
-        | Ty::Num
-        | Ty::Str
-        | Ty::Lit(_)
-        | Ty::Named(_) => {}
-    }
+            },
+            Step::Member => ctx,
+        };
+        walk(child, ctx, seen, order);
+    });
 }
 
 /// An object with properties and no other keys allowed, as one that says
