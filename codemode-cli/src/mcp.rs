@@ -20,6 +20,11 @@ pub struct ServeArgs {
     /// The language of `run_code` programs: javascript, typescript or python.
     #[arg(short, long, value_parser = crate::parse_language, default_value = "javascript")]
     language: Language,
+    /// Keep `run_code`'s description within this many tokens: past it, the
+    /// SDK in it is an index, and programs read declarations through
+    /// `catalog.describe` (see `render --budget`).
+    #[arg(long, value_name = "TOKENS")]
+    budget: Option<usize>,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must
     /// be a loopback address, such as 127.0.0.1:8931.
     #[arg(long, value_name = "ADDR")]
@@ -167,11 +172,14 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             );
         }
         let changes = upstream.changes();
-        let server = CodeModeServer::new(upstream)
+        let mut server = CodeModeServer::new(upstream)
             .language(args.language)
             .limits(limits)
             .max_result_bytes(args.max_result_bytes)
             .list_changes(changes);
+        if let Some(budget) = args.budget {
+            server = server.budget(budget);
+        }
         match args.http {
             None => server.serve(Transport::Stdio).await,
             Some(addr) => {

@@ -72,6 +72,8 @@ pub struct CodeModeServer<T: ?Sized> {
 
 struct Shared<T: ?Sized> {
     language: Language,
+    /// The token budget of `run_code`'s description, if any.
+    budget: Option<usize>,
     limits: Limits,
     max_result_bytes: usize,
     changes: Option<watch::Receiver<u64>>,
@@ -133,6 +135,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         CodeModeServer {
             shared: Arc::new(Shared {
                 language: Language::JavaScript,
+                budget: None,
                 limits: Limits::default(),
                 max_result_bytes: 100_000,
                 changes: None,
@@ -150,6 +153,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             Ok(shared) => shared,
             Err(shared) => Shared {
                 language: shared.language,
+                budget: shared.budget,
                 limits: shared.limits.clone(),
                 max_result_bytes: shared.max_result_bytes,
                 changes: shared.changes.clone(),
@@ -169,6 +173,16 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         T: Sized,
     {
         self.with(|s| s.language = language)
+    }
+
+    /// Keeps `run_code`'s description within `tokens`: past it, the SDK
+    /// in it is an index, and programs read declarations through
+    /// `catalog.describe` (see `Catalog::run_code_tool_within`).
+    pub fn budget(self, tokens: usize) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.budget = Some(tokens))
     }
 
     /// The limits of every run.
@@ -206,12 +220,12 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     /// no tool is left out.
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
-        let run_code = self
-            .shared
-            .catalog
-            .get(toolset.defs())
-            .run_code_tool(self.shared.language)
-            .to_format(ToolFormat::Mcp);
+        let catalog = self.shared.catalog.get(toolset.defs());
+        let run_code = match self.shared.budget {
+            Some(budget) => catalog.run_code_tool_within(self.shared.language, budget),
+            None => catalog.run_code_tool(self.shared.language),
+        }
+        .to_format(ToolFormat::Mcp);
         std::iter::once(run_code)
             .chain(native_tools(ToolFormat::Mcp, toolset))
             .filter_map(|mut tool| {
@@ -518,5 +532,53 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> ServerHandler for CodeModeServ
             });
         }
         std::future::ready(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use codemode_core::{ToolCallError, ToolDef};
+
+    struct Two;
+
+    impl Toolset for Two {
+        fn defs(&self) -> Vec<ToolDef> {
+            ["files_read", "files_write"]
+                .into_iter()
+                .map(|n| {
+                    ToolDef::new(n, json!({"type": "object"})).with_description("Works on a file.")
+                })
+                .collect()
+        }
+
+        async fn call(&self, name: &str, _: Value) -> Result<Value, ToolCallError> {
+            Ok(json!(name))
+        }
+    }
+
+    #[test]
+    fn a_budget_puts_an_index_in_the_run_code_description() {
+        let description = |server: &CodeModeServer<Two>| {
+            server.tools()[0]
+                .description
+                .as_deref()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let full = description(&CodeModeServer::new(Two));
+        assert!(
+            full.contains("\"files_read\"(") && !full.contains("catalog.describe"),
+            "{full}"
+        );
+        let index = description(&CodeModeServer::new(Two).budget(0));
+        assert!(
+            index.contains("catalog.describe") && index.contains("// files (2)"),
+            "{index}"
+        );
+        assert_eq!(
+            description(&CodeModeServer::new(Two).budget(1_000_000)),
+            full
+        );
     }
 }
