@@ -443,7 +443,10 @@ fn typescript_index_header() -> String {
          describe(names: string[]): Promise<string>;\n  \
          search(query: string, limit?: number): Promise<{{ name: string; summary: string }}[]>;\n\
          }};\n\n\
-         declare const {GLOBAL}: {{ [name: string]: (args?: {{ [key: string]: unknown }}) => Promise<unknown> }};\n\n",
+         declare const {GLOBAL}: {{\n  \
+         (name: string, args?: {{ [key: string]: unknown }}): Promise<unknown>;\n  \
+         [name: string]: (args?: {{ [key: string]: unknown }}) => Promise<unknown>;\n\
+         }};\n\n",
         error_kinds(" | ")
     )
 }
