@@ -108,16 +108,23 @@ impl Catalog {
     /// the budget: every declaration if they fit, else the largest index
     /// that does (the groups alone if none does).
     pub fn fit(&self, language: Language, budget: usize) -> Fit {
+        self.fitted(language, budget).0
+    }
+
+    /// [`fit`](Catalog::fit), with the index text it measured (`None` for
+    /// [`Fit::Full`]), so no caller renders the index twice.
+    fn fitted(&self, language: Language, budget: usize) -> (Fit, Option<String>) {
         if estimate_tokens(&self.run_code_tool(language).description) <= budget {
-            return Fit::Full;
+            return (Fit::Full, None);
         }
         for fit in [Fit::Summaries, Fit::Names] {
-            let tool = run_code_tool_for_index(language, &self.index(language, fit));
+            let index = self.index(language, fit);
+            let tool = run_code_tool_for_index(language, &index);
             if estimate_tokens(&tool.description) <= budget {
-                return fit;
+                return (fit, Some(index));
             }
         }
-        Fit::Groups
+        (Fit::Groups, Some(self.index(language, Fit::Groups)))
     }
 
     /// The SDK for `language` such that the `run_code` description around
@@ -147,9 +154,9 @@ impl Catalog {
     /// assert!(index.contains("describe(names: string[]): Promise<string>;"));
     /// ```
     pub fn render_within(&self, language: Language, budget: usize) -> Cow<'_, str> {
-        match self.fit(language, budget) {
-            Fit::Full => Cow::Borrowed(self.render(language)),
-            fit => Cow::Owned(self.index(language, fit)),
+        match self.fitted(language, budget) {
+            (_, Some(index)) => Cow::Owned(index),
+            (_, None) => Cow::Borrowed(self.render(language)),
         }
     }
 
@@ -157,9 +164,9 @@ impl Catalog {
     /// tokens ([`render_within`](Catalog::render_within)); when that is an
     /// index, the instructions say how to read declarations and find tools.
     pub fn run_code_tool_within(&self, language: Language, budget: usize) -> RunCodeTool {
-        match self.fit(language, budget) {
-            Fit::Full => self.run_code_tool(language),
-            fit => run_code_tool_for_index(language, &self.index(language, fit)),
+        match self.fitted(language, budget) {
+            (_, Some(index)) => run_code_tool_for_index(language, &index),
+            (_, None) => self.run_code_tool(language),
         }
     }
 
