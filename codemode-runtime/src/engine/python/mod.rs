@@ -46,10 +46,6 @@ const INDEX_CLASS_ID: u128 = 0xC0DE_0005;
 const INDEX_FUNCTIONS: [&str; 2] = ["describe", "search"];
 /// The id of the class of failed calls; its instances count up from it.
 const FAILED_CLASS_ID: u128 = 0xC0DE_0003 << 64;
-/// The name a tool fetched as a value (`getattr(tools, "x")`, `f =
-/// tools.x`) carries; no identifier contains a dot, so a call of an
-/// undefined name never looks like one.
-const TOOL_FUNCTION_PREFIX: &str = "tools.";
 /// The built-in exception a tool failure arrives as ([`source::FAILURE_TYPE`]).
 const FAILURE: ExcType = ExcType::PermissionError;
 /// How deep the program's own calls may recurse.
@@ -345,27 +341,10 @@ impl Engine {
     /// A call the program made: a tool, the failure-field helper, or a name
     /// that is not defined.
     fn function_call(&mut self, call: monty::FunctionCall) -> Step {
-        let tool = match call.object_id {
-            Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => Some(call.function_name.clone()),
-            Some(_) => None,
-            None => call
-                .function_name
-                .strip_prefix(TOOL_FUNCTION_PREFIX)
-                .map(str::to_owned),
-        };
-        if let Some(name) = tool {
+        if let Some(name) = method_of(&call, TOOLS_ID, GLOBAL) {
             return self.tool_call(call, name);
         }
-        let index_function = match call.object_id {
-            Some(id) if id == MontyUuid::from_u128(INDEX_ID) => Some(call.function_name.clone()),
-            Some(_) => None,
-            None => call
-                .function_name
-                .strip_prefix(INDEX_GLOBAL)
-                .and_then(|rest| rest.strip_prefix('.'))
-                .map(str::to_owned),
-        };
-        if let Some(function) = index_function {
+        if let Some(function) = method_of(&call, INDEX_ID, INDEX_GLOBAL) {
             return self.index_call(call, &function);
         }
         if call.object_id.is_none() && call.function_name == source::TOOL_HOST {
@@ -844,7 +823,7 @@ fn abort_exception(error: &RunError) -> MontyException {
 /// The function value that calls the tool `name`.
 fn tool_function(name: &str) -> MontyObject {
     MontyObject::Function {
-        name: format!("{TOOL_FUNCTION_PREFIX}{name}"),
+        name: format!("{GLOBAL}.{name}"),
         docstring: None,
     }
 }
@@ -857,6 +836,20 @@ fn failed_class() -> MontyClassType {
         host_defined: true,
         is_dataclass: false,
         attrs: DictPairs::default(),
+    }
+}
+
+/// The method of the host object `id` (bound as `global`) that `call`
+/// reaches: called on the object, or fetched from it first as a value
+/// (a function named `global.method`; no identifier holds a dot).
+fn method_of(call: &monty::FunctionCall, id: u128, global: &str) -> Option<String> {
+    match call.object_id {
+        Some(object) => (object == MontyUuid::from_u128(id)).then(|| call.function_name.clone()),
+        None => call
+            .function_name
+            .strip_prefix(global)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .map(str::to_owned),
     }
 }
 
