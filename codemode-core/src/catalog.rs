@@ -48,6 +48,9 @@ pub struct Catalog {
     typescript: OnceLock<Rendered>,
     python: OnceLock<Rendered>,
     fingerprint: OnceLock<String>,
+    /// The tools' argument types as a check of programs reads them.
+    #[cfg(feature = "check")]
+    checked: OnceLock<Lowered>,
 }
 
 impl Catalog {
@@ -101,6 +104,8 @@ impl Catalog {
             typescript: OnceLock::new(),
             python: OnceLock::new(),
             fingerprint: OnceLock::new(),
+            #[cfg(feature = "check")]
+            checked: OnceLock::new(),
         }
     }
 
@@ -117,6 +122,19 @@ impl Catalog {
     /// Prepares the tools `toolset` declares now.
     pub fn from_toolset<T: Toolset + ?Sized>(toolset: &T) -> Self {
         Catalog::new(toolset.defs())
+    }
+
+    /// The tools' argument types, lowered without sharing repeated shapes
+    /// (so every object keeps whether it admits other keys), on first use.
+    #[cfg(feature = "check")]
+    pub(crate) fn checked(&self) -> &Lowered {
+        self.checked.get_or_init(|| {
+            let bump = Bump::new();
+            crate::schema::lower_unshared(self.defs().iter().map(|tool| ToolSource {
+                output: None,
+                ..source(tool, &bump)
+            }))
+        })
     }
 
     /// The tools in the SDK, sorted by name.

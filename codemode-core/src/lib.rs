@@ -20,6 +20,9 @@
 
 mod canonical;
 mod catalog;
+#[cfg(feature = "check")]
+mod check;
+mod diagnostic;
 mod error;
 mod ident;
 mod index;
@@ -30,12 +33,16 @@ mod print;
 mod provider;
 mod render;
 mod run_code;
+pub mod sandbox;
 mod schema;
 mod tool;
 mod tool_list;
 mod toolset;
 
 pub use catalog::Catalog;
+#[cfg(feature = "check")]
+pub use check::check_program;
+pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub use error::{ErrorKind, ToolCallError};
 pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
 pub use index::{Fit, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens};

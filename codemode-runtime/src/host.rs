@@ -438,6 +438,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
         logs,
         calls: records,
         error,
+        diagnostics: Vec::new(),
     }
 }
 

@@ -112,7 +112,9 @@ mod worker;
 
 pub use answer::Answer;
 pub use hooks::{ApprovalRequest, RunEvent};
-pub use outcome::{CallRecord, Limits, Location, LogLine, RunError, RunErrorKind, RunOutcome, cut};
+pub use outcome::{
+    CallRecord, CheckPolicy, Limits, Location, LogLine, RunError, RunErrorKind, RunOutcome, cut,
+};
 pub use worker::{WORKER_ARG, WorkerCommand, run_worker_if_requested};
 
 #[doc(no_inline)]
@@ -193,6 +195,8 @@ pub struct Runtime<T: ?Sized> {
     /// The prepared catalog the index functions (`catalog.describe`,
     /// `catalog.search`) answer from, made on their first call.
     catalog: Arc<std::sync::OnceLock<codemode_core::Catalog>>,
+    /// What a check of each program before it runs may do.
+    check: CheckPolicy,
     hooks: hooks::Hooks,
 }
 
@@ -219,6 +223,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             only: None,
             names: Arc::new(names),
             catalog: Arc::default(),
+            check: CheckPolicy::default(),
             hooks: hooks::Hooks::default(),
         }
     }
@@ -245,6 +250,18 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
     pub fn with_isolation_for(mut self, language: Language, isolation: Isolation) -> Self {
         self.isolation[Engine::of(language).index()] = isolation;
         self
+    }
+
+    /// The same runtime, checking each program against the SDK before it
+    /// runs as `policy` says (the default is [`CheckPolicy::Warn`]).
+    pub fn with_check(mut self, policy: CheckPolicy) -> Self {
+        self.check = policy;
+        self
+    }
+
+    /// What the check of each program may do.
+    pub fn check_policy(&self) -> CheckPolicy {
+        self.check
     }
 
     /// The toolset programs call.
@@ -319,6 +336,21 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
                 ),
             ));
         }
+        let diagnostics = match self.check {
+            CheckPolicy::Off => Vec::new(),
+            // A program the sandbox refuses for its size is not parsed here
+            // either.
+            _ if code.len() > self.limits.max_source_bytes => Vec::new(),
+            _ => self
+                .catalog
+                .get_or_init(|| codemode_core::Catalog::from_toolset(&*self.toolset))
+                .check_program(language, code),
+        };
+        if self.check == CheckPolicy::Deny
+            && let Some(outcome) = RunOutcome::refused(&diagnostics)
+        {
+            return outcome;
+        }
         let job = Job {
             language,
             code: code.to_owned(),
@@ -348,7 +380,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             drive,
             tracing::info_span!("codemode.run", language = language.as_str(), description),
         );
-        drive.await
+        let mut outcome = drive.await;
+        outcome.diagnostics = diagnostics;
+        outcome
     }
 }
 
@@ -377,6 +411,12 @@ macro_rules! one_engine_runtime {
             /// The same runtime, with its engine placed as `isolation` says.
             pub fn with_isolation(self, isolation: Isolation) -> Self {
                 $name(self.0.with_isolation(isolation))
+            }
+
+            /// The same runtime, checking each program before it runs as
+            /// `policy` says (see [`Runtime::with_check`]).
+            pub fn with_check(self, policy: CheckPolicy) -> Self {
+                $name(self.0.with_check(policy))
             }
 
             /// Where the engine runs.

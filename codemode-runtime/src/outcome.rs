@@ -2,7 +2,7 @@
 //! boundary between the host and a worker process, so they serialise both
 //! ways.
 
-use codemode_core::ToolCallError;
+use codemode_core::{Diagnostic, Severity, ToolCallError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -82,6 +82,35 @@ pub struct RunOutcome {
     pub calls: Vec<CallRecord>,
     /// Why the run failed, if it did.
     pub error: Option<RunError>,
+    /// What the check of the program found before it ran (see
+    /// [`CheckPolicy`]), sorted by place.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What a runtime does with a check of each program against its SDK,
+/// made before the program runs (microseconds; see
+/// `codemode::check_program`).
+///
+/// The default is [`Warn`](CheckPolicy::Warn): the check never changes what
+/// a program does, so a mistake in the check cannot stop a correct program,
+/// and what the program did keeps its meaning (a call to a missing tool
+/// still fails as a `ToolCallError` the program can catch). The model still
+/// reads every problem at once, with the outcome, instead of one failure
+/// per run. A host whose tools have effects that a half-run program must
+/// not cause chooses [`Deny`](CheckPolicy::Deny).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckPolicy {
+    /// No check.
+    Off,
+    /// The program runs; what the check found travels with the outcome.
+    #[default]
+    Warn,
+    /// A program with an error the check is certain of does not run: the
+    /// outcome fails with [`RunErrorKind::CheckFailed`] and carries the
+    /// diagnostics. Warnings alone do not stop it.
+    Deny,
 }
 
 /// One line of console output.
@@ -160,6 +189,9 @@ pub enum RunErrorKind {
     Cancelled,
     /// This runtime does not run the language.
     UnsupportedLanguage,
+    /// The program was not run: the check before it found errors
+    /// ([`CheckPolicy::Deny`]), listed in [`RunOutcome::diagnostics`].
+    CheckFailed,
     /// The engine itself failed (please report it).
     Internal,
 }
@@ -179,6 +211,7 @@ impl RunErrorKind {
             RunErrorKind::InvalidResult => "invalid_result",
             RunErrorKind::Cancelled => "cancelled",
             RunErrorKind::UnsupportedLanguage => "unsupported_language",
+            RunErrorKind::CheckFailed => "check_failed",
             RunErrorKind::Internal => "internal",
         }
     }
@@ -237,7 +270,37 @@ impl RunOutcome {
             logs: Vec::new(),
             calls: Vec::new(),
             error: Some(error),
+            diagnostics: Vec::new(),
         }
+    }
+
+    /// The outcome of a program that does not run because the check found
+    /// errors in it; `None` when it found none (warnings do not count).
+    pub(crate) fn refused(diagnostics: &[Diagnostic]) -> Option<Self> {
+        let errors = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count();
+        let first = diagnostics.iter().find(|d| d.severity == Severity::Error)?;
+        let problems = if errors == 1 {
+            "an error".to_owned()
+        } else {
+            format!("{errors} errors")
+        };
+        let error = RunError::new(
+            RunErrorKind::CheckFailed,
+            format!(
+                "the program was not run: a check against the tools found {problems}, listed below; fix every one and run it again"
+            ),
+        )
+        .at(Some(Location {
+            line: first.line,
+            column: first.column,
+        }));
+        Some(RunOutcome {
+            diagnostics: diagnostics.to_vec(),
+            ..RunOutcome::failed(error)
+        })
     }
 
     /// What goes back to the model, in at most `budget_bytes` bytes:
@@ -254,6 +317,7 @@ impl RunOutcome {
     ///     logs: vec![],
     ///     calls: vec![],
     ///     error: None,
+    ///     diagnostics: vec![],
     /// };
     /// let text = outcome.to_model_text(60);
     /// assert!(text.len() <= 60, "{text}");
@@ -269,6 +333,23 @@ impl RunOutcome {
             head.push_str(": ");
             head.push_str(&error.message);
             head.push('\n');
+        }
+        // The check's findings: a syntax error the engine reported too is
+        // not said twice.
+        let engine_syntax = self
+            .error
+            .as_ref()
+            .is_some_and(|e| e.kind == RunErrorKind::SyntaxError);
+        let mut listed = self
+            .diagnostics
+            .iter()
+            .filter(|d| !(engine_syntax && d.code == codemode_core::DiagnosticCode::SyntaxError))
+            .peekable();
+        if listed.peek().is_some() {
+            head.push_str("check:\n");
+            for diagnostic in listed {
+                head.push_str(&format!("{diagnostic}\n"));
+            }
         }
         if head.len() >= budget_bytes {
             return cut(&head, budget_bytes);
@@ -351,6 +432,7 @@ mod tests {
                 .collect(),
             calls: vec![],
             error,
+            diagnostics: vec![],
         }
     }
 

@@ -106,6 +106,14 @@ pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v
 }
 
 /// The lowering itself: one walk, or two halves joined.
+/// Lowers every tool's schemas as [`lower_tools`] does, without sharing
+/// repeated shapes: every object keeps whether it admits other keys, which
+/// the printed SDK need not say but a check of arguments does.
+#[cfg(feature = "check")]
+pub(crate) fn lower_unshared<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
+    lower_walks(tools)
+}
+
 fn lower_walks<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
     if !crate::parallel::worth_halving(tools.len()) {
         // One walk, taking each tool only when its turn comes, so a tree

@@ -9,5 +9,7 @@ mod pointer;
 mod share;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
+#[cfg(feature = "check")]
+pub(crate) use lower::lower_unshared;
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};

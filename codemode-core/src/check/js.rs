@@ -1,0 +1,574 @@
+//! The check of a JavaScript or TypeScript program: parsed with oxc as the
+//! JavaScript runtime parses it (the body of an async function), then one
+//! walk over the tree.
+
+use super::value::{Entry, Val};
+use super::{Context, Finding, Positions, Style, ToolCall, spelled};
+use crate::diagnostic::{DiagnosticCode, Severity};
+use crate::sandbox::javascript_absent;
+use foldhash::HashMap;
+use oxc_allocator::Allocator;
+use oxc_ast::ast::{
+    Argument, ArrayExpressionElement, BindingPattern, CallExpression, Expression,
+    ExpressionStatement, IdentifierReference, ImportExpression, ObjectPropertyKind, PropertyKind,
+    SimpleAssignmentTarget, Statement, UnaryExpression, UnaryOperator, VariableDeclarator,
+};
+use oxc_ast_visit::{Visit, walk};
+use oxc_parser::{ParseOptions, Parser};
+use oxc_span::{GetSpan, SourceType};
+
+/// The text before a JavaScript program when it is parsed, as the runtime
+/// wraps it: the program is the body of an async function.
+pub const WRAPPER_START: &str = "(async () => {";
+/// The text after it; the newline ends a trailing `//` comment.
+pub const WRAPPER_END: &str = "\n})()";
+
+/// Expressions may nest this deep in the walk; deeper ones are not judged.
+const MAX_DEPTH: usize = 1_000;
+
+/// U+2028 and U+2029 as escapes, as the runtime rewrites them, and the
+/// offsets (in the rewritten text, before `shift` bytes are put in front)
+/// where each escape starts.
+fn escape_separators(code: &str) -> (std::borrow::Cow<'_, str>, Vec<usize>) {
+    if !code.contains(['\u{2028}', '\u{2029}']) {
+        return (code.into(), Vec::new());
+    }
+    let mut text = String::with_capacity(code.len() + 16);
+    let mut widened = Vec::new();
+    for ch in code.chars() {
+        match ch {
+            '\u{2028}' | '\u{2029}' => {
+                widened.push(text.len());
+                text.push_str(if ch == '\u{2028}' {
+                    "\\u2028"
+                } else {
+                    "\\u2029"
+                });
+            }
+            ch => text.push(ch),
+        }
+    }
+    (text.into(), widened)
+}
+
+/// Checks a JavaScript (`typescript` false) or TypeScript program.
+pub(super) fn check(
+    context: &Context<'_>,
+    code: &str,
+    typescript: bool,
+) -> (Vec<(Severity, Finding)>, Positions) {
+    let (escaped, widened) = escape_separators(code);
+    let shift = if typescript { 0 } else { WRAPPER_START.len() };
+    let positions = Positions::Shifted {
+        shift,
+        widened: widened.iter().map(|w| w + shift).collect(),
+    };
+    let source = if typescript {
+        escaped.into_owned()
+    } else {
+        format!("{WRAPPER_START}{escaped}{WRAPPER_END}")
+    };
+    let allocator = Allocator::default();
+    let parsed = if typescript {
+        let options = ParseOptions {
+            allow_return_outside_function: true,
+            ..ParseOptions::default()
+        };
+        Parser::new(&allocator, &source, SourceType::ts())
+            .with_options(options)
+            .parse()
+    } else {
+        Parser::new(&allocator, &source, SourceType::cjs()).parse()
+    };
+    let mut findings = Vec::new();
+    for error in &parsed.diagnostics {
+        let labels = error.labels.as_slice();
+        let at = labels
+            .iter()
+            .find(|l| l.primary())
+            .or(labels.first())
+            .map_or(shift, |l| l.offset() as usize);
+        findings.push((Severity::Error, syntax_finding(&source, at, error)));
+    }
+    if !findings.is_empty() || parsed.panicked {
+        if findings.is_empty() {
+            findings.push((
+                Severity::Error,
+                Finding {
+                    at: shift,
+                    code: DiagnosticCode::SyntaxError,
+                    message: "the program could not be parsed".to_owned(),
+                },
+            ));
+        }
+        return (findings, positions);
+    }
+    let body: &[Statement<'_>] = if typescript {
+        &parsed.program.body
+    } else {
+        match wrapped_body(&parsed.program.body, source.len()) {
+            Some(body) => body,
+            None => {
+                findings.push((
+                    Severity::Error,
+                    Finding {
+                        at: shift,
+                        code: DiagnosticCode::SyntaxError,
+                        message: "the program closes the function it runs in: it has a `}` or `)` without its opening pair; check its brackets".to_owned(),
+                    },
+                ));
+                return (findings, positions);
+            }
+        }
+    };
+    for stmt in body {
+        if is_module_item(stmt) {
+            findings.push((
+                Severity::Error,
+                Finding {
+                    at: stmt.span().start as usize,
+                    code: DiagnosticCode::Unavailable,
+                    message: NO_MODULES.to_owned(),
+                },
+            ));
+        }
+    }
+    let mut walk = Walk::default();
+    for stmt in body {
+        walk.visit_statement(stmt);
+    }
+    walk.finish(context, &mut findings);
+    (findings, positions)
+}
+
+const NO_MODULES: &str = "`import` and `export` are not available: the sandbox has no modules. Call tools through `tools` and return the result instead";
+
+fn syntax_finding(source: &str, at: usize, error: &oxc_diagnostics::OxcDiagnostic) -> Finding {
+    let rest = source.get(at..).unwrap_or("");
+    if rest.starts_with("import") || rest.starts_with("export") {
+        return Finding {
+            at,
+            code: DiagnosticCode::Unavailable,
+            message: NO_MODULES.to_owned(),
+        };
+    }
+    let mut message = error.message.to_string();
+    if let Some(help) = &error.help {
+        message.push_str(&format!(" ({help})"));
+    }
+    Finding {
+        at,
+        code: DiagnosticCode::SyntaxError,
+        message,
+    }
+}
+
+/// The statements of the wrapping function, when the parsed text is exactly
+/// that one function called (a program cannot close it and run outside).
+fn wrapped_body<'p, 'a>(program: &'p [Statement<'a>], len: usize) -> Option<&'p [Statement<'a>]> {
+    let [Statement::ExpressionStatement(stmt)] = program else {
+        return None;
+    };
+    let Expression::CallExpression(call) = &stmt.expression else {
+        return None;
+    };
+    let Expression::ParenthesizedExpression(paren) = &call.callee else {
+        return None;
+    };
+    let Expression::ArrowFunctionExpression(arrow) = &paren.expression else {
+        return None;
+    };
+    let whole = arrow.r#async
+        && arrow.span.start == 1
+        && arrow.span.end as usize == len - 3
+        && call.arguments.is_empty();
+    let oxc_ast::ast::ArrowFunctionBody::FunctionBody(body) = &arrow.body else {
+        return None;
+    };
+    whole.then_some(body.statements.as_slice())
+}
+
+/// `import` and `export` forms, which need modules the sandbox lacks.
+/// Type-only imports and exports are erased, so they are allowed.
+pub fn is_module_item(stmt: &Statement<'_>) -> bool {
+    match stmt {
+        Statement::ImportDeclaration(decl) => !decl.import_kind.is_type(),
+        Statement::ExportNamedDeclaration(decl) => !decl.export_kind.is_type(),
+        Statement::ExportFromDeclaration(decl) => !decl.export_kind.is_type(),
+        Statement::ExportAllDeclaration(decl) => !decl.export_kind.is_type(),
+        Statement::ExportDeclaration(decl) => !decl.declaration.is_typescript_syntax(),
+        Statement::ExportDefaultDeclaration(_)
+        | Statement::TSImportEqualsDeclaration(_)
+        | Statement::TSExportAssignment(_)
+        | Statement::TSNamespaceExportDeclaration(_) => true,
+        _ => false,
+    }
+}
+
+/// What one walk collects; judged at the end, when every binding is known.
+#[derive(Default)]
+struct Walk {
+    /// How often each name is bound (declared, or assigned as a bare name).
+    bound: HashMap<String, u32>,
+    /// Names declared as `const t = tools` (aliases, if bound once).
+    aliases: Vec<String>,
+    /// Tool calls, with the name of the object they were made on.
+    calls: Vec<(String, ToolCall)>,
+    /// Where calls whose result is dropped start.
+    dropped: Vec<usize>,
+    /// Uses of globals the sandbox lacks.
+    absent: Vec<(String, usize)>,
+    /// Keys destructured from `tools`: `const { search } = tools`.
+    destructured: Vec<(String, usize)>,
+    /// `import(...)` expressions.
+    imports: Vec<usize>,
+    depth: usize,
+}
+
+impl Walk {
+    fn is_base(&self, name: &str) -> bool {
+        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
+    }
+
+    fn bind(&mut self, name: &str) {
+        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
+    }
+
+    /// The tool call `call` makes, if it calls a tool through `tools` (or
+    /// an alias), with the object's name.
+    fn tool_call(&self, call: &CallExpression<'_>) -> Option<(String, ToolCall)> {
+        let base_of = |e: &Expression<'_>| match e.get_inner_expression() {
+            Expression::Identifier(id) if self.is_base(id.name.as_str()) => {
+                Some(id.name.as_str().to_owned())
+            }
+            _ => None,
+        };
+        let first = call.arguments.first();
+        let (base, name, name_at, args, as_property) = match call.callee.get_inner_expression() {
+            Expression::StaticMemberExpression(member) => (
+                base_of(&member.object)?,
+                member.property.name.as_str().to_owned(),
+                member.property.span.start as usize,
+                first,
+                true,
+            ),
+            Expression::ComputedMemberExpression(member) => {
+                let key = member.expression.get_inner_expression();
+                let Val::Str(Some(name)) = value_of(key) else {
+                    return None;
+                };
+                (
+                    base_of(&member.object)?,
+                    name,
+                    key.span().start as usize,
+                    first,
+                    true,
+                )
+            }
+            callee @ Expression::Identifier(_) => {
+                let base = base_of(callee)?;
+                let key = first?.as_expression()?;
+                let Val::Str(Some(name)) = value_of(key) else {
+                    return None;
+                };
+                (
+                    base,
+                    name,
+                    key.span().start as usize,
+                    call.arguments.get(1),
+                    false,
+                )
+            }
+            _ => return None,
+        };
+        let args = match args {
+            None => Some((
+                name_at,
+                Val::Obj {
+                    entries: Vec::new(),
+                    open: false,
+                },
+            )),
+            Some(Argument::SpreadElement(_)) => None,
+            Some(arg) => arg
+                .as_expression()
+                .map(|e| (e.span().start as usize, value_of(e))),
+        };
+        let shown = format!("{}()", spelled(&name, Style::Js));
+        Some((
+            base,
+            ToolCall {
+                name,
+                name_at,
+                at: call.span.start as usize,
+                shown,
+                args,
+                bad_arguments: None,
+                optional: call.optional,
+                as_property,
+            },
+        ))
+    }
+
+    /// Judges what was collected.
+    fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
+        let once = |name: &str| self.bound.get(name).copied().unwrap_or(0) == 1;
+        let tools_bound = self.bound.contains_key(crate::GLOBAL);
+        for at in self.imports {
+            out.push((
+                Severity::Error,
+                Finding {
+                    at,
+                    code: DiagnosticCode::Unavailable,
+                    message: "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
+                },
+            ));
+        }
+        for (name, at) in self.absent {
+            if self.bound.contains_key(&name) {
+                continue;
+            }
+            if let Some(absent) = javascript_absent(&name) {
+                out.push((
+                    Severity::Error,
+                    Finding {
+                        at,
+                        code: DiagnosticCode::Unavailable,
+                        message: format!("`{name}` is not available: {}", absent.instead),
+                    },
+                ));
+            }
+        }
+        if tools_bound {
+            return;
+        }
+        let names: Vec<&str> = context
+            .lowered
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect();
+        for (key, at) in self.destructured {
+            if key == "then" || names.binary_search(&key.as_str()).is_err() {
+                let call = ToolCall {
+                    name: key,
+                    name_at: at,
+                    at,
+                    shown: String::new(),
+                    args: None,
+                    bad_arguments: None,
+                    optional: false,
+                    as_property: true,
+                };
+                context.check_call(call, Style::Js, out);
+            }
+        }
+        for (base, call) in self.calls {
+            if base != crate::GLOBAL && !once(&base) {
+                continue;
+            }
+            let dropped = self.dropped.binary_search(&call.at).is_ok();
+            let known = names.binary_search(&call.name.as_str()).is_ok();
+            if dropped && known && !(call.as_property && call.name == "then") {
+                out.push((
+                    Severity::Warning,
+                    Finding {
+                        at: call.at,
+                        code: DiagnosticCode::NotAwaited,
+                        message: format!(
+                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or collect it in `Promise.all`)",
+                            call.shown
+                        ),
+                    },
+                ));
+            }
+            context.check_call(call, Style::Js, out);
+        }
+    }
+}
+
+impl<'a> Visit<'a> for Walk {
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk::walk_expression(self, it);
+        self.depth -= 1;
+    }
+
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        walk::walk_statement(self, it);
+        self.depth -= 1;
+    }
+
+    fn visit_binding_identifier(&mut self, it: &oxc_ast::ast::BindingIdentifier<'a>) {
+        self.bind(it.name.as_str());
+    }
+
+    fn visit_simple_assignment_target(&mut self, it: &SimpleAssignmentTarget<'a>) {
+        if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = it {
+            self.bind(id.name.as_str());
+        }
+        walk::walk_simple_assignment_target(self, it);
+    }
+
+    fn visit_variable_declarator(&mut self, it: &VariableDeclarator<'a>) {
+        let from_tools = it.init.as_ref().is_some_and(|init| {
+            matches!(init.get_inner_expression(), Expression::Identifier(id) if id.name == crate::GLOBAL)
+        });
+        if from_tools {
+            match &it.id {
+                BindingPattern::BindingIdentifier(id) => {
+                    self.aliases.push(id.name.as_str().to_owned())
+                }
+                BindingPattern::ObjectPattern(pattern) => {
+                    for property in &pattern.properties {
+                        if let Some(key) = property.key.static_name() {
+                            self.destructured
+                                .push((key.into_owned(), property.key.span().start as usize));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        walk::walk_variable_declarator(self, it);
+    }
+
+    fn visit_unary_expression(&mut self, it: &UnaryExpression<'a>) {
+        // `typeof fetch` is how a program asks whether a global exists.
+        if it.operator == UnaryOperator::Typeof
+            && matches!(
+                it.argument.get_inner_expression(),
+                Expression::Identifier(_)
+            )
+        {
+            return;
+        }
+        walk::walk_unary_expression(self, it);
+    }
+
+    fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if javascript_absent(it.name.as_str()).is_some() {
+            self.absent
+                .push((it.name.as_str().to_owned(), it.span.start as usize));
+        }
+    }
+
+    fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {
+        self.imports.push(it.span.start as usize);
+        walk::walk_import_expression(self, it);
+    }
+
+    fn visit_expression_statement(&mut self, it: &ExpressionStatement<'a>) {
+        let call = match it.expression.get_inner_expression() {
+            Expression::CallExpression(call) => Some(call),
+            Expression::ChainExpression(chain) => match &chain.expression {
+                oxc_ast::ast::ChainElement::CallExpression(call) => Some(call),
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(call) = call
+            && self.tool_call(call).is_some()
+        {
+            let at = call.span.start as usize;
+            if let Err(i) = self.dropped.binary_search(&at) {
+                self.dropped.insert(i, at);
+            }
+        }
+        walk::walk_expression_statement(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        if let Some(call) = self.tool_call(it) {
+            self.calls.push(call);
+        }
+        walk::walk_call_expression(self, it);
+    }
+}
+
+/// What the check can see of an expression's value.
+fn value_of(expr: &Expression<'_>) -> Val {
+    match expr.get_inner_expression() {
+        Expression::StringLiteral(s) => Val::Str(Some(s.value.as_str().to_owned())),
+        Expression::TemplateLiteral(t) => match (t.expressions.is_empty(), t.quasis.first()) {
+            (true, Some(q)) => Val::Str(q.value.cooked.map(|c| c.as_str().to_owned())),
+            _ => Val::Str(None),
+        },
+        Expression::NumericLiteral(n) => Val::Num(n.value),
+        Expression::UnaryExpression(u) => match (u.operator, u.argument.get_inner_expression()) {
+            (UnaryOperator::UnaryNegation, Expression::NumericLiteral(n)) => Val::Num(-n.value),
+            (UnaryOperator::UnaryPlus, Expression::NumericLiteral(n)) => Val::Num(n.value),
+            _ => Val::Unknown,
+        },
+        Expression::BooleanLiteral(_) => Val::Bool,
+        Expression::NullLiteral(_) => Val::Null,
+        Expression::Identifier(id) if id.name == "undefined" => Val::Absent,
+        Expression::ObjectExpression(object) => {
+            let mut entries: Vec<Entry> = Vec::new();
+            let mut open = false;
+            for property in &object.properties {
+                let ObjectPropertyKind::ObjectProperty(p) = property else {
+                    open = true;
+                    continue;
+                };
+                let Some(key) = p.key.static_name() else {
+                    open = true;
+                    continue;
+                };
+                if key == "__proto__" && !p.computed && !p.shorthand {
+                    // Sets the prototype; it is no key.
+                    open = true;
+                    continue;
+                }
+                let val = if p.kind != PropertyKind::Init {
+                    Val::Unknown
+                } else if p.method
+                    || matches!(
+                        p.value.get_inner_expression(),
+                        Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)
+                    )
+                {
+                    // Functions are left out of JSON.
+                    Val::Absent
+                } else {
+                    value_of(&p.value)
+                };
+                let entry = Entry {
+                    key: key.into_owned(),
+                    key_at: p.key.span().start as usize,
+                    at: p.value.span().start as usize,
+                    val,
+                };
+                // A later key replaces an earlier one.
+                entries.retain(|e| e.key != entry.key);
+                entries.push(entry);
+            }
+            Val::Obj { entries, open }
+        }
+        Expression::ArrayExpression(array) => {
+            let mut items = Vec::new();
+            let mut open = false;
+            for element in &array.elements {
+                match element {
+                    ArrayExpressionElement::SpreadElement(_) => open = true,
+                    ArrayExpressionElement::Elision(e) => {
+                        items.push((e.span.start as usize, Val::Null))
+                    }
+                    other => match other.as_expression() {
+                        Some(e) => items.push((e.span().start as usize, value_of(e))),
+                        None => items.push((element.span().start as usize, Val::Unknown)),
+                    },
+                }
+            }
+            Val::Arr { items, open }
+        }
+        _ => Val::Unknown,
+    }
+}

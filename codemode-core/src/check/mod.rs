@@ -1,0 +1,352 @@
+//! A check of a program against its SDK before it runs: no compiler, a
+//! parse and one walk, microseconds.
+//!
+//! It reports only what is certain to go wrong: calls to tools that do not
+//! exist, literal arguments that break their schema (unknown keys where the
+//! object is closed, missing required keys, wrong JSON types, values outside
+//! an `enum` or `const`, through nested literals, arrays and named types),
+//! tool calls whose result is dropped, names and modules the sandbox lacks,
+//! and syntax errors. A value the check cannot see (a variable, a spread, a
+//! call) is never an error, and neither is anything a program's own
+//! bindings might change: a program that binds `tools` itself is not judged
+//! on its calls.
+
+mod js;
+mod python;
+mod value;
+
+use crate::catalog::Catalog;
+use crate::diagnostic::{Diagnostic, DiagnosticCode, Severity};
+use crate::language::Language;
+use crate::schema::Lowered;
+use crate::tool::ToolDef;
+use value::{Checker, Val};
+
+/// Brackets may nest this deep; a deeper program is reported, not parsed
+/// (the runtimes refuse it the same way).
+const MAX_NESTING: usize = 400;
+
+/// Checks `code`, a program in `language`, against the SDK of `tools`, and
+/// returns what is certain to go wrong, sorted by place. An empty list
+/// means nothing was found, not that the program is right.
+///
+/// This prepares a [`Catalog`] first; a host that checks many programs
+/// against one tool set keeps the catalog and calls
+/// [`Catalog::check_program`].
+///
+/// ```
+/// use codemode_core::{DiagnosticCode, Language, ToolDef, check_program};
+/// use serde_json::json;
+///
+/// let tools = vec![ToolDef::new(
+///     "search",
+///     json!({
+///         "type": "object",
+///         "properties": {"query": {"type": "string"}, "limit": {"type": "integer"}},
+///         "required": ["query"],
+///         "additionalProperties": false
+///     }),
+/// )];
+/// let code = "const hits = await tools.search({ limit: \"ten\" });\nreturn hits;";
+/// let found = check_program(Language::JavaScript, &tools, code);
+/// let codes: Vec<_> = found.iter().map(|d| (d.line, d.column, d.code)).collect();
+/// assert_eq!(
+///     codes,
+///     [(1, 33, DiagnosticCode::MissingKey), (1, 42, DiagnosticCode::WrongType)]
+/// );
+/// assert_eq!(
+///     found[1].message,
+///     "tools.search(): `limit` must be an integer, not a string"
+/// );
+/// assert!(check_program(Language::Python, &tools, "return await tools.search({'query': 'x'})").is_empty());
+/// ```
+pub fn check_program(language: Language, tools: &[ToolDef], code: &str) -> Vec<Diagnostic> {
+    Catalog::new(tools.iter().cloned()).check_program(language, code)
+}
+
+impl Catalog {
+    /// Checks `code`, a program in `language`, against this catalog's SDK;
+    /// see [`check_program`](crate::check_program).
+    pub fn check_program(&self, language: Language, code: &str) -> Vec<Diagnostic> {
+        let context = Context {
+            lowered: self.checked(),
+        };
+        if let Some(at) = too_deep(code) {
+            return vec![to_diagnostic(
+                code,
+                Finding {
+                    at,
+                    code: DiagnosticCode::SyntaxError,
+                    message: format!(
+                        "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
+                    ),
+                },
+                Severity::Error,
+            )];
+        }
+        let (findings, positions) = match language {
+            Language::JavaScript => js::check(&context, code, false),
+            Language::TypeScript => js::check(&context, code, true),
+            Language::Python => (python::check(&context, code), Positions::Same),
+        };
+        let mut diagnostics: Vec<Diagnostic> = findings
+            .into_iter()
+            .map(|(severity, finding)| {
+                let finding = Finding {
+                    at: positions.original(finding.at),
+                    ..finding
+                };
+                to_diagnostic(code, finding, severity)
+            })
+            .collect();
+        diagnostics.sort_by(|a, b| {
+            (a.line, a.column, a.code, &a.message).cmp(&(b.line, b.column, b.code, &b.message))
+        });
+        diagnostics.dedup();
+        diagnostics
+    }
+}
+
+/// What a language's walk needs.
+pub(crate) struct Context<'c> {
+    lowered: &'c Lowered,
+}
+
+/// A problem at a byte offset of the text the walk parsed.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    at: usize,
+    code: DiagnosticCode,
+    message: String,
+}
+
+/// How a language's values and calls are written in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Style {
+    Js,
+    Py,
+}
+
+/// How offsets in the parsed text map back to the program's.
+pub(crate) enum Positions {
+    /// They are the program's.
+    Same,
+    /// The text had `shift` bytes put before the program, and each of the
+    /// offsets in `widened` (of the parsed text) had 3 bytes added there.
+    Shifted { shift: usize, widened: Vec<usize> },
+}
+
+impl Positions {
+    fn original(&self, at: usize) -> usize {
+        match self {
+            Positions::Same => at,
+            Positions::Shifted { shift, widened } => {
+                let before = widened.partition_point(|&w| w < at);
+                at.saturating_sub(*shift).saturating_sub(3 * before)
+            }
+        }
+    }
+}
+
+/// A call of a tool, as a walk found it.
+pub(crate) struct ToolCall {
+    /// The name as the program wrote it.
+    name: String,
+    /// Where the name is.
+    name_at: usize,
+    /// Where the call is (for findings about the call as a whole).
+    at: usize,
+    /// The call as messages name it: `tools.search()`.
+    shown: String,
+    /// The argument, when the call passes one the check reads.
+    args: Option<(usize, Val)>,
+    /// When set, the call cannot run with what it was given.
+    bad_arguments: Option<String>,
+    /// Whether the name was looked up in a way that gives `undefined` (not
+    /// an error) for a missing tool: `tools.name?.()`.
+    optional: bool,
+    /// Whether the call is reached as a property (`tools.then` is never a
+    /// tool, even when a tool has that name).
+    as_property: bool,
+}
+
+impl Context<'_> {
+    /// The findings for one call.
+    fn check_call(&self, call: ToolCall, style: Style, out: &mut Vec<(Severity, Finding)>) {
+        let tools = &self.lowered.tools;
+        let found = tools
+            .binary_search_by(|t| t.name.as_str().cmp(&call.name))
+            .ok()
+            .and_then(|i| tools.get(i));
+        let Some(tool) = found else {
+            if call.optional {
+                return;
+            }
+            let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            let hint = match suggest(&call.name, &names) {
+                Some(near) => format!("; did you mean {}?", spelled(near, style)),
+                None => "; the SDK declares every tool there is".to_owned(),
+            };
+            out.push((
+                Severity::Error,
+                Finding {
+                    at: call.name_at,
+                    code: DiagnosticCode::UnknownTool,
+                    message: format!("no tool is named {:?}{hint}", call.name),
+                },
+            ));
+            return;
+        };
+        if call.as_property && style == Style::Js && tool.name == "then" {
+            out.push((
+                Severity::Error,
+                Finding {
+                    at: call.name_at,
+                    code: DiagnosticCode::UnknownTool,
+                    message: format!(
+                        "`{}.then` is never a tool, so awaiting `{}` stays safe; call this one as {}(\"then\", args)",
+                        crate::GLOBAL,
+                        crate::GLOBAL,
+                        crate::GLOBAL
+                    ),
+                },
+            ));
+            return;
+        }
+        if let Some(problem) = call.bad_arguments {
+            out.push((
+                Severity::Error,
+                Finding {
+                    at: call.at,
+                    code: DiagnosticCode::BadArguments,
+                    message: format!("{}: {problem}", call.shown),
+                },
+            ));
+            return;
+        }
+        let Some((at, args)) = call.args else { return };
+        let mut checker = Checker {
+            lowered: self.lowered,
+            style,
+            call: call.shown,
+            out: Vec::new(),
+        };
+        checker.check(&tool.input, &args, at, "", 0);
+        out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));
+    }
+}
+
+/// How a program names a tool: `tools.name` where it can, else
+/// `tools["name"]`.
+fn spelled(name: &str, style: Style) -> String {
+    let plain = match style {
+        Style::Js => crate::ident::typescript::is_plain_key(name) && name != "then",
+        Style::Py => crate::ident::python::is_plain_member(name),
+    };
+    if style == Style::Js && name == "then" {
+        format!("{}(\"then\", args)", crate::GLOBAL)
+    } else if plain {
+        format!("{}.{name}", crate::GLOBAL)
+    } else {
+        format!("{}[{name:?}]", crate::GLOBAL)
+    }
+}
+
+/// The name in `names` closest to `wanted`, when one is close enough to be
+/// what was meant: equal but for case and separators, or a few edits away.
+pub(crate) fn suggest<'n>(wanted: &str, names: &[&'n str]) -> Option<&'n str> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .map(|c| match c {
+                '-' | '.' | ' ' => '_',
+                c => c.to_ascii_lowercase(),
+            })
+            .collect()
+    };
+    let folded = fold(wanted);
+    if let Some(same) = names.iter().find(|n| fold(n) == folded) {
+        return Some(same);
+    }
+    let budget = (wanted.chars().count() / 3).clamp(1, 3);
+    names
+        .iter()
+        .filter(|n| n.len().abs_diff(wanted.len()) <= budget)
+        .map(|n| (edit_distance(&folded, &fold(n)), *n))
+        .filter(|(d, _)| *d <= budget)
+        .min()
+        .map(|(_, n)| n)
+}
+
+/// Edit distance in characters, a swap of neighbours counting as one edit
+/// (optimal string alignment).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let width = b.len() + 1;
+    let mut rows = vec![0usize; width * (a.len() + 1)];
+    let at = |i: usize, j: usize| i * width + j;
+    for j in 0..width {
+        rows[at(0, j)] = j;
+    }
+    for i in 1..=a.len() {
+        rows[at(i, 0)] = i;
+        for j in 1..width {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[at(i - 1, j)] + 1)
+                .min(rows[at(i, j - 1)] + 1)
+                .min(rows[at(i - 1, j - 1)] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[at(i - 2, j - 2)] + 1);
+            }
+            rows[at(i, j)] = best;
+        }
+    }
+    rows[at(a.len(), b.len())]
+}
+
+/// The offset where brackets first nest too deep.
+fn too_deep(code: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, b) in code.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic {
+    let (line, column) = line_column(code, finding.at);
+    Diagnostic {
+        line,
+        column,
+        severity,
+        code: finding.code,
+        message: finding.message,
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+pub(crate) fn line_column(code: &str, offset: usize) -> (u32, u32) {
+    let mut offset = offset.min(code.len());
+    while !code.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &code[..offset];
+    let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column = before[start..].chars().count() + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,399 @@
+//! The check of a Python program: parsed with ruff's parser (the one the
+//! Python runtime uses), then one walk over the tree.
+
+use super::value::{Entry, Val};
+use super::{Context, Finding, Style, ToolCall, spelled};
+use crate::diagnostic::{DiagnosticCode, Severity};
+use crate::sandbox::{python_absent, python_module_available};
+use foldhash::HashMap;
+use ruff_python_ast::visitor::{self, Visitor};
+use ruff_python_ast::{
+    Alias, ExceptHandler, Expr, ExprCall, ExprContext, Number, Parameter, Pattern, Stmt, UnaryOp,
+};
+use ruff_text_size::Ranged;
+
+/// Statements and expressions may nest this deep in the walk; deeper ones
+/// are not judged.
+const MAX_DEPTH: usize = 1_000;
+
+/// Checks a Python program.
+pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding)> {
+    let mut findings = Vec::new();
+    let parsed = match ruff_python_parser::parse_module(code) {
+        Ok(parsed) => parsed,
+        Err(error) => {
+            findings.push((
+                Severity::Error,
+                Finding {
+                    at: usize::from(error.location.start()),
+                    code: DiagnosticCode::SyntaxError,
+                    message: format!("SyntaxError: {}", error.error),
+                },
+            ));
+            return findings;
+        }
+    };
+    let body = &parsed.syntax().body;
+    let mut walk = Walk::default();
+    walk.visit_body(body);
+    walk.finish(context, &mut findings);
+    findings
+}
+
+/// What one walk collects; judged at the end, when every binding is known.
+#[derive(Default)]
+struct Walk {
+    /// How often each name is bound anywhere in the program.
+    bound: HashMap<String, u32>,
+    /// Names assigned `tools` (`t = tools`): aliases, if bound once.
+    aliases: Vec<String>,
+    calls: Vec<(String, ToolCall)>,
+    /// Where calls whose coroutine is dropped start.
+    dropped: Vec<usize>,
+    /// Uses of built-ins the sandbox lacks.
+    absent: Vec<(String, usize)>,
+    /// Imports of modules the sandbox lacks.
+    modules: Vec<(String, usize)>,
+    depth: usize,
+}
+
+impl Walk {
+    fn bind(&mut self, name: &str) {
+        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
+    }
+
+    fn is_base(&self, name: &str) -> bool {
+        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
+    }
+
+    fn tool_call(&self, call: &ExprCall) -> Option<(String, ToolCall)> {
+        let base_of = |e: &Expr| match e {
+            Expr::Name(name) if self.is_base(name.id.as_str()) => Some(name.id.to_string()),
+            _ => None,
+        };
+        let (base, name, name_at) = match call.func.as_ref() {
+            Expr::Attribute(attr) => {
+                let name = attr.attr.as_str();
+                // Dunders are the object's own, never tools.
+                if name.starts_with("__") && name.ends_with("__") {
+                    return None;
+                }
+                (
+                    base_of(&attr.value)?,
+                    name.to_owned(),
+                    usize::from(attr.attr.range().start()),
+                )
+            }
+            Expr::Subscript(sub) => match (base_of(&sub.value), sub.slice.as_ref()) {
+                (Some(base), Expr::StringLiteral(s)) => (
+                    base,
+                    s.value.to_str().to_owned(),
+                    usize::from(s.range().start()),
+                ),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let shown = format!("{}()", spelled(&name, Style::Py));
+        let arguments = &call.arguments;
+        let mut bad_arguments = None;
+        let args = match (&arguments.args[..], &arguments.keywords[..]) {
+            ([], []) => Some((
+                name_at,
+                Val::Obj {
+                    entries: Vec::new(),
+                    open: false,
+                },
+            )),
+            ([Expr::Starred(_)], []) => None,
+            ([one], []) => Some((usize::from(one.range().start()), value_of(one))),
+            ([], keywords) => {
+                let mut entries: Vec<Entry> = Vec::new();
+                let mut open = false;
+                for keyword in keywords {
+                    match &keyword.arg {
+                        Some(key) => entries.push(Entry {
+                            key: key.as_str().to_owned(),
+                            key_at: usize::from(keyword.range().start()),
+                            at: usize::from(keyword.value.range().start()),
+                            val: value_of(&keyword.value),
+                        }),
+                        None => open = true,
+                    }
+                }
+                Some((
+                    usize::from(call.range().start()),
+                    Val::Obj { entries, open },
+                ))
+            }
+            (positional, keywords) => {
+                if !positional.iter().any(|a| matches!(a, Expr::Starred(_)))
+                    && !keywords.iter().any(|k| k.arg.is_none())
+                {
+                    bad_arguments = Some(format!(
+                        "a tool takes one dict of arguments (or keyword arguments), not {} positional and {} keyword arguments",
+                        positional.len(),
+                        keywords.len()
+                    ));
+                }
+                None
+            }
+        };
+        Some((
+            base,
+            ToolCall {
+                name,
+                name_at,
+                at: usize::from(call.range().start()),
+                shown,
+                args,
+                bad_arguments,
+                optional: false,
+                as_property: false,
+            },
+        ))
+    }
+
+    fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
+        for (module, at) in self.modules {
+            out.push((
+                Severity::Error,
+                Finding {
+                    at,
+                    code: DiagnosticCode::Unavailable,
+                    message: format!(
+                        "the module `{module}` is not available: the sandbox has only {}",
+                        crate::sandbox::PYTHON_MODULES.join(", ")
+                    ),
+                },
+            ));
+        }
+        for (name, at) in self.absent {
+            if self.bound.contains_key(&name) {
+                continue;
+            }
+            if let Some(absent) = python_absent(&name) {
+                out.push((
+                    Severity::Error,
+                    Finding {
+                        at,
+                        code: DiagnosticCode::Unavailable,
+                        message: format!("`{name}` is not available: {}", absent.instead),
+                    },
+                ));
+            }
+        }
+        if self.bound.contains_key(crate::GLOBAL) {
+            return;
+        }
+        let once = |name: &str| self.bound.get(name).copied().unwrap_or(0) == 1;
+        let tools = &context.lowered.tools;
+        for (base, call) in self.calls {
+            if base != crate::GLOBAL && !once(&base) {
+                continue;
+            }
+            let known = tools
+                .binary_search_by(|t| t.name.as_str().cmp(&call.name))
+                .is_ok();
+            if known && self.dropped.binary_search(&call.at).is_ok() {
+                out.push((
+                    Severity::Warning,
+                    Finding {
+                        at: call.at,
+                        code: DiagnosticCode::NotAwaited,
+                        message: format!(
+                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or pass it to `asyncio.gather`)",
+                            call.shown
+                        ),
+                    },
+                ));
+            }
+            context.check_call(call, Style::Py, out);
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Walk {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        match stmt {
+            Stmt::FunctionDef(def) => self.bind(def.name.as_str()),
+            Stmt::ClassDef(class) => self.bind(class.name.as_str()),
+            Stmt::Global(global) => global.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Nonlocal(nonlocal) => nonlocal.names.iter().for_each(|n| self.bind(n.as_str())),
+            Stmt::Import(import) => {
+                for alias in &import.names {
+                    if !python_module_available(alias.name.as_str()) {
+                        self.modules
+                            .push((alias.name.to_string(), usize::from(alias.range().start())));
+                    }
+                }
+            }
+            Stmt::ImportFrom(import) => {
+                let module = import.module.as_ref().map(|m| m.as_str()).unwrap_or("");
+                if import.level > 0 || !python_module_available(module) {
+                    let dots = ".".repeat(import.level as usize);
+                    self.modules.push((
+                        format!("{dots}{module}"),
+                        usize::from(import.range().start()),
+                    ));
+                }
+            }
+            Stmt::Assign(assign) => {
+                if let ([Expr::Name(target)], Expr::Name(value)) =
+                    (&assign.targets[..], assign.value.as_ref())
+                    && value.id.as_str() == crate::GLOBAL
+                {
+                    self.aliases.push(target.id.to_string());
+                }
+            }
+            Stmt::Expr(expr) => {
+                if let Expr::Call(call) = expr.value.as_ref()
+                    && self.tool_call(call).is_some()
+                {
+                    let at = usize::from(call.range().start());
+                    if let Err(i) = self.dropped.binary_search(&at) {
+                        self.dropped.insert(i, at);
+                    }
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_stmt(self, stmt);
+        self.depth -= 1;
+    }
+
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if self.depth >= MAX_DEPTH {
+            return;
+        }
+        self.depth += 1;
+        match expr {
+            Expr::Name(name) if name.ctx != ExprContext::Load => self.bind(name.id.as_str()),
+            Expr::Call(call) => {
+                if let Expr::Name(name) = call.func.as_ref()
+                    && python_absent(name.id.as_str()).is_some()
+                {
+                    self.absent
+                        .push((name.id.to_string(), usize::from(name.range().start())));
+                }
+                if let Some(found) = self.tool_call(call) {
+                    self.calls.push(found);
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_expr(self, expr);
+        self.depth -= 1;
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a Parameter) {
+        self.bind(parameter.name.as_str());
+        visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_alias(&mut self, alias: &'a Alias) {
+        let bound = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
+        // `import a.b` binds `a`.
+        let bound = bound.split('.').next().unwrap_or(bound);
+        self.bind(bound);
+        visitor::walk_alias(self, alias);
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ExceptHandler) {
+        let ExceptHandler::ExceptHandler(h) = handler;
+        if let Some(name) = &h.name {
+            self.bind(name.as_str());
+        }
+        visitor::walk_except_handler(self, handler);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a Pattern) {
+        match pattern {
+            Pattern::MatchAs(p) => {
+                if let Some(name) = &p.name {
+                    self.bind(name.as_str());
+                }
+            }
+            Pattern::MatchStar(p) => {
+                if let Some(name) = &p.name {
+                    self.bind(name.as_str());
+                }
+            }
+            Pattern::MatchMapping(p) => {
+                if let Some(name) = &p.rest {
+                    self.bind(name.as_str());
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_pattern(self, pattern);
+    }
+
+    fn visit_type_param(&mut self, type_param: &'a ruff_python_ast::TypeParam) {
+        self.bind(type_param.name().as_str());
+        visitor::walk_type_param(self, type_param);
+    }
+}
+
+/// What the check can see of an expression's value.
+fn value_of(expr: &Expr) -> Val {
+    match expr {
+        Expr::StringLiteral(s) => Val::Str(Some(s.value.to_str().to_owned())),
+        Expr::FString(_) => Val::Str(None),
+        Expr::NumberLiteral(n) => match &n.value {
+            Number::Int(i) => match i.as_i64() {
+                Some(v) => Val::Num(v as f64),
+                None => Val::Unknown,
+            },
+            Number::Float(f) if f.is_finite() => Val::Num(*f),
+            _ => Val::Unknown,
+        },
+        Expr::UnaryOp(u) => match (u.op, value_of(&u.operand)) {
+            (UnaryOp::USub, Val::Num(v)) => Val::Num(-v),
+            (UnaryOp::UAdd, Val::Num(v)) => Val::Num(v),
+            _ => Val::Unknown,
+        },
+        Expr::BooleanLiteral(_) => Val::Bool,
+        Expr::NoneLiteral(_) => Val::Null,
+        Expr::Dict(dict) => {
+            let mut entries: Vec<Entry> = Vec::new();
+            let mut open = false;
+            for item in &dict.items {
+                match &item.key {
+                    Some(Expr::StringLiteral(key)) => {
+                        let entry = Entry {
+                            key: key.value.to_str().to_owned(),
+                            key_at: usize::from(key.range().start()),
+                            at: usize::from(item.value.range().start()),
+                            val: value_of(&item.value),
+                        };
+                        entries.retain(|e| e.key != entry.key);
+                        entries.push(entry);
+                    }
+                    // A spread, or a key that is not a plain string.
+                    _ => open = true,
+                }
+            }
+            Val::Obj { entries, open }
+        }
+        Expr::List(list) => sequence(&list.elts),
+        Expr::Tuple(tuple) => sequence(&tuple.elts),
+        _ => Val::Unknown,
+    }
+}
+
+fn sequence(elements: &[Expr]) -> Val {
+    let mut items = Vec::new();
+    let mut open = false;
+    for element in elements {
+        match element {
+            Expr::Starred(_) => open = true,
+            e => items.push((usize::from(e.range().start()), value_of(e))),
+        }
+    }
+    Val::Arr { items, open }
+}

@@ -1,0 +1,304 @@
+use super::*;
+use serde_json::json;
+
+/// A small tool set with every shape the check reads.
+fn catalog() -> Catalog {
+    Catalog::new(vec![
+        ToolDef::new(
+            "search",
+            json!({
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string"},
+                    "limit": {"type": "integer"},
+                    "sort": {"enum": ["new", "top"]},
+                    "filters": {"$ref": "#/$defs/Filters"}
+                },
+                "required": ["query"],
+                "additionalProperties": false,
+                "$defs": {
+                    "Filters": {
+                        "type": "object",
+                        "properties": {
+                            "tags": {"type": "array", "items": {"type": "string"}},
+                            "after": {"type": ["string", "null"]}
+                        },
+                        "required": ["tags"],
+                        "additionalProperties": false
+                    }
+                }
+            }),
+        ),
+        ToolDef::new(
+            "get-page",
+            json!({"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}),
+        ),
+        ToolDef::new(
+            "shape",
+            json!({
+                "type": "object",
+                "properties": {
+                    "s": {"oneOf": [
+                        {"type": "object", "properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"], "additionalProperties": false},
+                        {"type": "object", "properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"], "additionalProperties": false}
+                    ]},
+                    "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "items": false, "minItems": 2},
+                    "open": {"type": "object", "properties": {"a": {"type": "string"}}}
+                }
+            }),
+        ),
+        ToolDef::new("then", json!({"type": "object"})),
+    ])
+}
+
+/// `(line, column, code)` of each diagnostic.
+fn found(language: Language, code: &str) -> Vec<(u32, u32, &'static str)> {
+    catalog()
+        .check_program(language, code)
+        .iter()
+        .map(|d| (d.line, d.column, d.code.as_str()))
+        .collect()
+}
+
+fn messages(language: Language, code: &str) -> Vec<String> {
+    catalog()
+        .check_program(language, code)
+        .into_iter()
+        .map(|d| d.message)
+        .collect()
+}
+
+use Language::{JavaScript as Js, Python as Py, TypeScript as Ts};
+
+#[test]
+fn unknown_tools_are_found_with_a_suggestion() {
+    assert_eq!(
+        found(Js, "await tools.serch({query: 'x'})"),
+        [(1, 13, "unknown-tool")]
+    );
+    assert_eq!(
+        messages(Js, "await tools.serch({query: 'x'})"),
+        [r#"no tool is named "serch"; did you mean tools.search?"#]
+    );
+    assert_eq!(
+        messages(Js, "await tools['get_page']({id: 1})"),
+        [r#"no tool is named "get_page"; did you mean tools["get-page"]?"#]
+    );
+    assert_eq!(
+        found(Js, "await tools('nope', {})"),
+        [(1, 13, "unknown-tool")]
+    );
+    assert_eq!(
+        found(Py, "await tools.get_page({'id': 1})"),
+        [(1, 13, "unknown-tool")]
+    );
+    assert_eq!(
+        found(Py, "x = 1\nawait tools[\"nope\"]()"),
+        [(2, 13, "unknown-tool")]
+    );
+    // `tools.then` is never a tool; `tools("then", args)` is.
+    assert_eq!(found(Js, "await tools.then({})"), [(1, 13, "unknown-tool")]);
+    assert!(found(Js, "await tools('then', {})").is_empty());
+    assert!(found(Py, "await tools.then({})").is_empty());
+    // Optional calls of a missing tool give undefined, not an error.
+    assert!(found(Js, "await tools.nope?.({})").is_empty());
+    assert_eq!(
+        found(Js, "const { serch, search } = tools;"),
+        [(1, 9, "unknown-tool")]
+    );
+}
+
+#[test]
+fn literal_arguments_are_checked_against_the_schema() {
+    let code = "const r = await tools.search({\n  qurey: 'x',\n  limit: 2.5,\n  sort: 'old',\n  filters: { tags: ['a', 3], after: 7 },\n});";
+    assert_eq!(
+        found(Js, code),
+        [
+            (1, 30, "missing-key"),
+            (2, 3, "unknown-key"),
+            (3, 10, "wrong-type"),
+            (4, 9, "invalid-value"),
+            (5, 26, "wrong-type"),
+            (5, 37, "wrong-type"),
+        ]
+    );
+    let text = messages(Js, code);
+    assert_eq!(
+        text[1],
+        r#"tools.search(): takes no key "qurey"; did you mean "query"?"#
+    );
+    assert_eq!(
+        text[3],
+        r#"tools.search(): `sort` must be one of "new", "top""#
+    );
+    assert_eq!(
+        text[4],
+        "tools.search(): `filters.tags[1]` must be a string, not a number"
+    );
+    assert_eq!(
+        text[5],
+        "tools.search(): `filters.after` must be a string or null, not a number"
+    );
+    let py = "r = await tools.search({'query': 1, 'filters': {'tags': []}, 'limit': 3.0})";
+    assert_eq!(found(Py, py), [(1, 34, "wrong-type")]);
+    assert_eq!(
+        messages(Py, "await tools.search(query='q', limit='9')"),
+        ["tools.search(): `limit` must be an int, not a string"]
+    );
+    assert_eq!(found(Py, "await tools.search()"), [(1, 13, "missing-key")]);
+}
+
+#[test]
+fn unions_tuples_and_open_objects() {
+    let code = "await tools.shape({ s: { kind: 'circle', side: 2 }, point: [1], open: { b: 1 } })";
+    let got = found(Js, code);
+    assert_eq!(
+        got,
+        [
+            (1, 24, "missing-key"),
+            (1, 42, "unknown-key"),
+            (1, 60, "invalid-value")
+        ]
+    );
+    assert!(
+        found(
+            Js,
+            "await tools.shape({ s: { kind: 'square', side: 2 }, point: [1, 2] })"
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        found(Js, "await tools.shape({ s: { kind: 'oval' } })"),
+        [(1, 24, "missing-key"), (1, 32, "invalid-value")]
+    );
+    assert_eq!(
+        found(Js, "await tools.shape({ s: 3 })"),
+        [(1, 24, "wrong-type")]
+    );
+}
+
+#[test]
+fn what_cannot_be_seen_is_not_an_error() {
+    for code in [
+        "const q = 'x'; await tools.search({ query: q, limit: n });",
+        "await tools.search({ ...base, limit: 1 });",
+        "await tools.search(args);",
+        "await tools.search({ [key]: 'x', query: 'y' });",
+        "await tools.search({ query: `a${b}` });",
+        "await tools.search({ query: 'x', filters: { tags: [...more] } });",
+        "const t = tools; await t.search({ query: 'x' });",
+        "function f(tools) { return tools.nope(); }",
+        "await Promise.all(['a', 'b'].map((q) => tools.search({ query: q })));",
+        "const r = await tools.search({ query: 'x', limit: undefined });",
+        "if (typeof fetch !== 'undefined') { return 1 }",
+        "const fetch = (u) => tools.search({ query: u }); await fetch('x');",
+        "tools.search({ query: 'x' }).then((r) => console.log(r)); return 1;",
+        "return tools.search({ query: 'x' });",
+        "const p = tools.search({ query: 'x' }); return await p;",
+    ] {
+        assert_eq!(found(Js, code), [], "{code}");
+    }
+    for code in [
+        "q = 'x'\nawait tools.search({'query': q, **extra})",
+        "await tools.search(args)",
+        "await tools.search(**args)",
+        "t = tools\nawait t.search(query='x')",
+        "def f(tools):\n    return tools.nope()",
+        "import asyncio\nr = await asyncio.gather(*[tools.search({'query': q}) for q in ['a']])",
+        "open = lambda p: p\nopen('x')",
+        "import json, collections.abc\nfrom typing import Any",
+    ] {
+        assert_eq!(found(Py, code), [], "{code}");
+    }
+}
+
+#[test]
+fn dropped_calls_are_found() {
+    assert_eq!(
+        catalog().check_program(Js, "tools.search({ query: 'x' });\nreturn 1;")[0].severity,
+        Severity::Warning
+    );
+    assert_eq!(
+        found(Js, "tools.search({ query: 'x' });"),
+        [(1, 1, "not-awaited")]
+    );
+    assert_eq!(
+        found(Py, "x = 1\ntools.search({'query': 'x'})\nx"),
+        [(2, 1, "not-awaited")]
+    );
+}
+
+#[test]
+fn missing_globals_and_modules_are_found() {
+    assert_eq!(
+        found(
+            Js,
+            "const r = await fetch('https://x');\nsetTimeout(() => 1, 5);"
+        ),
+        [(1, 17, "unavailable"), (2, 1, "unavailable")]
+    );
+    assert_eq!(found(Js, "import x from 'y';"), [(1, 1, "unavailable")]);
+    assert_eq!(
+        found(Ts, "import x from 'y';\nconst a: number = 1;"),
+        [(1, 1, "unavailable")]
+    );
+    assert!(found(Ts, "import type { X } from 'y';\nconst a: number = 1;").is_empty());
+    assert_eq!(
+        found(Js, "const m = await import('fs');"),
+        [(1, 17, "unavailable")]
+    );
+    assert_eq!(
+        found(
+            Py,
+            "import requests\nfrom os import path\nfrom .x import y\nwith open('f') as f:\n    pass"
+        ),
+        [
+            (1, 8, "unavailable"),
+            (3, 1, "unavailable"),
+            (4, 6, "unavailable")
+        ]
+    );
+}
+
+#[test]
+fn syntax_errors_are_located_in_the_program_as_written() {
+    assert_eq!(
+        found(Js, "const a = 1;\nconst b = ;"),
+        [(2, 11, "syntax-error")]
+    );
+    assert_eq!(
+        found(Ts, "const a: number = 1;\nconst b: = 2;"),
+        [(2, 10, "syntax-error")]
+    );
+    assert_eq!(found(Py, "x = (1,\ny = 2"), [(2, 3, "syntax-error")]);
+    assert_eq!(
+        found(Js, "return 1 })(); (async () => {"),
+        [(1, 1, "syntax-error")]
+    );
+    // A line separator is one character of the program.
+    assert_eq!(
+        found(Js, "const s = '\u{2028}'; await tools.serch({})"),
+        [(1, 28, "unknown-tool")]
+    );
+    let deep = format!("return {}1{};", "(".repeat(500), ")".repeat(500));
+    assert_eq!(found(Js, &deep), [(1, 408, "syntax-error")]);
+}
+
+#[test]
+fn typescript_is_checked_before_its_types_are_stripped() {
+    let code = "interface Q { query: string }\nconst q: Q = { query: 'x' };\nconst r = await tools.search({ query: 1 as number, limit: 'x' as any });";
+    assert_eq!(
+        found(Ts, code),
+        [(3, 39, "wrong-type"), (3, 59, "wrong-type")]
+    );
+}
+
+#[test]
+fn suggestions_are_close_or_absent() {
+    assert_eq!(suggest("serch", &["fetch", "search"]), Some("search"));
+    assert_eq!(suggest("get_page", &["get-page"]), Some("get-page"));
+    assert_eq!(suggest("x", &["search"]), None);
+    assert_eq!(edit_distance("kitten", "sitting"), 3);
+    assert_eq!(edit_distance("qurey", "query"), 1);
+    assert_eq!(edit_distance("", "ab"), 2);
+}

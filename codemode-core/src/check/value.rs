@@ -1,0 +1,503 @@
+//! A literal as far as the check can see it, and its check against a
+//! tool's argument type.
+//!
+//! Anything the check cannot see (a variable, a call, a spread) is
+//! [`Val::Unknown`] and never an error: only what is certain is reported.
+
+use super::{Finding, Style, suggest};
+use crate::diagnostic::DiagnosticCode;
+use crate::schema::Lowered;
+use crate::schema::{Extra, Lit, Object, Ty};
+
+/// How deep through named types a check follows; deeper values pass.
+const MAX_DEPTH: usize = 64;
+
+/// A value in the program, as far as it is known.
+#[derive(Debug, Clone)]
+pub(super) enum Val {
+    /// Not known statically.
+    Unknown,
+    /// JavaScript `undefined`: the key is left out of the JSON.
+    Absent,
+    /// `null` / `None`.
+    Null,
+    /// A boolean.
+    Bool,
+    /// A number.
+    Num(f64),
+    /// A string, with its text when it is known.
+    Str(Option<String>),
+    /// An array literal; `open` when a spread makes its length unknown.
+    Arr {
+        items: Vec<(usize, Val)>,
+        open: bool,
+    },
+    /// An object literal; `open` when a spread or a computed key makes its
+    /// keys unknown.
+    Obj { entries: Vec<Entry>, open: bool },
+}
+
+/// One key of an object literal.
+#[derive(Debug, Clone)]
+pub(super) struct Entry {
+    pub(super) key: String,
+    /// Where the key is.
+    pub(super) key_at: usize,
+    /// Where the value is.
+    pub(super) at: usize,
+    pub(super) val: Val,
+}
+
+impl Val {
+    /// The JSON kind, as a noun phrase with its article.
+    fn kind(&self, style: Style) -> &'static str {
+        match (self, style) {
+            (Val::Null, Style::Js) => "null",
+            (Val::Null, Style::Py) => "None",
+            (Val::Bool, _) => "a boolean",
+            (Val::Num(_), Style::Js) => "a number",
+            (Val::Num(n), Style::Py) if n.fract() == 0.0 => "an int",
+            (Val::Num(_), Style::Py) => "a float",
+            (Val::Str(_), _) => "a string",
+            (Val::Arr { .. }, Style::Js) => "an array",
+            (Val::Arr { .. }, Style::Py) => "a list",
+            (Val::Obj { .. }, Style::Js) => "an object",
+            (Val::Obj { .. }, Style::Py) => "a dict",
+            (Val::Unknown | Val::Absent, _) => "a value",
+        }
+    }
+}
+
+/// Checks `val` (at byte `at`) against `ty`, pushing what is certainly
+/// wrong. `path` names the value for messages (`filters.tags[0]`); `call`
+/// names the call (`tools.search()`).
+pub(super) struct Checker<'c> {
+    pub(super) lowered: &'c Lowered,
+    pub(super) style: Style,
+    pub(super) call: String,
+    pub(super) out: Vec<Finding>,
+}
+
+impl Checker<'_> {
+    /// Whether `val` is certainly not a `ty`, without reporting.
+    fn fails(&self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) -> Vec<Finding> {
+        let mut inner = Checker {
+            lowered: self.lowered,
+            style: self.style,
+            call: self.call.clone(),
+            out: Vec::new(),
+        };
+        inner.check(ty, val, at, path, depth);
+        inner.out
+    }
+
+    fn push(&mut self, at: usize, code: DiagnosticCode, path: &str, text: String) {
+        let message = if path.is_empty() {
+            format!("{}: {text}", self.call)
+        } else {
+            format!("{}: `{path}` {text}", self.call)
+        };
+        self.out.push(Finding { at, code, message });
+    }
+
+    /// The check of one value.
+    pub(super) fn check(&mut self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) {
+        if matches!(val, Val::Unknown | Val::Absent) || depth > MAX_DEPTH {
+            return;
+        }
+        match ty {
+            Ty::Unknown => {}
+            Ty::Never => self.push(
+                at,
+                DiagnosticCode::InvalidValue,
+                path,
+                "takes no value: leave it out".to_owned(),
+            ),
+            Ty::Named(id) => {
+                if let Some(def) = self.lowered.defs.get(*id) {
+                    self.check(&def.ty, val, at, path, depth + 1);
+                }
+            }
+            Ty::Union(members) => self.check_union(members, val, at, path, depth),
+            Ty::Inter(members, _) => {
+                // Each part holds; no part's closed key list is the whole
+                // object's, so unknown keys are not judged here.
+                for member in members {
+                    self.check_part(member, val, at, path, depth + 1);
+                }
+            }
+            Ty::Lit(lit) => self.check_lit(lit, val, at, path),
+            _ if !self.kind_fits(ty, val) => self.wrong_type(ty, val, at, path),
+            Ty::Int => {
+                if let Val::Num(n) = val
+                    && n.fract() != 0.0
+                {
+                    self.push(
+                        at,
+                        DiagnosticCode::WrongType,
+                        path,
+                        format!("must be {}, not {n}", self.expected(ty, 0)),
+                    );
+                }
+            }
+            Ty::Array(item) => {
+                if let Val::Arr { items, .. } = val {
+                    for (i, (item_at, item_val)) in items.iter().enumerate() {
+                        self.check(item, item_val, *item_at, &index_path(path, i), depth);
+                    }
+                }
+            }
+            Ty::Tuple(tuple) => {
+                if let Val::Arr { items, open } = val {
+                    for (i, (item_at, item_val)) in items.iter().enumerate() {
+                        let ty = tuple.items.get(i).or(tuple.rest.as_deref());
+                        if let Some(ty) = ty {
+                            self.check(ty, item_val, *item_at, &index_path(path, i), depth);
+                        }
+                    }
+                    let (min, max) = (
+                        tuple.required,
+                        tuple.rest.is_none().then_some(tuple.items.len()),
+                    );
+                    if !open && (items.len() < min || max.is_some_and(|m| items.len() > m)) {
+                        let want = match max {
+                            Some(m) if m == min => format!("exactly {m}"),
+                            Some(m) => format!("{min} to {m}"),
+                            None => format!("at least {min}"),
+                        };
+                        self.push(
+                            at,
+                            DiagnosticCode::InvalidValue,
+                            path,
+                            format!("must have {want} items, not {}", items.len()),
+                        );
+                    }
+                }
+            }
+            Ty::Object(object) => self.check_object(object, val, at, path, depth, true),
+            Ty::Null | Ty::Bool | Ty::Num | Ty::Str => {}
+        }
+    }
+
+    /// One part of an intersection: objects without judging unknown keys.
+    fn check_part(&mut self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) {
+        match ty {
+            Ty::Named(id) if depth <= MAX_DEPTH => {
+                if let Some(def) = self.lowered.defs.get(*id) {
+                    self.check_part(&def.ty, val, at, path, depth + 1);
+                }
+            }
+            Ty::Object(object) => self.check_object(object, val, at, path, depth, false),
+            other => self.check(other, val, at, path, depth),
+        }
+    }
+
+    fn check_union(&mut self, members: &[Ty], val: &Val, at: usize, path: &str, depth: usize) {
+        let mut best: Option<Vec<Finding>> = None;
+        let mut any_kind_fits = false;
+        for member in members {
+            let failures = self.fails(member, val, at, path, depth + 1);
+            if failures.is_empty() {
+                return;
+            }
+            if self.kind_fits_deep(member, val, depth) {
+                any_kind_fits = true;
+                // The member the value comes closest to explains it best;
+                // a member whose tag the value carries comes closest.
+                let tagged = self.tag_matches(member, val, depth);
+                let score = (!tagged, failures.len());
+                let better = best.as_ref().is_none_or(|b| score < (true, b.len()));
+                if better || tagged {
+                    best = Some(failures);
+                    if tagged {
+                        break;
+                    }
+                }
+            }
+        }
+        let choice = members.iter().all(|m| matches!(m, Ty::Lit(_)));
+        match best {
+            Some(findings) if any_kind_fits && !choice => self.out.extend(findings),
+            _ => {
+                let ty = Ty::Union(members.to_vec());
+                self.wrong_type(&ty, val, at, path);
+            }
+        }
+    }
+
+    /// Whether `member` (through names) is an object with a required
+    /// literal-typed key that `val` holds with that literal.
+    fn tag_matches(&self, member: &Ty, val: &Val, depth: usize) -> bool {
+        let (Some(object), Val::Obj { entries, .. }) = (self.resolve_object(member, depth), val)
+        else {
+            return false;
+        };
+        object.props.iter().any(|prop| {
+            let Ty::Lit(lit) = &prop.ty else { return false };
+            entries
+                .iter()
+                .any(|e| e.key == prop.name && lit_equals(lit, &e.val))
+        })
+    }
+
+    fn resolve_object<'t>(&'t self, ty: &'t Ty, depth: usize) -> Option<&'t Object> {
+        match ty {
+            Ty::Object(object) => Some(object),
+            Ty::Named(id) if depth <= MAX_DEPTH => self
+                .lowered
+                .defs
+                .get(*id)
+                .and_then(|d| self.resolve_object(&d.ty, depth + 1)),
+            _ => None,
+        }
+    }
+
+    fn check_object(
+        &mut self,
+        object: &Object,
+        val: &Val,
+        at: usize,
+        path: &str,
+        depth: usize,
+        judge_unknown: bool,
+    ) {
+        let Val::Obj { entries, open } = val else {
+            return;
+        };
+        for entry in entries {
+            let key_path = key_path(path, &entry.key, self.style);
+            match object
+                .props
+                .binary_search_by(|p| p.name.as_str().cmp(&entry.key))
+            {
+                Ok(i) => {
+                    if let Some(prop) = object.props.get(i) {
+                        self.check(&prop.ty, &entry.val, entry.at, &key_path, depth);
+                    }
+                }
+                Err(_) => match &object.extra {
+                    Extra::Closed if judge_unknown => {
+                        let names: Vec<&str> =
+                            object.props.iter().map(|p| p.name.as_str()).collect();
+                        let hint = match suggest(&entry.key, &names) {
+                            Some(near) => format!("; did you mean {near:?}?"),
+                            None if names.is_empty() => "; it takes no keys".to_owned(),
+                            None if names.len() <= 12 => {
+                                format!("; its keys are {}", quote_list(&names))
+                            }
+                            None => String::new(),
+                        };
+                        let owner = if path.is_empty() {
+                            "takes".to_owned()
+                        } else {
+                            format!("`{path}` takes")
+                        };
+                        self.out.push(Finding {
+                            at: entry.key_at,
+                            code: DiagnosticCode::UnknownKey,
+                            message: format!("{}: {owner} no key {:?}{hint}", self.call, entry.key),
+                        });
+                    }
+                    Extra::Values(ty) => self.check(ty, &entry.val, entry.at, &key_path, depth),
+                    _ => {}
+                },
+            }
+        }
+        if *open {
+            return;
+        }
+        for prop in object.props.iter().filter(|p| p.required) {
+            let present = entries
+                .iter()
+                .any(|e| e.key == prop.name && !matches!(e.val, Val::Absent));
+            if !present {
+                let what = self.expected(&prop.ty, depth);
+                let owner = if path.is_empty() {
+                    String::new()
+                } else {
+                    format!(" `{path}`")
+                };
+                self.out.push(Finding {
+                    at,
+                    code: DiagnosticCode::MissingKey,
+                    message: format!(
+                        "{}: the object{owner} lacks the required key {:?} ({what})",
+                        self.call, prop.name
+                    ),
+                });
+            }
+        }
+    }
+
+    fn check_lit(&mut self, lit: &Lit, val: &Val, at: usize, path: &str) {
+        let same_kind = matches!(
+            (lit, val),
+            (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool)
+        );
+        if !same_kind {
+            let ty = Ty::Lit(lit.clone());
+            self.wrong_type(&ty, val, at, path);
+        } else if !lit_equals(lit, val) && !matches!(val, Val::Str(None) | Val::Bool) {
+            self.push(
+                at,
+                DiagnosticCode::InvalidValue,
+                path,
+                format!("must be {}", self.literal(lit)),
+            );
+        }
+    }
+
+    fn wrong_type(&mut self, ty: &Ty, val: &Val, at: usize, path: &str) {
+        // Literals of one kind read as a choice of values.
+        if let (Ty::Union(members), true) = (ty, matches!(val, Val::Str(Some(_)) | Val::Num(_))) {
+            let lits: Vec<&Lit> = members
+                .iter()
+                .filter_map(|m| match m {
+                    Ty::Lit(l) => Some(l),
+                    _ => None,
+                })
+                .collect();
+            let same = lits.iter().all(|l| {
+                matches!(
+                    (l, val),
+                    (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_))
+                )
+            });
+            if lits.len() == members.len() && same {
+                let shown: Vec<String> = lits.iter().take(12).map(|l| self.literal(l)).collect();
+                let more = if lits.len() > 12 { ", …" } else { "" };
+                self.push(
+                    at,
+                    DiagnosticCode::InvalidValue,
+                    path,
+                    format!("must be one of {}{more}", shown.join(", ")),
+                );
+                return;
+            }
+        }
+        let expected = self.expected(ty, 0);
+        let kind = val.kind(self.style);
+        self.push(
+            at,
+            DiagnosticCode::WrongType,
+            path,
+            format!("must be {expected}, not {kind}"),
+        );
+    }
+
+    /// Whether the JSON kind of `val` is one `ty` takes (ignoring contents).
+    fn kind_fits(&self, ty: &Ty, val: &Val) -> bool {
+        match (ty, val) {
+            (Ty::Unknown, _) | (_, Val::Unknown | Val::Absent) => true,
+            (Ty::Null, Val::Null) | (Ty::Bool, Val::Bool) | (Ty::Str, Val::Str(_)) => true,
+            (Ty::Int | Ty::Num, Val::Num(_)) => true,
+            (Ty::Array(_) | Ty::Tuple(_), Val::Arr { .. }) => true,
+            (Ty::Object(_), Val::Obj { .. }) => true,
+            (Ty::Lit(Lit::Str(_)), Val::Str(_))
+            | (Ty::Lit(Lit::Num(_)), Val::Num(_))
+            | (Ty::Lit(Lit::Bool(_)), Val::Bool) => true,
+            _ => false,
+        }
+    }
+
+    fn kind_fits_deep(&self, ty: &Ty, val: &Val, depth: usize) -> bool {
+        match ty {
+            Ty::Named(id) if depth <= MAX_DEPTH => self
+                .lowered
+                .defs
+                .get(*id)
+                .is_some_and(|d| self.kind_fits_deep(&d.ty, val, depth + 1)),
+            Ty::Union(members) => members.iter().any(|m| self.kind_fits_deep(m, val, depth)),
+            Ty::Inter(members, _) => members.iter().all(|m| self.kind_fits_deep(m, val, depth)),
+            Ty::Named(_) => true,
+            other => self.kind_fits(other, val),
+        }
+    }
+
+    fn literal(&self, lit: &Lit) -> String {
+        match (lit, self.style) {
+            (Lit::Str(s), _) => format!("{s:?}"),
+            (Lit::Num(n), _) => n.to_string(),
+            (Lit::Bool(b), Style::Js) => b.to_string(),
+            (Lit::Bool(true), Style::Py) => "True".to_owned(),
+            (Lit::Bool(false), Style::Py) => "False".to_owned(),
+        }
+    }
+
+    /// The type as a short phrase (`a string`, `a number or null`).
+    fn expected(&self, ty: &Ty, depth: usize) -> String {
+        let py = self.style == Style::Py;
+        match ty {
+            Ty::Unknown => "any value".to_owned(),
+            Ty::Never => "no value".to_owned(),
+            Ty::Null if py => "None".to_owned(),
+            Ty::Null => "null".to_owned(),
+            Ty::Bool => "a boolean".to_owned(),
+            Ty::Int if py => "an int".to_owned(),
+            Ty::Int => "an integer".to_owned(),
+            Ty::Num if py => "a number (int or float)".to_owned(),
+            Ty::Num => "a number".to_owned(),
+            Ty::Str => "a string".to_owned(),
+            Ty::Lit(lit) => self.literal(lit),
+            Ty::Array(_) | Ty::Tuple(_) if py => "a list".to_owned(),
+            Ty::Array(_) | Ty::Tuple(_) => "an array".to_owned(),
+            Ty::Object(_) | Ty::Inter(..) if py => "a dict".to_owned(),
+            Ty::Object(_) | Ty::Inter(..) => "an object".to_owned(),
+            Ty::Named(id) => match self.lowered.defs.get(*id) {
+                Some(def) if depth < 8 => self.expected(&def.ty, depth + 1),
+                _ => "a value".to_owned(),
+            },
+            Ty::Union(members) => {
+                let mut phrases: Vec<String> = Vec::new();
+                for member in members {
+                    let phrase = self.expected(member, depth + 1);
+                    if !phrases.contains(&phrase) {
+                        phrases.push(phrase);
+                    }
+                }
+                if phrases.len() > 8 {
+                    phrases.truncate(8);
+                    phrases.push("…".to_owned());
+                }
+                match phrases.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => {
+                        format!("{} or {last}", rest.join(", "))
+                    }
+                    _ => phrases.concat(),
+                }
+            }
+        }
+    }
+}
+
+fn lit_equals(lit: &Lit, val: &Val) -> bool {
+    match (lit, val) {
+        (Lit::Str(a), Val::Str(Some(b))) => a == b,
+        (Lit::Num(a), Val::Num(b)) => a.as_f64() == Some(*b),
+        _ => false,
+    }
+}
+
+fn index_path(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+fn key_path(path: &str, key: &str, style: Style) -> String {
+    let plain = !key.is_empty()
+        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !key.starts_with(|c: char| c.is_ascii_digit());
+    match (plain, path.is_empty(), style) {
+        (true, true, _) => key.to_owned(),
+        (true, false, Style::Js) => format!("{path}.{key}"),
+        (_, _, Style::Py) => format!("{path}[{key:?}]"),
+        (false, _, Style::Js) => format!("{path}[{key:?}]"),
+    }
+}
+
+fn quote_list(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("{n:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,204 @@
+//! The check before a run, through the runtime: its policies, and the
+//! truth of what it says the sandboxes lack.
+
+use codemode_core::sandbox::{JAVASCRIPT_ABSENT, PYTHON_ABSENT, PYTHON_MODULES};
+use codemode_core::{DiagnosticCode, Language, Severity, ToolCallError, ToolDef, Toolset};
+use codemode_runtime::{CheckPolicy, JsRuntime, Limits, RunErrorKind, RunOutcome, Runtime};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Counts its calls, so a test can tell whether a program ran.
+#[derive(Default)]
+struct Counted {
+    calls: AtomicUsize,
+}
+
+impl Toolset for Counted {
+    fn defs(&self) -> Vec<ToolDef> {
+        vec![ToolDef::new(
+            "note",
+            json!({
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "required": ["text"],
+                "additionalProperties": false
+            }),
+        )]
+    }
+
+    async fn call(&self, _name: &str, args: Value) -> Result<Value, ToolCallError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        Ok(args)
+    }
+}
+
+fn run_with(policy: CheckPolicy, language: Language, code: &str) -> (RunOutcome, usize) {
+    let tools = Arc::new(Counted::default());
+    let runtime = Runtime::from_arc(Arc::clone(&tools), Limits::default()).with_check(policy);
+    let outcome = futures_executor::block_on(runtime.run(language, code));
+    (outcome, tools.calls.load(Ordering::SeqCst))
+}
+
+const WRONG_JS: &str =
+    "await tools.note({ text: 'first' });\nawait tools.note({ txt: 'second' });\nreturn 1;";
+
+#[test]
+fn deny_stops_a_program_with_errors_before_any_call() {
+    let (outcome, calls) = run_with(CheckPolicy::Deny, Language::JavaScript, WRONG_JS);
+    assert_eq!(calls, 0, "the first, correct call must not have run");
+    let error = outcome.error.as_ref().expect("refused");
+    assert_eq!(error.kind, RunErrorKind::CheckFailed);
+    assert_eq!(error.location.map(|l| (l.line, l.column)), Some((2, 18)));
+    let codes: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .map(|d| (d.line, d.code))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            (2, DiagnosticCode::MissingKey),
+            (2, DiagnosticCode::UnknownKey)
+        ]
+    );
+    let text = outcome.to_model_text(4000);
+    assert!(
+        text.starts_with("error (check_failed) at line 2, column 18: the program was not run"),
+        "{text}"
+    );
+    assert!(
+        text.contains("line 2, column 20: error [unknown-key]: tools.note(): takes no key \"txt\"; did you mean \"text\"?"),
+        "{text}"
+    );
+    // A correct program runs under deny.
+    let (outcome, calls) = run_with(
+        CheckPolicy::Deny,
+        Language::Python,
+        "return (await tools.note(text='x'))['text']",
+    );
+    assert_eq!((outcome.value, calls), (json!("x"), 1));
+    assert!(outcome.diagnostics.is_empty());
+}
+
+#[test]
+fn warn_runs_the_program_and_reports_what_it_found() {
+    let (outcome, calls) = run_with(CheckPolicy::Warn, Language::JavaScript, WRONG_JS);
+    assert_eq!(calls, 2, "both calls ran");
+    assert_eq!(outcome.diagnostics.len(), 2);
+    assert!(outcome.to_model_text(4000).contains("check:\n"));
+    assert_eq!(
+        Runtime::new(Counted::default(), Limits::default()).check_policy(),
+        CheckPolicy::Warn
+    );
+    let (outcome, _) = run_with(CheckPolicy::Off, Language::JavaScript, WRONG_JS);
+    assert!(outcome.diagnostics.is_empty());
+    // A syntax error the engine reports is not listed twice.
+    let (outcome, _) = run_with(CheckPolicy::Warn, Language::JavaScript, "const a = ;");
+    assert_eq!(outcome.diagnostics.len(), 1);
+    assert_eq!(
+        outcome.error.as_ref().map(|e| e.kind),
+        Some(RunErrorKind::SyntaxError)
+    );
+    assert!(!outcome.to_model_text(4000).contains("check:"));
+}
+
+#[test]
+fn a_warning_alone_does_not_stop_a_program() {
+    let code = "tools.note({ text: 'later' });\nreturn 1;";
+    let (outcome, _) = run_with(CheckPolicy::Deny, Language::JavaScript, code);
+    assert_eq!(outcome.value, json!(1));
+    assert_eq!(outcome.diagnostics[0].severity, Severity::Warning);
+    assert_eq!(outcome.diagnostics[0].code, DiagnosticCode::NotAwaited);
+}
+
+#[test]
+fn the_javascript_sandbox_lacks_every_global_the_check_names() {
+    let runtime =
+        JsRuntime::new(Counted::default(), Limits::default()).with_check(CheckPolicy::Off);
+    let names: Vec<&str> = JAVASCRIPT_ABSENT.iter().map(|a| a.name).collect();
+    let code = format!(
+        "return {}.filter((n) => typeof globalThis[n] !== 'undefined');",
+        serde_json::to_string(&names).unwrap()
+    );
+    let outcome = futures_executor::block_on(runtime.run(Language::JavaScript, &code));
+    assert_eq!(outcome.value, json!([]), "{:?}", outcome.error);
+    // And a use of each is reported.
+    let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+    for name in names {
+        let found = catalog.check_program(Language::JavaScript, &format!("return {name};"));
+        assert_eq!(found.len(), 1, "{name}: {found:?}");
+        assert_eq!(found[0].code, DiagnosticCode::Unavailable);
+    }
+}
+
+#[cfg(feature = "python")]
+mod python {
+    use super::*;
+
+    fn run_py(code: &str) -> (RunOutcome, usize) {
+        run_with(CheckPolicy::Off, Language::Python, code)
+    }
+
+    #[test]
+    fn every_builtin_the_check_names_fails_when_called() {
+        for absent in PYTHON_ABSENT {
+            let code = format!("{}('x')", absent.name);
+            let (outcome, _) = run_py(&code);
+            assert!(outcome.error.is_some(), "{} runs", absent.name);
+            let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+            let found = catalog.check_program(Language::Python, &code);
+            assert_eq!(found.len(), 1, "{}", absent.name);
+        }
+    }
+
+    #[test]
+    fn python_modules_are_importable_exactly_when_the_check_says() {
+        let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+        let others = [
+            "__future__",
+            "abc",
+            "copy",
+            "decimal",
+            "enum",
+            "fractions",
+            "hashlib",
+            "heapq",
+            "http",
+            "operator",
+            "random",
+            "requests",
+            "socket",
+            "statistics",
+            "string",
+            "subprocess",
+            "textwrap",
+            "time",
+            "types",
+            "typing_extensions",
+            "urllib",
+            "uuid",
+        ];
+        for module in PYTHON_MODULES.iter().chain(others.iter()) {
+            let code = format!("import {module}\n1");
+            let (outcome, _) = run_py(&code);
+            let runs = outcome.error.is_none();
+            let flagged = !catalog.check_program(Language::Python, &code).is_empty();
+            assert_eq!(
+                runs, !flagged,
+                "import {module}: runs {runs}, flagged {flagged}: {:?}",
+                outcome.error
+            );
+        }
+    }
+
+    #[test]
+    fn a_python_tool_call_that_is_not_awaited_is_a_warning() {
+        let code = "tools.note({'text': 'x'})\n1";
+        let (outcome, calls) = run_with(CheckPolicy::Deny, Language::Python, code);
+        // The sandbox starts the call; its result is what is lost.
+        assert_eq!((calls, outcome.error), (1, None));
+        assert_eq!(outcome.diagnostics[0].code, DiagnosticCode::NotAwaited);
+        assert_eq!(outcome.diagnostics[0].severity, Severity::Warning);
+    }
+}
