@@ -108,6 +108,9 @@ pub use codemode_core::{
     // The `run_code` tool and the last mile to a provider.
     DESCRIPTION_PARAMETER,
     Degradation,
+    // What a check of a program finds (the check itself is feature `check`).
+    Diagnostic,
+    DiagnosticCode,
     DynToolset,
     // Calls and their failures.
     ERROR_CLASS,
@@ -130,6 +133,7 @@ pub use codemode_core::{
     RunCodeArgs,
     RunCodeTool,
     SUMMARY_CHARS,
+    Severity,
     StaticToolset,
     Tool,
     ToolAnnotations,
@@ -230,10 +234,30 @@ pub use codemode_macros::tool;
 /// ```
 pub use codemode_macros::toolset;
 
+/// Checks a program against the SDK of a tool set before it runs (feature
+/// `check`, on with `runtime`): see [`Catalog::check_program`] to check many
+/// programs against one tool set.
+///
+/// ```
+/// use codemode::{DiagnosticCode, Language, ToolDef, check_program};
+/// use serde_json::json;
+///
+/// let tools = vec![ToolDef::new(
+///     "get_weather",
+///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
+/// )];
+/// let found = check_program(Language::Python, &tools, "w = await tools.get_wether({'city': 'Oslo'})");
+/// assert_eq!((found[0].line, found[0].column, found[0].code), (1, 17, DiagnosticCode::UnknownTool));
+/// assert!(found[0].message.ends_with("did you mean tools.get_weather?"));
+/// ```
+#[cfg(feature = "check")]
+pub use codemode_core::check_program;
+
 /// Runs a model's program against a [`Toolset`] in an embedded, bounded
 /// sandbox: JavaScript and TypeScript in QuickJS (feature `runtime`, off
 /// by default so that tools-only crates stay lean), Python in Monty (feature `python`: `PyRuntime`, and
-/// `Runtime` for any language).
+/// `Runtime` for any language). Each program is checked against the SDK
+/// first ([`runtime::CheckPolicy`]).
 #[cfg(feature = "runtime")]
 pub mod runtime {
     pub use codemode_runtime::*;

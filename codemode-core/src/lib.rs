@@ -43,6 +43,15 @@ pub use catalog::Catalog;
 #[cfg(feature = "check")]
 pub use check::check_program;
 pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
+
+/// How a program's text is read, shared with the runtimes so that the check
+/// and the engine agree on it (for sibling crates; not a stable API).
+#[cfg(feature = "check")]
+#[doc(hidden)]
+pub mod program {
+    pub use crate::check::js::{WRAPPER_END, WRAPPER_START, is_module_item};
+    pub use crate::check::line_column;
+}
 pub use error::{ErrorKind, ToolCallError};
 pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
 pub use index::{Fit, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens};

@@ -3,10 +3,9 @@
 //! walk over the tree.
 
 use super::value::{Entry, Val};
-use super::{Context, Finding, Positions, Style, ToolCall, spelled};
+use super::{Context, Finding, Positions, Seen, Style, ToolCall, error, spelled};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
-use foldhash::HashMap;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, ArrayExpressionElement, BindingPattern, CallExpression, Expression,
@@ -205,19 +204,10 @@ pub fn is_module_item(stmt: &Statement<'_>) -> bool {
     }
 }
 
-/// What one walk collects; judged at the end, when every binding is known.
+/// What one walk over a JavaScript program collects.
 #[derive(Default)]
 struct Walk {
-    /// How often each name is bound (declared, or assigned as a bare name).
-    bound: HashMap<String, u32>,
-    /// Names declared as `const t = tools` (aliases, if bound once).
-    aliases: Vec<String>,
-    /// Tool calls, with the name of the object they were made on.
-    calls: Vec<(String, ToolCall)>,
-    /// Where calls whose result is dropped start.
-    dropped: Vec<usize>,
-    /// Uses of globals the sandbox lacks.
-    absent: Vec<(String, usize)>,
+    seen: Seen,
     /// Keys destructured from `tools`: `const { search } = tools`.
     destructured: Vec<(String, usize)>,
     /// `import(...)` expressions.
@@ -226,19 +216,11 @@ struct Walk {
 }
 
 impl Walk {
-    fn is_base(&self, name: &str) -> bool {
-        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
-    }
-
-    fn bind(&mut self, name: &str) {
-        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
-    }
-
     /// The tool call `call` makes, if it calls a tool through `tools` (or
     /// an alias), with the object's name.
     fn tool_call(&self, call: &CallExpression<'_>) -> Option<(String, ToolCall)> {
         let base_of = |e: &Expression<'_>| match e.get_inner_expression() {
-            Expression::Identifier(id) if self.is_base(id.name.as_str()) => {
+            Expression::Identifier(id) if self.seen.is_base(id.name.as_str()) => {
                 Some(id.name.as_str().to_owned())
             }
             _ => None,
@@ -312,78 +294,31 @@ impl Walk {
 
     /// Judges what was collected.
     fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
-        let once = |name: &str| self.bound.get(name).copied().unwrap_or(0) == 1;
-        let tools_bound = self.bound.contains_key(crate::GLOBAL);
         for at in self.imports {
-            out.push((
-                Severity::Error,
-                Finding {
-                    at,
-                    code: DiagnosticCode::Unavailable,
-                    message: "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
-                },
+            out.push(error(
+                at,
+                DiagnosticCode::Unavailable,
+                "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
             ));
         }
-        for (name, at) in self.absent {
-            if self.bound.contains_key(&name) {
-                continue;
-            }
-            if let Some(absent) = javascript_absent(&name) {
-                out.push((
-                    Severity::Error,
-                    Finding {
+        if !self.seen.binds(crate::GLOBAL) {
+            for (key, at) in self.destructured {
+                if key == "then" || !context.declares(&key) {
+                    let call = ToolCall {
+                        name: key,
+                        name_at: at,
                         at,
-                        code: DiagnosticCode::Unavailable,
-                        message: format!("`{name}` is not available: {}", absent.instead),
-                    },
-                ));
+                        shown: String::new(),
+                        args: None,
+                        bad_arguments: None,
+                        optional: false,
+                        as_property: true,
+                    };
+                    context.check_call(call, Style::Js, out);
+                }
             }
         }
-        if tools_bound {
-            return;
-        }
-        let names: Vec<&str> = context
-            .lowered
-            .tools
-            .iter()
-            .map(|t| t.name.as_str())
-            .collect();
-        for (key, at) in self.destructured {
-            if key == "then" || names.binary_search(&key.as_str()).is_err() {
-                let call = ToolCall {
-                    name: key,
-                    name_at: at,
-                    at,
-                    shown: String::new(),
-                    args: None,
-                    bad_arguments: None,
-                    optional: false,
-                    as_property: true,
-                };
-                context.check_call(call, Style::Js, out);
-            }
-        }
-        for (base, call) in self.calls {
-            if base != crate::GLOBAL && !once(&base) {
-                continue;
-            }
-            let dropped = self.dropped.binary_search(&call.at).is_ok();
-            let known = names.binary_search(&call.name.as_str()).is_ok();
-            if dropped && known && !(call.as_property && call.name == "then") {
-                out.push((
-                    Severity::Warning,
-                    Finding {
-                        at: call.at,
-                        code: DiagnosticCode::NotAwaited,
-                        message: format!(
-                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or collect it in `Promise.all`)",
-                            call.shown
-                        ),
-                    },
-                ));
-            }
-            context.check_call(call, Style::Js, out);
-        }
+        self.seen.judge(context, Style::Js, out);
     }
 }
 
@@ -407,12 +342,12 @@ impl<'a> Visit<'a> for Walk {
     }
 
     fn visit_binding_identifier(&mut self, it: &oxc_ast::ast::BindingIdentifier<'a>) {
-        self.bind(it.name.as_str());
+        self.seen.bind(it.name.as_str());
     }
 
     fn visit_simple_assignment_target(&mut self, it: &SimpleAssignmentTarget<'a>) {
         if let SimpleAssignmentTarget::AssignmentTargetIdentifier(id) = it {
-            self.bind(id.name.as_str());
+            self.seen.bind(id.name.as_str());
         }
         walk::walk_simple_assignment_target(self, it);
     }
@@ -424,7 +359,7 @@ impl<'a> Visit<'a> for Walk {
         if from_tools {
             match &it.id {
                 BindingPattern::BindingIdentifier(id) => {
-                    self.aliases.push(id.name.as_str().to_owned())
+                    self.seen.aliases.push(id.name.as_str().to_owned())
                 }
                 BindingPattern::ObjectPattern(pattern) => {
                     for property in &pattern.properties {
@@ -455,7 +390,8 @@ impl<'a> Visit<'a> for Walk {
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
         if javascript_absent(it.name.as_str()).is_some() {
-            self.absent
+            self.seen
+                .absent
                 .push((it.name.as_str().to_owned(), it.span.start as usize));
         }
     }
@@ -477,17 +413,14 @@ impl<'a> Visit<'a> for Walk {
         if let Some(call) = call
             && self.tool_call(call).is_some()
         {
-            let at = call.span.start as usize;
-            if let Err(i) = self.dropped.binary_search(&at) {
-                self.dropped.insert(i, at);
-            }
+            self.seen.dropped_at(call.span.start as usize);
         }
         walk::walk_expression_statement(self, it);
     }
 
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
         if let Some(call) = self.tool_call(it) {
-            self.calls.push(call);
+            self.seen.calls.push(call);
         }
         walk::walk_call_expression(self, it);
     }

@@ -11,7 +11,7 @@
 //! bindings might change: a program that binds `tools` itself is not judged
 //! on its calls.
 
-mod js;
+pub(crate) mod js;
 mod python;
 mod value;
 
@@ -26,9 +26,19 @@ use value::{Checker, Val};
 /// (the runtimes refuse it the same way).
 const MAX_NESTING: usize = 400;
 
+/// The longest program checked (four times the runtimes' default limit);
+/// a longer one gets no diagnostics.
+const MAX_CHECKED_BYTES: usize = 1 << 20;
+
+/// Stack for the parse and walk: a floor, and room per byte of program for
+/// the deepest nesting that text can hold (debug builds need the most).
+const MIN_STACK: usize = 1 << 20;
+const STACK_PER_BYTE: usize = 2 << 10;
+
 /// Checks `code`, a program in `language`, against the SDK of `tools`, and
 /// returns what is certain to go wrong, sorted by place. An empty list
-/// means nothing was found, not that the program is right.
+/// means nothing was found, not that the program is right. It never
+/// panics, whatever the text; a program over 1 MiB is not checked.
 ///
 /// This prepares a [`Catalog`] first; a host that checks many programs
 /// against one tool set keeps the catalog and calls
@@ -84,11 +94,19 @@ impl Catalog {
                 Severity::Error,
             )];
         }
-        let (findings, positions) = match language {
+        if code.len() > MAX_CHECKED_BYTES {
+            return Vec::new();
+        }
+        // The parsers recurse once per level of nesting that brackets do not
+        // show (`!!!!x`, `a = b = c`, `x => y => z`): at most one per byte.
+        let stack = STACK_PER_BYTE
+            .saturating_mul(code.len())
+            .saturating_add(MIN_STACK);
+        let (findings, positions) = stacker::maybe_grow(stack, stack, || match language {
             Language::JavaScript => js::check(&context, code, false),
             Language::TypeScript => js::check(&context, code, true),
             Language::Python => (python::check(&context, code), Positions::Same),
-        };
+        });
         let mut diagnostics: Vec<Diagnostic> = findings
             .into_iter()
             .map(|(severity, finding)| {
@@ -170,7 +188,106 @@ pub(crate) struct ToolCall {
     as_property: bool,
 }
 
+/// What a walk collects of a program's names and calls; judged at the
+/// end, when every binding is known.
+#[derive(Default)]
+pub(crate) struct Seen {
+    /// How often each name is bound anywhere in the program (declared,
+    /// assigned, a parameter, an import).
+    bound: foldhash::HashMap<String, u32>,
+    /// Names given `tools` itself (`const t = tools`): aliases, if bound once.
+    aliases: Vec<String>,
+    /// Tool calls, with the name of the object each was made on.
+    calls: Vec<(String, ToolCall)>,
+    /// Where calls whose result is dropped start, sorted.
+    dropped: Vec<usize>,
+    /// Uses of names the sandbox lacks.
+    absent: Vec<(String, usize)>,
+}
+
+impl Seen {
+    fn bind(&mut self, name: &str) {
+        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
+    }
+
+    fn binds(&self, name: &str) -> bool {
+        self.bound.contains_key(name)
+    }
+
+    /// Whether calls on `name` reach tools (before bindings are judged).
+    fn is_base(&self, name: &str) -> bool {
+        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
+    }
+
+    /// Notes that the call starting at `at` is a statement of its own.
+    fn dropped_at(&mut self, at: usize) {
+        if let Err(i) = self.dropped.binary_search(&at) {
+            self.dropped.insert(i, at);
+        }
+    }
+
+    /// Judges the names and calls seen. A program that binds `tools` itself
+    /// is not judged on its calls.
+    fn judge(self, context: &Context<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
+        for (name, at) in &self.absent {
+            let absent = match style {
+                Style::Js => crate::sandbox::javascript_absent(name),
+                Style::Py => crate::sandbox::python_absent(name),
+            };
+            if let (Some(absent), false) = (absent, self.binds(name)) {
+                out.push(error(
+                    *at,
+                    DiagnosticCode::Unavailable,
+                    format!("`{name}` is not available: {}", absent.instead),
+                ));
+            }
+        }
+        if self.binds(crate::GLOBAL) {
+            return;
+        }
+        let once = |name: &str| self.bound.get(name).copied() == Some(1);
+        let gather = match style {
+            Style::Js => "collect it in `Promise.all`",
+            Style::Py => "pass it to `asyncio.gather`",
+        };
+        for (base, call) in self.calls {
+            if base != crate::GLOBAL && !once(&base) {
+                continue;
+            }
+            let then = style == Style::Js && call.as_property && call.name == "then";
+            if !then && self.dropped.binary_search(&call.at).is_ok() && context.declares(&call.name)
+            {
+                out.push((
+                    Severity::Warning,
+                    Finding {
+                        at: call.at,
+                        code: DiagnosticCode::NotAwaited,
+                        message: format!(
+                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
+                            call.shown
+                        ),
+                    },
+                ));
+            }
+            context.check_call(call, style, out);
+        }
+    }
+}
+
+/// An error-severity finding.
+fn error(at: usize, code: DiagnosticCode, message: String) -> (Severity, Finding) {
+    (Severity::Error, Finding { at, code, message })
+}
+
 impl Context<'_> {
+    /// Whether the SDK declares a tool named `name`.
+    fn declares(&self, name: &str) -> bool {
+        self.lowered
+            .tools
+            .binary_search_by(|t| t.name.as_str().cmp(name))
+            .is_ok()
+    }
+
     /// The findings for one call.
     fn check_call(&self, call: ToolCall, style: Style, out: &mut Vec<(Severity, Finding)>) {
         let tools = &self.lowered.tools;
@@ -187,40 +304,29 @@ impl Context<'_> {
                 Some(near) => format!("; did you mean {}?", spelled(near, style)),
                 None => "; the SDK declares every tool there is".to_owned(),
             };
-            out.push((
-                Severity::Error,
-                Finding {
-                    at: call.name_at,
-                    code: DiagnosticCode::UnknownTool,
-                    message: format!("no tool is named {:?}{hint}", call.name),
-                },
+            out.push(error(
+                call.name_at,
+                DiagnosticCode::UnknownTool,
+                format!("no tool is named {:?}{hint}", call.name),
             ));
             return;
         };
         if call.as_property && style == Style::Js && tool.name == "then" {
-            out.push((
-                Severity::Error,
-                Finding {
-                    at: call.name_at,
-                    code: DiagnosticCode::UnknownTool,
-                    message: format!(
-                        "`{}.then` is never a tool, so awaiting `{}` stays safe; call this one as {}(\"then\", args)",
-                        crate::GLOBAL,
-                        crate::GLOBAL,
-                        crate::GLOBAL
-                    ),
-                },
+            let g = crate::GLOBAL;
+            out.push(error(
+                call.name_at,
+                DiagnosticCode::UnknownTool,
+                format!(
+                    "`{g}.then` is never a tool, so awaiting `{g}` stays safe; call this one as {g}(\"then\", args)"
+                ),
             ));
             return;
         }
         if let Some(problem) = call.bad_arguments {
-            out.push((
-                Severity::Error,
-                Finding {
-                    at: call.at,
-                    code: DiagnosticCode::BadArguments,
-                    message: format!("{}: {problem}", call.shown),
-                },
+            out.push(error(
+                call.at,
+                DiagnosticCode::BadArguments,
+                format!("{}: {problem}", call.shown),
             ));
             return;
         }
@@ -333,7 +439,7 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
-pub(crate) fn line_column(code: &str, offset: usize) -> (u32, u32) {
+pub fn line_column(code: &str, offset: usize) -> (u32, u32) {
     let mut offset = offset.min(code.len());
     while !code.is_char_boundary(offset) {
         offset -= 1;

@@ -2,10 +2,9 @@
 //! Python runtime uses), then one walk over the tree.
 
 use super::value::{Entry, Val};
-use super::{Context, Finding, Style, ToolCall, spelled};
+use super::{Context, Finding, Seen, Style, ToolCall, error, spelled};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
-use foldhash::HashMap;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{
     Alias, ExceptHandler, Expr, ExprCall, ExprContext, Number, Parameter, Pattern, Stmt, UnaryOp,
@@ -40,18 +39,10 @@ pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding
     findings
 }
 
-/// What one walk collects; judged at the end, when every binding is known.
+/// What one walk over a Python program collects.
 #[derive(Default)]
 struct Walk {
-    /// How often each name is bound anywhere in the program.
-    bound: HashMap<String, u32>,
-    /// Names assigned `tools` (`t = tools`): aliases, if bound once.
-    aliases: Vec<String>,
-    calls: Vec<(String, ToolCall)>,
-    /// Where calls whose coroutine is dropped start.
-    dropped: Vec<usize>,
-    /// Uses of built-ins the sandbox lacks.
-    absent: Vec<(String, usize)>,
+    seen: Seen,
     /// Imports of modules the sandbox lacks.
     modules: Vec<(String, usize)>,
     depth: usize,
@@ -59,16 +50,12 @@ struct Walk {
 
 impl Walk {
     fn bind(&mut self, name: &str) {
-        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
-    }
-
-    fn is_base(&self, name: &str) -> bool {
-        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
+        self.seen.bind(name);
     }
 
     fn tool_call(&self, call: &ExprCall) -> Option<(String, ToolCall)> {
         let base_of = |e: &Expr| match e {
-            Expr::Name(name) if self.is_base(name.id.as_str()) => Some(name.id.to_string()),
+            Expr::Name(name) if self.seen.is_base(name.id.as_str()) => Some(name.id.to_string()),
             _ => None,
         };
         let (base, name, name_at) = match call.func.as_ref() {
@@ -156,60 +143,16 @@ impl Walk {
 
     fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
         for (module, at) in self.modules {
-            out.push((
-                Severity::Error,
-                Finding {
-                    at,
-                    code: DiagnosticCode::Unavailable,
-                    message: format!(
-                        "the module `{module}` is not available: the sandbox has only {}",
-                        crate::sandbox::PYTHON_MODULES.join(", ")
-                    ),
-                },
+            out.push(error(
+                at,
+                DiagnosticCode::Unavailable,
+                format!(
+                    "the module `{module}` is not available: the sandbox has only {}",
+                    crate::sandbox::PYTHON_MODULES.join(", ")
+                ),
             ));
         }
-        for (name, at) in self.absent {
-            if self.bound.contains_key(&name) {
-                continue;
-            }
-            if let Some(absent) = python_absent(&name) {
-                out.push((
-                    Severity::Error,
-                    Finding {
-                        at,
-                        code: DiagnosticCode::Unavailable,
-                        message: format!("`{name}` is not available: {}", absent.instead),
-                    },
-                ));
-            }
-        }
-        if self.bound.contains_key(crate::GLOBAL) {
-            return;
-        }
-        let once = |name: &str| self.bound.get(name).copied().unwrap_or(0) == 1;
-        let tools = &context.lowered.tools;
-        for (base, call) in self.calls {
-            if base != crate::GLOBAL && !once(&base) {
-                continue;
-            }
-            let known = tools
-                .binary_search_by(|t| t.name.as_str().cmp(&call.name))
-                .is_ok();
-            if known && self.dropped.binary_search(&call.at).is_ok() {
-                out.push((
-                    Severity::Warning,
-                    Finding {
-                        at: call.at,
-                        code: DiagnosticCode::NotAwaited,
-                        message: format!(
-                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or pass it to `asyncio.gather`)",
-                            call.shown
-                        ),
-                    },
-                ));
-            }
-            context.check_call(call, Style::Py, out);
-        }
+        self.seen.judge(context, Style::Py, out);
     }
 }
 
@@ -247,17 +190,14 @@ impl<'a> Visitor<'a> for Walk {
                     (&assign.targets[..], assign.value.as_ref())
                     && value.id.as_str() == crate::GLOBAL
                 {
-                    self.aliases.push(target.id.to_string());
+                    self.seen.aliases.push(target.id.to_string());
                 }
             }
             Stmt::Expr(expr) => {
                 if let Expr::Call(call) = expr.value.as_ref()
                     && self.tool_call(call).is_some()
                 {
-                    let at = usize::from(call.range().start());
-                    if let Err(i) = self.dropped.binary_search(&at) {
-                        self.dropped.insert(i, at);
-                    }
+                    self.seen.dropped_at(usize::from(call.range().start()));
                 }
             }
             _ => {}
@@ -277,11 +217,12 @@ impl<'a> Visitor<'a> for Walk {
                 if let Expr::Name(name) = call.func.as_ref()
                     && python_absent(name.id.as_str()).is_some()
                 {
-                    self.absent
+                    self.seen
+                        .absent
                         .push((name.id.to_string(), usize::from(name.range().start())));
                 }
                 if let Some(found) = self.tool_call(call) {
-                    self.calls.push(found);
+                    self.seen.calls.push(found);
                 }
             }
             _ => {}

@@ -302,3 +302,35 @@ fn suggestions_are_close_or_absent() {
     assert_eq!(edit_distance("qurey", "query"), 1);
     assert_eq!(edit_distance("", "ab"), 2);
 }
+
+#[test]
+fn deep_chains_that_brackets_do_not_show_are_parsed_on_a_stack_of_their_own() {
+    let cat = catalog();
+    // Run on a small thread stack, as a test thread or a server task has.
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            for code in [
+                format!("return {}1;", "!".repeat(200_000)),
+                format!("return {}1;", "a = ".repeat(50_000)),
+                format!("return {}1;", "x => ".repeat(50_000)),
+                format!("return {}1;", "await ".repeat(50_000)),
+                format!("return {}1;", "a ? b : ".repeat(50_000)),
+            ] {
+                for language in [Js, Ts] {
+                    let _ = cat.check_program(language, &code);
+                }
+            }
+            for code in [
+                format!("x = {}1", "not ".repeat(100_000)),
+                format!("x = {}1", "- ".repeat(100_000)),
+                format!("x = {}1", "lambda: ".repeat(50_000)),
+                format!("x = {}", "a if b else ".repeat(50_000)),
+            ] {
+                let _ = cat.check_program(Py, &code);
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

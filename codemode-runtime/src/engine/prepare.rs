@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 
 /// The text before the program. It is on the program's first line, so only
 /// that line's columns shift.
-pub(crate) const PREFIX: &str = "(async () => {";
+pub(crate) const PREFIX: &str = codemode_core::program::WRAPPER_START;
 /// The text after the program; the newline ends a trailing `//` comment.
-const SUFFIX: &str = "\n})()";
+const SUFFIX: &str = codemode_core::program::WRAPPER_END;
 
 /// Brackets may nest this deep; deeper is refused before any parser runs.
 pub(crate) const MAX_NESTING: usize = 400;
@@ -83,15 +83,7 @@ fn char_column(source: &str, line: u32, utf16_col: u32) -> u32 {
 
 /// The 1-based line and column (in characters) of a byte offset.
 pub(crate) fn location_of(source: &str, offset: usize) -> Location {
-    let offset = offset.min(source.len());
-    let mut start = offset;
-    while !source.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &source[..start];
-    let line = before.matches('\n').count() as u32 + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() as u32 + 1;
+    let (line, column) = codemode_core::program::line_column(source, offset);
     Location { line, column }
 }
 
@@ -220,22 +212,7 @@ fn wrap(
     Ok(source)
 }
 
-/// `import` and `export` forms, which need modules the sandbox lacks.
-/// Type-only imports and exports are allowed: they are erased.
-fn is_module_item(stmt: &Statement<'_>) -> bool {
-    match stmt {
-        Statement::ImportDeclaration(decl) => !decl.import_kind.is_type(),
-        Statement::ExportNamedDeclaration(decl) => !decl.export_kind.is_type(),
-        Statement::ExportFromDeclaration(decl) => !decl.export_kind.is_type(),
-        Statement::ExportAllDeclaration(decl) => !decl.export_kind.is_type(),
-        Statement::ExportDeclaration(decl) => !decl.declaration.is_typescript_syntax(),
-        Statement::ExportDefaultDeclaration(_)
-        | Statement::TSImportEqualsDeclaration(_)
-        | Statement::TSExportAssignment(_)
-        | Statement::TSNamespaceExportDeclaration(_) => true,
-        _ => false,
-    }
-}
+use codemode_core::program::is_module_item;
 
 fn first_offset(error: &OxcDiagnostic) -> Option<usize> {
     let labels = error.labels.as_slice();

@@ -138,18 +138,7 @@ fn line_start(text: &str, line: u32) -> Option<usize> {
 
 /// The 1-based line and character column of a byte offset.
 pub(crate) fn location_of(text: &str, offset: usize) -> Location {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &text[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[line_start..].chars().count() + 1;
-    Location {
-        line: u32::try_from(line).unwrap_or(u32::MAX),
-        column: u32::try_from(column).unwrap_or(u32::MAX),
-    }
+    crate::engine::prepare::location_of(text, offset)
 }
 
 /// Checks, parses and rewrites `code`.
