@@ -215,6 +215,9 @@ impl Checker<'_> {
                 }
             }
         }
+        if self.untagged(members, val, path, depth) {
+            return;
+        }
         let choice = members.iter().all(|m| matches!(m, Ty::Lit(_)));
         match best {
             Some(findings) if any_kind_fits && !choice => self.out.extend(findings),
@@ -223,6 +226,43 @@ impl Checker<'_> {
                 self.wrong_type(&ty, val, at, path);
             }
         }
+    }
+
+    /// For a union of objects told apart by one key's literal (a tag),
+    /// when `val` has that key with a value no member has: reports the key,
+    /// with the values it may take.
+    fn untagged(&mut self, members: &[Ty], val: &Val, path: &str, depth: usize) -> bool {
+        let Val::Obj { entries, .. } = val else {
+            return false;
+        };
+        for entry in entries {
+            let mut allowed: Vec<&Lit> = Vec::new();
+            let every_member_tags = members.iter().all(|member| {
+                let Some(object) = self.resolve_object(member, depth) else {
+                    return false;
+                };
+                let tag =
+                    object
+                        .props
+                        .iter()
+                        .find(|p| p.name == entry.key)
+                        .and_then(|p| match &p.ty {
+                            Ty::Lit(lit) => Some(lit),
+                            _ => None,
+                        });
+                tag.map(|lit| allowed.push(lit)).is_some()
+            });
+            if every_member_tags
+                && matches!(entry.val, Val::Str(Some(_)) | Val::Num(_))
+                && !allowed.iter().any(|lit| lit_equals(lit, &entry.val))
+            {
+                let tags = Ty::Union(allowed.into_iter().map(|l| Ty::Lit(l.clone())).collect());
+                let key_path = key_path(path, &entry.key, self.style);
+                self.wrong_type(&tags, &entry.val, entry.at, &key_path);
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether `member` (through names) is an object with a required

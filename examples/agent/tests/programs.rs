@@ -112,3 +112,28 @@ fn the_python_program_matches_the_javascript_one() {
         "the caught failure, described alike"
     );
 }
+
+/// The check before a run finds nothing in the example's programs, nor in
+/// the interop suite's correct probes written against the agent's SDK.
+#[test]
+fn the_check_finds_nothing_in_the_agents_correct_programs() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mut paths: Vec<std::path::PathBuf> = ["js", "ts", "py"]
+        .iter()
+        .map(|ext| format!("{root}/examples/agent/programs/triage.{ext}").into())
+        .collect();
+    for ext in ["ts", "py"] {
+        paths.push(format!("{root}/tests/interop/probes/agent.support.ok.{ext}").into());
+    }
+    let catalog = codemode::Catalog::new(<SupportTools as codemode::StaticToolset>::tool_defs());
+    for path in paths {
+        let code = std::fs::read_to_string(&path).unwrap();
+        let language = match path.extension().and_then(|e| e.to_str()) {
+            Some("js") => Language::JavaScript,
+            Some("ts") => Language::TypeScript,
+            _ => Language::Python,
+        };
+        let found = catalog.check_program(language, &code);
+        assert!(found.is_empty(), "{}: {found:#?}", path.display());
+    }
+}
