@@ -216,3 +216,149 @@ pub mod lookup {
         fn noop(&self) {}
     }
 }
+
+/// A correct program of about `lines` lines in `language` against `tools`
+/// (from [`corpus`]): calls with literal arguments that satisfy each
+/// tool's schema, concurrent calls, a helper, a loop and a `try`, as a model
+/// writes them. For the check's benchmark; the check must find nothing in it.
+pub fn program(tools: &[ToolDef], language: codemode::Language, lines: usize) -> String {
+    let python = language == codemode::Language::Python;
+    let mut out = String::new();
+    if python {
+        push_line(&mut out, "import asyncio".into());
+        push_line(&mut out, "results = []".into());
+        push_line(&mut out, "def titles(page):".into());
+        push_line(
+            &mut out,
+            "    return [item['title'] for item in page.get('items', [])]".into(),
+        );
+    } else {
+        push_line(&mut out, "const results = [];".into());
+        push_line(
+            &mut out,
+            "const titles = (page) => (page?.items ?? []).map((item) => item.title);".into(),
+        );
+    }
+    let mut i = 0;
+    while out.lines().count() + 4 < lines {
+        let tool = &tools[i % tools.len()];
+        let args = literal(&tool.input_schema, python);
+        let call = format!("tools.{}({args})", tool.name);
+        match i % 4 {
+            0 if python => push_line(&mut out, format!("results.append(await {call})")),
+            0 => push_line(&mut out, format!("results.push(await {call});")),
+            1 => {
+                let other = &tools[(i + 1) % tools.len()];
+                let args = literal(&other.input_schema, python);
+                let second = format!("tools.{}({args})", other.name);
+                let (gather, extend) = if python {
+                    (
+                        format!("pair = await asyncio.gather({call}, {second})"),
+                        "results.extend(pair)".to_owned(),
+                    )
+                } else {
+                    (
+                        format!("const pair{i} = await Promise.all([{call}, {second}]);"),
+                        format!("results.push(...pair{i});"),
+                    )
+                };
+                push_line(&mut out, gather);
+                push_line(&mut out, extend);
+            }
+            2 if python => {
+                push_line(&mut out, "try:".into());
+                push_line(
+                    &mut out,
+                    format!("    results.append(titles(await {call}))"),
+                );
+                push_line(&mut out, "except ToolCallError as e:".into());
+                push_line(&mut out, "    print(e.kind)".into());
+            }
+            2 => {
+                push_line(&mut out, "try {".into());
+                push_line(&mut out, format!("  results.push(titles(await {call}));"));
+                push_line(&mut out, "} catch (e) { console.log(e.kind); }".into());
+            }
+            _ if python => {
+                push_line(&mut out, "for n in range(2):".into());
+                push_line(&mut out, format!("    results.append(await {call})"));
+            }
+            _ => {
+                push_line(&mut out, "for (let n = 0; n < 2; n++) {".into());
+                push_line(&mut out, format!("  results.push(await {call});"));
+                push_line(&mut out, "}".into());
+            }
+        }
+        i += 1;
+    }
+    let comment = if python { "# done" } else { "// done" };
+    while out.lines().count() + 1 < lines {
+        out.push_str(comment);
+        out.push('\n');
+    }
+    if python {
+        out.push_str("len(results)\n");
+    } else {
+        out.push_str("return results.length;\n");
+    }
+    out
+}
+
+fn push_line(out: &mut String, text: String) {
+    out.push_str(&text);
+    out.push('\n');
+}
+
+/// An argument literal that satisfies `schema` (as [`corpus`] writes them):
+/// every required key, and one optional key when there is one.
+fn literal(schema: &Value, python: bool) -> String {
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut parts = Vec::new();
+    if let Some(properties) = schema["properties"].as_object() {
+        let optional = properties.keys().find(|k| !required.contains(&k.as_str()));
+        for (key, property) in properties {
+            if required.contains(&key.as_str()) || Some(key) == optional {
+                let key = if python {
+                    format!("{key:?}")
+                } else {
+                    key.clone()
+                };
+                parts.push(format!("{key}: {}", value_for(property, python)));
+            }
+        }
+    }
+    format!("{{{}}}", parts.join(", "))
+}
+
+fn value_for(schema: &Value, python: bool) -> String {
+    if schema.get("$ref").is_some() {
+        return if python {
+            r#"{"login": "kim"}"#.into()
+        } else {
+            r#"{ login: "kim" }"#.into()
+        };
+    }
+    let ty = match &schema["type"] {
+        Value::String(t) => t.as_str(),
+        Value::Array(types) => types.first().and_then(Value::as_str).unwrap_or("string"),
+        _ => "string",
+    };
+    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return first.to_string();
+    }
+    if ty == "object" && schema.get("properties").is_some() {
+        return literal(schema, python);
+    }
+    match (ty, python) {
+        ("integer", _) | ("number", _) => "1".into(),
+        ("boolean", true) => "True".into(),
+        ("boolean", false) => "true".into(),
+        ("array", _) => r#"["a", "b"]"#.into(),
+        ("object", true) => r#"{"k": "v"}"#.into(),
+        ("object", false) => r#"{ k: "v" }"#.into(),
+        _ => r#""text""#.into(),
+    }
+}

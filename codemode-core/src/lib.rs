@@ -50,7 +50,7 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 #[doc(hidden)]
 pub mod program {
     pub use crate::check::js::{WRAPPER_END, WRAPPER_START, is_module_item};
-    pub use crate::check::line_column;
+    pub use crate::check::{line_column, nested_past};
 }
 pub use error::{ErrorKind, ToolCallError};
 pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};

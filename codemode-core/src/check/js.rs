@@ -3,7 +3,7 @@
 //! walk over the tree.
 
 use super::value::{Entry, Val};
-use super::{Context, Finding, Positions, Seen, Style, ToolCall, error, spelled};
+use super::{Context, Finding, Positions, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
 use oxc_allocator::Allocator;
@@ -15,6 +15,7 @@ use oxc_ast::ast::{
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::{ParseOptions, Parser};
 use oxc_span::{GetSpan, SourceType};
+use std::borrow::Cow;
 
 /// The text before a JavaScript program when it is parsed, as the runtime
 /// wraps it: the program is the body of an async function.
@@ -206,8 +207,8 @@ pub fn is_module_item(stmt: &Statement<'_>) -> bool {
 
 /// What one walk over a JavaScript program collects.
 #[derive(Default)]
-struct Walk {
-    seen: Seen,
+struct Walk<'a> {
+    seen: Seen<'a>,
     /// Keys destructured from `tools`: `const { search } = tools`.
     destructured: Vec<(String, usize)>,
     /// `import(...)` expressions.
@@ -215,11 +216,22 @@ struct Walk {
     depth: usize,
 }
 
-impl Walk {
+impl<'a> Walk<'a> {
+    /// Whether `call` is made on `tools` (or an alias): `tools.x(...)`,
+    /// `tools["x"](...)` or `tools("x", ...)`.
+    fn reaches_tools(&self, call: &CallExpression<'_>) -> bool {
+        let object = match call.callee.get_inner_expression() {
+            Expression::StaticMemberExpression(member) => &member.object,
+            Expression::ComputedMemberExpression(member) => &member.object,
+            callee => callee,
+        };
+        matches!(object.get_inner_expression(), Expression::Identifier(id) if self.seen.is_base(id.name.as_str()))
+    }
+
     /// The tool call `call` makes, if it calls a tool through `tools` (or
     /// an alias), with the object's name.
-    fn tool_call(&self, call: &CallExpression<'_>) -> Option<(String, ToolCall)> {
-        let base_of = |e: &Expression<'_>| match e.get_inner_expression() {
+    fn tool_call(&self, call: &CallExpression<'a>) -> Option<(String, ToolCall<'a>)> {
+        let base_of = |e: &Expression<'a>| match e.get_inner_expression() {
             Expression::Identifier(id) if self.seen.is_base(id.name.as_str()) => {
                 Some(id.name.as_str().to_owned())
             }
@@ -241,7 +253,7 @@ impl Walk {
                 };
                 (
                     base_of(&member.object)?,
-                    name,
+                    name.into_owned(),
                     key.span().start as usize,
                     first,
                     true,
@@ -255,7 +267,7 @@ impl Walk {
                 };
                 (
                     base,
-                    name,
+                    name.into_owned(),
                     key.span().start as usize,
                     call.arguments.get(1),
                     false,
@@ -276,14 +288,12 @@ impl Walk {
                 .as_expression()
                 .map(|e| (e.span().start as usize, value_of(e))),
         };
-        let shown = format!("{}()", spelled(&name, Style::Js));
         Some((
             base,
             ToolCall {
                 name,
                 name_at,
                 at: call.span.start as usize,
-                shown,
                 args,
                 bad_arguments: None,
                 optional: call.optional,
@@ -308,7 +318,6 @@ impl Walk {
                         name: key,
                         name_at: at,
                         at,
-                        shown: String::new(),
                         args: None,
                         bad_arguments: None,
                         optional: false,
@@ -322,7 +331,7 @@ impl Walk {
     }
 }
 
-impl<'a> Visit<'a> for Walk {
+impl<'a> Visit<'a> for Walk<'a> {
     fn visit_expression(&mut self, it: &Expression<'a>) {
         if self.depth >= MAX_DEPTH {
             return;
@@ -411,7 +420,7 @@ impl<'a> Visit<'a> for Walk {
             _ => None,
         };
         if let Some(call) = call
-            && self.tool_call(call).is_some()
+            && self.reaches_tools(call)
         {
             self.seen.dropped_at(call.span.start as usize);
         }
@@ -427,11 +436,11 @@ impl<'a> Visit<'a> for Walk {
 }
 
 /// What the check can see of an expression's value.
-fn value_of(expr: &Expression<'_>) -> Val {
+fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
     match expr.get_inner_expression() {
-        Expression::StringLiteral(s) => Val::Str(Some(s.value.as_str().to_owned())),
+        Expression::StringLiteral(s) => Val::Str(Some(Cow::Borrowed(s.value.as_str()))),
         Expression::TemplateLiteral(t) => match (t.expressions.is_empty(), t.quasis.first()) {
-            (true, Some(q)) => Val::Str(q.value.cooked.map(|c| c.as_str().to_owned())),
+            (true, Some(q)) => Val::Str(q.value.cooked.map(|c| Cow::Borrowed(c.as_str()))),
             _ => Val::Str(None),
         },
         Expression::NumericLiteral(n) => Val::Num(n.value),
@@ -444,7 +453,7 @@ fn value_of(expr: &Expression<'_>) -> Val {
         Expression::NullLiteral(_) => Val::Null,
         Expression::Identifier(id) if id.name == "undefined" => Val::Absent,
         Expression::ObjectExpression(object) => {
-            let mut entries: Vec<Entry> = Vec::new();
+            let mut entries: Vec<Entry<'a>> = Vec::new();
             let mut open = false;
             for property in &object.properties {
                 let ObjectPropertyKind::ObjectProperty(p) = property else {
@@ -474,7 +483,7 @@ fn value_of(expr: &Expression<'_>) -> Val {
                     value_of(&p.value)
                 };
                 let entry = Entry {
-                    key: key.into_owned(),
+                    key,
                     key_at: p.key.span().start as usize,
                     at: p.value.span().start as usize,
                     val,

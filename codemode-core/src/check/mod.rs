@@ -81,7 +81,11 @@ impl Catalog {
         let context = Context {
             lowered: self.checked(),
         };
-        if let Some(at) = too_deep(code) {
+        // The JavaScript runtime refuses deeper brackets anywhere in the text
+        // (Python's skips strings and comments, and its parser has a limit
+        // of its own).
+        let javascript = language != Language::Python;
+        if let Some(at) = nested_past(code, MAX_NESTING).filter(|_| javascript) {
             return vec![to_diagnostic(
                 code,
                 Finding {
@@ -167,17 +171,15 @@ impl Positions {
 }
 
 /// A call of a tool, as a walk found it.
-pub(crate) struct ToolCall {
+pub(crate) struct ToolCall<'a> {
     /// The name as the program wrote it.
     name: String,
     /// Where the name is.
     name_at: usize,
     /// Where the call is (for findings about the call as a whole).
     at: usize,
-    /// The call as messages name it: `tools.search()`.
-    shown: String,
     /// The argument, when the call passes one the check reads.
-    args: Option<(usize, Val)>,
+    args: Option<(usize, Val<'a>)>,
     /// When set, the call cannot run with what it was given.
     bad_arguments: Option<String>,
     /// Whether the name was looked up in a way that gives `undefined` (not
@@ -191,21 +193,21 @@ pub(crate) struct ToolCall {
 /// What a walk collects of a program's names and calls; judged at the
 /// end, when every binding is known.
 #[derive(Default)]
-pub(crate) struct Seen {
+pub(crate) struct Seen<'a> {
     /// How often each name is bound anywhere in the program (declared,
     /// assigned, a parameter, an import).
     bound: foldhash::HashMap<String, u32>,
     /// Names given `tools` itself (`const t = tools`): aliases, if bound once.
     aliases: Vec<String>,
     /// Tool calls, with the name of the object each was made on.
-    calls: Vec<(String, ToolCall)>,
+    calls: Vec<(String, ToolCall<'a>)>,
     /// Where calls whose result is dropped start, sorted.
     dropped: Vec<usize>,
     /// Uses of names the sandbox lacks.
     absent: Vec<(String, usize)>,
 }
 
-impl Seen {
+impl Seen<'_> {
     fn bind(&mut self, name: &str) {
         *self.bound.entry(name.to_owned()).or_insert(0) += 1;
     }
@@ -263,8 +265,8 @@ impl Seen {
                         at: call.at,
                         code: DiagnosticCode::NotAwaited,
                         message: format!(
-                            "the result of {} is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
-                            call.shown
+                            "the result of {}() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
+                            spelled(&call.name, style)
                         ),
                     },
                 ));
@@ -289,7 +291,7 @@ impl Context<'_> {
     }
 
     /// The findings for one call.
-    fn check_call(&self, call: ToolCall, style: Style, out: &mut Vec<(Severity, Finding)>) {
+    fn check_call(&self, call: ToolCall<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
         let tools = &self.lowered.tools;
         let found = tools
             .binary_search_by(|t| t.name.as_str().cmp(&call.name))
@@ -322,11 +324,12 @@ impl Context<'_> {
             ));
             return;
         }
+        let shown = format!("{}()", spelled(&call.name, style));
         if let Some(problem) = call.bad_arguments {
             out.push(error(
                 call.at,
                 DiagnosticCode::BadArguments,
-                format!("{}: {problem}", call.shown),
+                format!("{shown}: {problem}"),
             ));
             return;
         }
@@ -334,10 +337,10 @@ impl Context<'_> {
         let mut checker = Checker {
             lowered: self.lowered,
             style,
-            call: call.shown,
+            call: &shown,
             out: Vec::new(),
         };
-        checker.check(&tool.input, &args, at, "", 0);
+        checker.check(&tool.input, &args, at, &value::Path::Root, 0);
         out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));
     }
 }
@@ -409,14 +412,23 @@ fn edit_distance(a: &str, b: &str) -> usize {
     rows[at(a.len(), b.len())]
 }
 
-/// The offset where brackets first nest too deep.
-fn too_deep(code: &str) -> Option<usize> {
+/// The offset where brackets first nest more than `limit` deep (the
+/// runtimes refuse such a program the same way).
+pub fn nested_past(code: &str, limit: usize) -> Option<usize> {
+    // Few programs open that many brackets at all; counting them is cheap.
+    let opens = code
+        .bytes()
+        .filter(|b| matches!(b, b'(' | b'[' | b'{'))
+        .count();
+    if opens <= limit {
+        return None;
+    }
     let mut depth = 0usize;
     for (i, b) in code.bytes().enumerate() {
         match b {
             b'(' | b'[' | b'{' => {
                 depth += 1;
-                if depth > MAX_NESTING {
+                if depth > limit {
                     return Some(i);
                 }
             }

@@ -2,7 +2,7 @@
 //! Python runtime uses), then one walk over the tree.
 
 use super::value::{Entry, Val};
-use super::{Context, Finding, Seen, Style, ToolCall, error, spelled};
+use super::{Context, Finding, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
 use ruff_python_ast::visitor::{self, Visitor};
@@ -10,6 +10,7 @@ use ruff_python_ast::{
     Alias, ExceptHandler, Expr, ExprCall, ExprContext, Number, Parameter, Pattern, Stmt, UnaryOp,
 };
 use ruff_text_size::Ranged;
+use std::borrow::Cow;
 
 /// Statements and expressions may nest this deep in the walk; deeper ones
 /// are not judged.
@@ -41,19 +42,30 @@ pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding
 
 /// What one walk over a Python program collects.
 #[derive(Default)]
-struct Walk {
-    seen: Seen,
+struct Walk<'a> {
+    seen: Seen<'a>,
     /// Imports of modules the sandbox lacks.
     modules: Vec<(String, usize)>,
     depth: usize,
 }
 
-impl Walk {
+impl<'a> Walk<'a> {
     fn bind(&mut self, name: &str) {
         self.seen.bind(name);
     }
 
-    fn tool_call(&self, call: &ExprCall) -> Option<(String, ToolCall)> {
+    /// Whether `call` is made on `tools` (or an alias): `tools.x(...)` or
+    /// `tools["x"](...)`.
+    fn reaches_tools(&self, call: &ExprCall) -> bool {
+        let object = match call.func.as_ref() {
+            Expr::Attribute(attr) => &attr.value,
+            Expr::Subscript(sub) => &sub.value,
+            _ => return false,
+        };
+        matches!(object.as_ref(), Expr::Name(name) if self.seen.is_base(name.id.as_str()))
+    }
+
+    fn tool_call(&self, call: &'a ExprCall) -> Option<(String, ToolCall<'a>)> {
         let base_of = |e: &Expr| match e {
             Expr::Name(name) if self.seen.is_base(name.id.as_str()) => Some(name.id.to_string()),
             _ => None,
@@ -81,7 +93,6 @@ impl Walk {
             },
             _ => return None,
         };
-        let shown = format!("{}()", spelled(&name, Style::Py));
         let arguments = &call.arguments;
         let mut bad_arguments = None;
         let args = match (&arguments.args[..], &arguments.keywords[..]) {
@@ -95,12 +106,12 @@ impl Walk {
             ([Expr::Starred(_)], []) => None,
             ([one], []) => Some((usize::from(one.range().start()), value_of(one))),
             ([], keywords) => {
-                let mut entries: Vec<Entry> = Vec::new();
+                let mut entries: Vec<Entry<'_>> = Vec::new();
                 let mut open = false;
                 for keyword in keywords {
                     match &keyword.arg {
                         Some(key) => entries.push(Entry {
-                            key: key.as_str().to_owned(),
+                            key: Cow::Borrowed(key.as_str()),
                             key_at: usize::from(keyword.range().start()),
                             at: usize::from(keyword.value.range().start()),
                             val: value_of(&keyword.value),
@@ -132,7 +143,6 @@ impl Walk {
                 name,
                 name_at,
                 at: usize::from(call.range().start()),
-                shown,
                 args,
                 bad_arguments,
                 optional: false,
@@ -156,7 +166,7 @@ impl Walk {
     }
 }
 
-impl<'a> Visitor<'a> for Walk {
+impl<'a> Visitor<'a> for Walk<'a> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         if self.depth >= MAX_DEPTH {
             return;
@@ -195,7 +205,7 @@ impl<'a> Visitor<'a> for Walk {
             }
             Stmt::Expr(expr) => {
                 if let Expr::Call(call) = expr.value.as_ref()
-                    && self.tool_call(call).is_some()
+                    && self.reaches_tools(call)
                 {
                     self.seen.dropped_at(usize::from(call.range().start()));
                 }
@@ -281,9 +291,9 @@ impl<'a> Visitor<'a> for Walk {
 }
 
 /// What the check can see of an expression's value.
-fn value_of(expr: &Expr) -> Val {
+fn value_of(expr: &Expr) -> Val<'_> {
     match expr {
-        Expr::StringLiteral(s) => Val::Str(Some(s.value.to_str().to_owned())),
+        Expr::StringLiteral(s) => Val::Str(Some(Cow::Borrowed(s.value.to_str()))),
         Expr::FString(_) => Val::Str(None),
         Expr::NumberLiteral(n) => match &n.value {
             Number::Int(i) => match i.as_i64() {
@@ -301,13 +311,13 @@ fn value_of(expr: &Expr) -> Val {
         Expr::BooleanLiteral(_) => Val::Bool,
         Expr::NoneLiteral(_) => Val::Null,
         Expr::Dict(dict) => {
-            let mut entries: Vec<Entry> = Vec::new();
+            let mut entries: Vec<Entry<'_>> = Vec::new();
             let mut open = false;
             for item in &dict.items {
                 match &item.key {
                     Some(Expr::StringLiteral(key)) => {
                         let entry = Entry {
-                            key: key.value.to_str().to_owned(),
+                            key: Cow::Borrowed(key.value.to_str()),
                             key_at: usize::from(key.range().start()),
                             at: usize::from(item.value.range().start()),
                             val: value_of(&item.value),
@@ -327,7 +337,7 @@ fn value_of(expr: &Expr) -> Val {
     }
 }
 
-fn sequence(elements: &[Expr]) -> Val {
+fn sequence(elements: &[Expr]) -> Val<'_> {
     let mut items = Vec::new();
     let mut open = false;
     for element in elements {

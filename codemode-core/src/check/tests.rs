@@ -287,6 +287,9 @@ fn syntax_errors_are_located_in_the_program_as_written() {
     );
     let deep = format!("return {}1{};", "(".repeat(500), ")".repeat(500));
     assert_eq!(found(Js, &deep), [(1, 408, "syntax-error")]);
+    // Brackets in a Python string are text.
+    let text = format!("x = '{}'", "(".repeat(500));
+    assert!(found(Py, &text).is_empty());
 }
 
 #[test]

@@ -8,13 +8,14 @@ use super::{Finding, Style, suggest};
 use crate::diagnostic::DiagnosticCode;
 use crate::schema::Lowered;
 use crate::schema::{Extra, Lit, Object, Ty};
+use std::borrow::Cow;
 
 /// How deep through named types a check follows; deeper values pass.
 const MAX_DEPTH: usize = 64;
 
 /// A value in the program, as far as it is known.
 #[derive(Debug, Clone)]
-pub(super) enum Val {
+pub(super) enum Val<'a> {
     /// Not known statically.
     Unknown,
     /// JavaScript `undefined`: the key is left out of the JSON.
@@ -26,29 +27,29 @@ pub(super) enum Val {
     /// A number.
     Num(f64),
     /// A string, with its text when it is known.
-    Str(Option<String>),
+    Str(Option<Cow<'a, str>>),
     /// An array literal; `open` when a spread makes its length unknown.
     Arr {
-        items: Vec<(usize, Val)>,
+        items: Vec<(usize, Val<'a>)>,
         open: bool,
     },
     /// An object literal; `open` when a spread or a computed key makes its
     /// keys unknown.
-    Obj { entries: Vec<Entry>, open: bool },
+    Obj { entries: Vec<Entry<'a>>, open: bool },
 }
 
 /// One key of an object literal.
 #[derive(Debug, Clone)]
-pub(super) struct Entry {
-    pub(super) key: String,
+pub(super) struct Entry<'a> {
+    pub(super) key: Cow<'a, str>,
     /// Where the key is.
     pub(super) key_at: usize,
     /// Where the value is.
     pub(super) at: usize,
-    pub(super) val: Val,
+    pub(super) val: Val<'a>,
 }
 
-impl Val {
+impl Val<'_> {
     /// The JSON kind, as a noun phrase with its article.
     fn kind(&self, style: Style) -> &'static str {
         match (self, style) {
@@ -74,34 +75,48 @@ impl Val {
 pub(super) struct Checker<'c> {
     pub(super) lowered: &'c Lowered,
     pub(super) style: Style,
-    pub(super) call: String,
+    pub(super) call: &'c str,
     pub(super) out: Vec<Finding>,
 }
 
 impl Checker<'_> {
     /// Whether `val` is certainly not a `ty`, without reporting.
-    fn fails(&self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) -> Vec<Finding> {
+    fn fails(
+        &self,
+        ty: &Ty,
+        val: &Val<'_>,
+        at: usize,
+        path: &Path<'_>,
+        depth: usize,
+    ) -> Vec<Finding> {
         let mut inner = Checker {
             lowered: self.lowered,
             style: self.style,
-            call: self.call.clone(),
+            call: self.call,
             out: Vec::new(),
         };
         inner.check(ty, val, at, path, depth);
         inner.out
     }
 
-    fn push(&mut self, at: usize, code: DiagnosticCode, path: &str, text: String) {
-        let message = if path.is_empty() {
+    fn push(&mut self, at: usize, code: DiagnosticCode, path: &Path<'_>, text: String) {
+        let message = if path.is_root() {
             format!("{}: {text}", self.call)
         } else {
-            format!("{}: `{path}` {text}", self.call)
+            format!("{}: `{}` {text}", self.call, path.show(self.style))
         };
         self.out.push(Finding { at, code, message });
     }
 
     /// The check of one value.
-    pub(super) fn check(&mut self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) {
+    pub(super) fn check(
+        &mut self,
+        ty: &Ty,
+        val: &Val<'_>,
+        at: usize,
+        path: &Path<'_>,
+        depth: usize,
+    ) {
         if matches!(val, Val::Unknown | Val::Absent) || depth > MAX_DEPTH {
             return;
         }
@@ -143,7 +158,7 @@ impl Checker<'_> {
             Ty::Array(item) => {
                 if let Val::Arr { items, .. } = val {
                     for (i, (item_at, item_val)) in items.iter().enumerate() {
-                        self.check(item, item_val, *item_at, &index_path(path, i), depth);
+                        self.check(item, item_val, *item_at, &Path::Index(path, i), depth);
                     }
                 }
             }
@@ -152,7 +167,7 @@ impl Checker<'_> {
                     for (i, (item_at, item_val)) in items.iter().enumerate() {
                         let ty = tuple.items.get(i).or(tuple.rest.as_deref());
                         if let Some(ty) = ty {
-                            self.check(ty, item_val, *item_at, &index_path(path, i), depth);
+                            self.check(ty, item_val, *item_at, &Path::Index(path, i), depth);
                         }
                     }
                     let (min, max) = (
@@ -180,7 +195,7 @@ impl Checker<'_> {
     }
 
     /// One part of an intersection: objects without judging unknown keys.
-    fn check_part(&mut self, ty: &Ty, val: &Val, at: usize, path: &str, depth: usize) {
+    fn check_part(&mut self, ty: &Ty, val: &Val<'_>, at: usize, path: &Path<'_>, depth: usize) {
         match ty {
             Ty::Named(id) if depth <= MAX_DEPTH => {
                 if let Some(def) = self.lowered.defs.get(*id) {
@@ -192,7 +207,14 @@ impl Checker<'_> {
         }
     }
 
-    fn check_union(&mut self, members: &[Ty], val: &Val, at: usize, path: &str, depth: usize) {
+    fn check_union(
+        &mut self,
+        members: &[Ty],
+        val: &Val<'_>,
+        at: usize,
+        path: &Path<'_>,
+        depth: usize,
+    ) {
         let mut best: Option<Vec<Finding>> = None;
         let mut any_kind_fits = false;
         for member in members {
@@ -231,7 +253,7 @@ impl Checker<'_> {
     /// For a union of objects told apart by one key's literal (a tag),
     /// when `val` has that key with a value no member has: reports the key,
     /// with the values it may take.
-    fn untagged(&mut self, members: &[Ty], val: &Val, path: &str, depth: usize) -> bool {
+    fn untagged(&mut self, members: &[Ty], val: &Val<'_>, path: &Path<'_>, depth: usize) -> bool {
         let Val::Obj { entries, .. } = val else {
             return false;
         };
@@ -257,7 +279,7 @@ impl Checker<'_> {
                 && !allowed.iter().any(|lit| lit_equals(lit, &entry.val))
             {
                 let tags = Ty::Union(allowed.into_iter().map(|l| Ty::Lit(l.clone())).collect());
-                let key_path = key_path(path, &entry.key, self.style);
+                let key_path = Path::Key(path, &entry.key);
                 self.wrong_type(&tags, &entry.val, entry.at, &key_path);
                 return true;
             }
@@ -267,7 +289,7 @@ impl Checker<'_> {
 
     /// Whether `member` (through names) is an object with a required
     /// literal-typed key that `val` holds with that literal.
-    fn tag_matches(&self, member: &Ty, val: &Val, depth: usize) -> bool {
+    fn tag_matches(&self, member: &Ty, val: &Val<'_>, depth: usize) -> bool {
         let (Some(object), Val::Obj { entries, .. }) = (self.resolve_object(member, depth), val)
         else {
             return false;
@@ -295,9 +317,9 @@ impl Checker<'_> {
     fn check_object(
         &mut self,
         object: &Object,
-        val: &Val,
+        val: &Val<'_>,
         at: usize,
-        path: &str,
+        path: &Path<'_>,
         depth: usize,
         judge_unknown: bool,
     ) {
@@ -305,7 +327,7 @@ impl Checker<'_> {
             return;
         };
         for entry in entries {
-            let key_path = key_path(path, &entry.key, self.style);
+            let key_path = Path::Key(path, &entry.key);
             match object
                 .props
                 .binary_search_by(|p| p.name.as_str().cmp(&entry.key))
@@ -327,10 +349,10 @@ impl Checker<'_> {
                             }
                             None => String::new(),
                         };
-                        let owner = if path.is_empty() {
+                        let owner = if path.is_root() {
                             "takes".to_owned()
                         } else {
-                            format!("`{path}` takes")
+                            format!("`{}` takes", path.show(self.style))
                         };
                         self.out.push(Finding {
                             at: entry.key_at,
@@ -352,10 +374,10 @@ impl Checker<'_> {
                 .any(|e| e.key == prop.name && !matches!(e.val, Val::Absent));
             if !present {
                 let what = self.expected(&prop.ty, depth);
-                let owner = if path.is_empty() {
+                let owner = if path.is_root() {
                     String::new()
                 } else {
-                    format!(" `{path}`")
+                    format!(" `{}`", path.show(self.style))
                 };
                 self.out.push(Finding {
                     at,
@@ -369,7 +391,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_lit(&mut self, lit: &Lit, val: &Val, at: usize, path: &str) {
+    fn check_lit(&mut self, lit: &Lit, val: &Val<'_>, at: usize, path: &Path<'_>) {
         let same_kind = matches!(
             (lit, val),
             (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool)
@@ -387,7 +409,7 @@ impl Checker<'_> {
         }
     }
 
-    fn wrong_type(&mut self, ty: &Ty, val: &Val, at: usize, path: &str) {
+    fn wrong_type(&mut self, ty: &Ty, val: &Val<'_>, at: usize, path: &Path<'_>) {
         // Literals of one kind read as a choice of values.
         if let (Ty::Union(members), true) = (ty, matches!(val, Val::Str(Some(_)) | Val::Num(_))) {
             let lits: Vec<&Lit> = members
@@ -426,21 +448,24 @@ impl Checker<'_> {
     }
 
     /// Whether the JSON kind of `val` is one `ty` takes (ignoring contents).
-    fn kind_fits(&self, ty: &Ty, val: &Val) -> bool {
-        match (ty, val) {
-            (Ty::Unknown, _) | (_, Val::Unknown | Val::Absent) => true,
-            (Ty::Null, Val::Null) | (Ty::Bool, Val::Bool) | (Ty::Str, Val::Str(_)) => true,
-            (Ty::Int | Ty::Num, Val::Num(_)) => true,
-            (Ty::Array(_) | Ty::Tuple(_), Val::Arr { .. }) => true,
-            (Ty::Object(_), Val::Obj { .. }) => true,
-            (Ty::Lit(Lit::Str(_)), Val::Str(_))
-            | (Ty::Lit(Lit::Num(_)), Val::Num(_))
-            | (Ty::Lit(Lit::Bool(_)), Val::Bool) => true,
-            _ => false,
-        }
+    fn kind_fits(&self, ty: &Ty, val: &Val<'_>) -> bool {
+        matches!(
+            (ty, val),
+            (Ty::Unknown, _)
+                | (_, Val::Unknown | Val::Absent)
+                | (Ty::Null, Val::Null)
+                | (Ty::Bool, Val::Bool)
+                | (Ty::Str, Val::Str(_))
+                | (Ty::Int | Ty::Num, Val::Num(_))
+                | (Ty::Array(_) | Ty::Tuple(_), Val::Arr { .. })
+                | (Ty::Object(_), Val::Obj { .. })
+                | (Ty::Lit(Lit::Str(_)), Val::Str(_))
+                | (Ty::Lit(Lit::Num(_)), Val::Num(_))
+                | (Ty::Lit(Lit::Bool(_)), Val::Bool)
+        )
     }
 
-    fn kind_fits_deep(&self, ty: &Ty, val: &Val, depth: usize) -> bool {
+    fn kind_fits_deep(&self, ty: &Ty, val: &Val<'_>, depth: usize) -> bool {
         match ty {
             Ty::Named(id) if depth <= MAX_DEPTH => self
                 .lowered
@@ -510,27 +535,47 @@ impl Checker<'_> {
     }
 }
 
-fn lit_equals(lit: &Lit, val: &Val) -> bool {
+fn lit_equals(lit: &Lit, val: &Val<'_>) -> bool {
     match (lit, val) {
-        (Lit::Str(a), Val::Str(Some(b))) => a == b,
+        (Lit::Str(a), Val::Str(Some(b))) => a == b.as_ref(),
         (Lit::Num(a), Val::Num(b)) => a.as_f64() == Some(*b),
         _ => false,
     }
 }
 
-fn index_path(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
+/// Where a value is inside the arguments, rendered only for a message.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Path<'p> {
+    /// The argument object itself.
+    Root,
+    /// A key of an object.
+    Key(&'p Path<'p>, &'p str),
+    /// An item of an array.
+    Index(&'p Path<'p>, usize),
 }
 
-fn key_path(path: &str, key: &str, style: Style) -> String {
-    let plain = !key.is_empty()
-        && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        && !key.starts_with(|c: char| c.is_ascii_digit());
-    match (plain, path.is_empty(), style) {
-        (true, true, _) => key.to_owned(),
-        (true, false, Style::Js) => format!("{path}.{key}"),
-        (_, _, Style::Py) => format!("{path}[{key:?}]"),
-        (false, _, Style::Js) => format!("{path}[{key:?}]"),
+impl Path<'_> {
+    fn is_root(&self) -> bool {
+        matches!(self, Path::Root)
+    }
+
+    /// `filters.tags[0]` (JavaScript) or `filters["tags"][0]` (Python).
+    fn show(&self, style: Style) -> String {
+        match self {
+            Path::Root => String::new(),
+            Path::Index(parent, i) => format!("{}[{i}]", parent.show(style)),
+            Path::Key(parent, key) => {
+                let plain = !key.is_empty()
+                    && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !key.starts_with(|c: char| c.is_ascii_digit());
+                let parent_text = parent.show(style);
+                match (plain, parent.is_root(), style) {
+                    (true, true, _) => (*key).to_owned(),
+                    (true, false, Style::Js) => format!("{parent_text}.{key}"),
+                    _ => format!("{parent_text}[{key:?}]"),
+                }
+            }
+        }
     }
 }
 

@@ -95,23 +95,13 @@ fn syntax(message: impl Into<String>, at: Option<Location>) -> RunError {
 /// any recursive parser sees it.
 pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
     check_length(code, max_bytes)?;
-    let mut depth = 0usize;
-    for (i, b) in code.bytes().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_NESTING {
-                    return Err(syntax(
-                        format!(
-                            "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
-                        ),
-                        Some(location_of(code, i)),
-                    ));
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
+    if let Some(at) = codemode_core::program::nested_past(code, MAX_NESTING) {
+        return Err(syntax(
+            format!(
+                "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
+            ),
+            Some(location_of(code, at)),
+        ));
     }
     Ok(())
 }
