@@ -3,6 +3,7 @@
 //! from any MCP server's tool list, and serve Code Mode in front of MCP
 //! servers.
 
+mod check;
 #[cfg(feature = "mcp")]
 mod mcp;
 #[cfg(not(feature = "mcp"))]
@@ -84,6 +85,14 @@ enum Command {
     /// It serves stdio (put it in a client's config in place of the servers)
     /// or, with --http, streamable HTTP on loopback. Logs go to stderr.
     Serve(mcp::ServeArgs),
+    /// Check a program against the SDK of a tool list, as the runtime does
+    /// before it runs one: calls of unknown tools, literal arguments that
+    /// break their schema, dropped calls, names the sandbox lacks, syntax.
+    ///
+    /// Prints one line per finding (`FILE:line L, column C: error [code]:
+    /// message`) and exits 1 when one is an error. Needs the `check`
+    /// feature (also on with `mcp`).
+    Check(check::CheckArgs),
     /// Write each server's tool list (NAME.json, a `tools/list` result) for
     /// `codemode-build` to pin at compile time, and `serve --pinned` to check.
     Snapshot(mcp::SnapshotArgs),
@@ -132,7 +141,7 @@ fn main() -> ExitCode {
         .stack_size(512 << 20)
         .spawn(move || run(cli));
     match worker.map(|handle| handle.join()) {
-        Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
+        Ok(Ok(Ok(code))) => ExitCode::from(code),
         Ok(Ok(Err(message))) => {
             eprintln!("error: {message}");
             ExitCode::from(EXIT_BAD_INPUT)
@@ -144,8 +153,17 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<(), String> {
-    match cli.command {
+/// Runs a command; `Ok` carries the exit code (0, or 1 for `check` when it
+/// found an error).
+fn run(cli: Cli) -> Result<u8, String> {
+    if let Command::Check(args) = cli.command {
+        return check::check(args);
+    }
+    run_other(cli.command).map(|()| 0)
+}
+
+fn run_other(command: Command) -> Result<(), String> {
+    match command {
         Command::Render {
             language,
             report,
@@ -211,6 +229,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Serve(args) => mcp::serve(args),
         Command::Snapshot(args) => mcp::snapshot(args),
+        Command::Check(_) => Ok(()),
     }
 }
 

@@ -225,3 +225,44 @@ fn each_subcommand_has_its_own_help() {
         "{help}"
     );
 }
+
+/// `check` prints each finding with its place, exits 1 on an error, 0 on
+/// nothing (or warnings alone), and 2 on bad input; a build without the
+/// `check` feature says which feature it needs.
+#[test]
+fn check_reports_findings_with_their_places_and_exit_codes() {
+    let tools = example();
+    let out = codemode(
+        &["check", "-l", "js", "--tools", &tools],
+        Some("await tools.read_file({ path: 1 });\ntools.list_directory();"),
+    );
+    if cfg!(feature = "check") {
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_eq!(
+            text(&out.stdout),
+            "<stdin>:1:31: error [wrong-type]: tools.read_file(): `path` must be a string, not a number\n\
+             <stdin>:2:1: warning [not-awaited]: the result of tools.list_directory() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or collect it in `Promise.all`)\n"
+        );
+        let warned = codemode(
+            &["check", "-l", "py", "--tools", &tools],
+            Some("tools.list_directory()"),
+        );
+        assert_eq!(warned.status.code(), Some(0));
+        let json = codemode(
+            &["check", "-l", "ts", "--json", "--tools", &tools],
+            Some("const a: = 1;"),
+        );
+        let found: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        assert_eq!(found[0]["code"], "syntax-error");
+        let missing = codemode(&["check", "-l", "js", "--tools", "no-such.json"], Some(""));
+        assert_eq!(missing.status.code(), Some(2));
+        assert!(text(&missing.stderr).contains("no-such.json"));
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        assert!(
+            text(&out.stderr).contains("--features check"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
