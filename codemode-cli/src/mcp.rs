@@ -25,6 +25,11 @@ pub struct ServeArgs {
     /// `catalog.describe` (see `render --budget`).
     #[arg(long, value_name = "TOKENS")]
     budget: Option<usize>,
+    /// What the check of each program against the SDK before it runs does:
+    /// warn (run it; the findings go back with the result), deny (do not
+    /// run a program the check finds an error in), or off.
+    #[arg(long, value_name = "POLICY", default_value = "warn", value_parser = parse_policy)]
+    check: codemode::runtime::CheckPolicy,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio; ADDR must
     /// be a loopback address, such as 127.0.0.1:8931.
     #[arg(long, value_name = "ADDR")]
@@ -176,6 +181,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             .language(args.language)
             .limits(limits)
             .max_result_bytes(args.max_result_bytes)
+            .check(args.check)
             .list_changes(changes);
         if let Some(budget) = args.budget {
             server = server.budget(budget);
@@ -262,4 +268,16 @@ pub fn snapshot(args: SnapshotArgs) -> Result<(), String> {
         }
         Ok(())
     })
+}
+
+fn parse_policy(s: &str) -> Result<codemode::runtime::CheckPolicy, String> {
+    use codemode::runtime::CheckPolicy;
+    match s {
+        "off" => Ok(CheckPolicy::Off),
+        "warn" => Ok(CheckPolicy::Warn),
+        "deny" => Ok(CheckPolicy::Deny),
+        other => Err(format!(
+            "unknown check policy {other:?}: expected off, warn or deny"
+        )),
+    }
 }

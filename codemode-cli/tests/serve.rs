@@ -247,7 +247,7 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
         "config.json",
         &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
     );
-    let (mut child, url) = serve_http(&config, &["--language", "python"]).await;
+    let (mut child, url) = serve_http(&config, &["--language", "python", "--check", "deny"]).await;
     let _ = rustls::crypto::ring::default_provider().install_default();
     let transport = rmcp::transport::StreamableHttpClientTransport::from_uri(url.as_str());
     let client = Recorder::default().serve(transport).await.unwrap();
@@ -263,6 +263,20 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
         Some(json!({"result": {"echo": "a", "sum": 3}})),
         "{}",
         text(&result)
+    );
+    // Under `--check deny`, a program the check finds an error in does not
+    // run, and the model reads every finding.
+    let result = run_code(
+        &client,
+        "await tools.echo({'message': 'a'})\nawait tools.ehco({})",
+        false,
+    )
+    .await;
+    assert_eq!(result.is_error, Some(true));
+    let said = text(&result);
+    assert!(
+        said.contains("check_failed") && said.contains("did you mean tools.echo?"),
+        "{said}"
     );
     client.cancel().await.unwrap();
     let _ = child.kill().await;

@@ -6,7 +6,7 @@ use codemode_core::{
     Catalog, Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolDef, ToolFormat, Toolset,
     native_tools,
 };
-use codemode_runtime::{Limits, RunEvent, RunOutcome, Runtime, cut};
+use codemode_runtime::{CheckPolicy, Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
@@ -76,6 +76,8 @@ struct Shared<T: ?Sized> {
     budget: Option<usize>,
     limits: Limits,
     max_result_bytes: usize,
+    /// What the check of each program before it runs may do.
+    check: CheckPolicy,
     changes: Option<watch::Receiver<u64>>,
     catalog: CatalogCache,
     toolset: Arc<T>,
@@ -138,6 +140,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 budget: None,
                 limits: Limits::default(),
                 max_result_bytes: 100_000,
+                check: CheckPolicy::default(),
                 changes: None,
                 catalog: CatalogCache::default(),
                 toolset,
@@ -156,6 +159,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 budget: shared.budget,
                 limits: shared.limits.clone(),
                 max_result_bytes: shared.max_result_bytes,
+                check: shared.check,
                 changes: shared.changes.clone(),
                 catalog: CatalogCache::default(),
                 toolset: Arc::clone(&shared.toolset),
@@ -199,6 +203,16 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         T: Sized,
     {
         self.with(|s| s.max_result_bytes = bytes)
+    }
+
+    /// What the check of each program against the SDK, before it runs, may
+    /// do (the runtime's default, [`CheckPolicy::Warn`], unless set): its
+    /// findings are part of the `run_code` result the model reads.
+    pub fn check(self, policy: CheckPolicy) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.check = policy)
     }
 
     /// Tells clients `notifications/tools/list_changed` whenever `changes`
@@ -324,8 +338,11 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             }
         };
         let (events, mut progress) = mpsc::unbounded_channel::<String>();
+        let catalog = self.shared.catalog.get(self.shared.toolset.defs());
         let mut runtime =
-            Runtime::from_arc(Arc::clone(&self.shared.toolset), self.shared.limits.clone());
+            Runtime::from_arc(Arc::clone(&self.shared.toolset), self.shared.limits.clone())
+                .with_catalog(catalog)
+                .with_check(self.shared.check);
         let token = context.meta.get_progress_token();
         if token.is_some() {
             runtime = runtime.with_observer(move |event| {

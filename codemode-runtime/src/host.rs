@@ -209,7 +209,7 @@ pub(crate) struct RunContext {
     /// The program's language, which the index's declarations are in.
     pub(crate) language: Language,
     /// The catalog the index functions answer from, made when first needed.
-    pub(crate) catalog: Arc<OnceLock<Catalog>>,
+    pub(crate) catalog: Arc<OnceLock<Arc<Catalog>>>,
     pub(crate) hooks: Hooks,
     /// The program's description, for the approval hook.
     pub(crate) description: String,
@@ -290,7 +290,8 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                             )),
                         );
                     }
-                    let catalog = catalog.get_or_init(|| Catalog::from_toolset(&*toolset));
+                    let catalog =
+                        catalog.get_or_init(|| Arc::new(Catalog::from_toolset(&*toolset)));
                     let answer = index_call(catalog, language, function, &args);
                     let _ = replies.send(Reply {
                         id,

@@ -194,7 +194,7 @@ pub struct Runtime<T: ?Sized> {
     names: Arc<Vec<String>>,
     /// The prepared catalog the index functions (`catalog.describe`,
     /// `catalog.search`) answer from, made on their first call.
-    catalog: Arc<std::sync::OnceLock<codemode_core::Catalog>>,
+    catalog: Arc<std::sync::OnceLock<Arc<codemode_core::Catalog>>>,
     /// What a check of each program before it runs may do.
     check: CheckPolicy,
     hooks: hooks::Hooks,
@@ -256,6 +256,15 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
     /// runs as `policy` says (the default is [`CheckPolicy::Warn`]).
     pub fn with_check(mut self, policy: CheckPolicy) -> Self {
         self.check = policy;
+        self
+    }
+
+    /// The same runtime, with the catalog of its toolset's tools prepared by
+    /// the host (one it keeps for `tools/list` or the SDK, say): the check
+    /// and the index functions read it instead of preparing their own on
+    /// first use. It must declare the toolset's current tools.
+    pub fn with_catalog(mut self, catalog: Arc<codemode_core::Catalog>) -> Self {
+        self.catalog = Arc::new(std::sync::OnceLock::from(catalog));
         self
     }
 
@@ -343,7 +352,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             _ if code.len() > self.limits.max_source_bytes => Vec::new(),
             _ => self
                 .catalog
-                .get_or_init(|| codemode_core::Catalog::from_toolset(&*self.toolset))
+                .get_or_init(|| Arc::new(codemode_core::Catalog::from_toolset(&*self.toolset)))
                 .check_program(language, code),
         };
         if self.check == CheckPolicy::Deny
@@ -417,6 +426,12 @@ macro_rules! one_engine_runtime {
             /// `policy` says (see [`Runtime::with_check`]).
             pub fn with_check(self, policy: CheckPolicy) -> Self {
                 $name(self.0.with_check(policy))
+            }
+
+            /// The same runtime, with a catalog the host prepared (see
+            /// [`Runtime::with_catalog`]).
+            pub fn with_catalog(self, catalog: Arc<codemode_core::Catalog>) -> Self {
+                $name(self.0.with_catalog(catalog))
             }
 
             /// Where the engine runs.
