@@ -124,13 +124,13 @@ impl Catalog {
         Catalog::new(toolset.defs())
     }
 
-    /// The tools' argument types, lowered without sharing repeated shapes
-    /// (so every object keeps whether it admits other keys), on first use.
+    /// The tools' argument types as a check reads them
+    /// ([`lower_for_check`](crate::schema::lower_for_check)), on first use.
     #[cfg(feature = "check")]
     pub(crate) fn checked(&self) -> &Lowered {
         self.checked.get_or_init(|| {
             let bump = Bump::new();
-            crate::schema::lower_unshared(self.defs().iter().map(|tool| ToolSource {
+            crate::schema::lower_for_check(self.defs().iter().map(|tool| ToolSource {
                 output: None,
                 ..source(tool, &bump)
             }))

@@ -190,11 +190,10 @@ pub fn python_absent(name: &str) -> Option<&'static Absent> {
     find(PYTHON_ABSENT, name)
 }
 
-/// Whether a Python program can import the module `dotted` (its first
-/// component decides: `collections.abc` is `collections`'s).
+/// Whether a Python program can import the module `dotted`: only the
+/// modules listed are there, not their submodules.
 pub fn python_module_available(dotted: &str) -> bool {
-    let top = dotted.split('.').next().unwrap_or(dotted);
-    PYTHON_MODULES.binary_search(&top).is_ok()
+    PYTHON_MODULES.binary_search(&dotted).is_ok()
 }
 
 fn find(list: &'static [Absent], name: &str) -> Option<&'static Absent> {
@@ -216,7 +215,8 @@ mod tests {
         assert!(javascript_absent("fetch").is_some());
         assert!(javascript_absent("console").is_none());
         assert!(python_absent("open").is_some());
-        assert!(python_module_available("collections.abc"));
+        assert!(python_module_available("collections"));
+        assert!(!python_module_available("collections.abc"));
         assert!(!python_module_available("requests"));
     }
 }

@@ -193,6 +193,15 @@ mod python {
     }
 
     #[test]
+    fn future_annotations_run_and_are_not_reported() {
+        let code = "from __future__ import annotations\nx: int = 1\nx";
+        let (outcome, _) = run_py(code);
+        assert_eq!(outcome.value, json!(1), "{:?}", outcome.error);
+        let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+        assert!(catalog.check_program(Language::Python, code).is_empty());
+    }
+
+    #[test]
     fn a_python_tool_call_that_is_not_awaited_is_a_warning() {
         let code = "tools.note({'text': 'x'})\n1";
         let (outcome, calls) = run_with(CheckPolicy::Deny, Language::Python, code);

@@ -8,9 +8,12 @@ use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
-    Argument, ArrayExpressionElement, BindingPattern, CallExpression, Expression,
-    ExpressionStatement, IdentifierReference, ImportExpression, ObjectPropertyKind, PropertyKind,
-    SimpleAssignmentTarget, Statement, UnaryExpression, UnaryOperator, VariableDeclarator,
+    Argument, ArrayExpressionElement, AssignmentExpression, AssignmentTarget,
+    AssignmentTargetPropertyIdentifier, BinaryExpression, BinaryOperator, BindingPattern,
+    CallExpression, ComputedMemberExpression, Expression, ExpressionStatement, IdentifierReference,
+    ImportExpression, ObjectPropertyKind, PropertyKind, SimpleAssignmentTarget, Statement,
+    StaticMemberExpression, TSClassImplements, TSType, TryStatement, UnaryExpression,
+    UnaryOperator, VariableDeclarator, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::{ParseOptions, Parser};
@@ -209,10 +212,12 @@ pub fn is_module_item(stmt: &Statement<'_>) -> bool {
 #[derive(Default)]
 struct Walk<'a> {
     seen: Seen<'a>,
-    /// Keys destructured from `tools`: `const { search } = tools`.
-    destructured: Vec<(String, usize)>,
     /// `import(...)` expressions.
     imports: Vec<usize>,
+    /// Where the property of each `tools.x` / `tools["x"]` is, and its name.
+    members: Vec<(usize, String)>,
+    /// How many `try` blocks with a `catch` are open around the walk.
+    guarded: usize,
     depth: usize,
 }
 
@@ -303,7 +308,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Judges what was collected.
-    fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
+    fn finish(mut self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
         for at in self.imports {
             out.push(error(
                 at,
@@ -311,20 +316,12 @@ impl<'a> Walk<'a> {
                 "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
             ));
         }
-        if !self.seen.binds(crate::GLOBAL) {
-            for (key, at) in self.destructured {
-                if key == "then" || !context.declares(&key) {
-                    let call = ToolCall {
-                        name: key,
-                        name_at: at,
-                        at,
-                        args: None,
-                        bad_arguments: None,
-                        optional: false,
-                        as_property: true,
-                    };
-                    context.check_call(call, Style::Js, out);
-                }
+        // A member of `tools` read but not called is a test for the tool.
+        let mut called: Vec<usize> = self.seen.calls.iter().map(|(_, c)| c.name_at).collect();
+        called.sort_unstable();
+        for (at, name) in self.members {
+            if called.binary_search(&at).is_err() {
+                self.seen.probed.push(name);
             }
         }
         self.seen.judge(context, Style::Js, out);
@@ -365,21 +362,8 @@ impl<'a> Visit<'a> for Walk<'a> {
         let from_tools = it.init.as_ref().is_some_and(|init| {
             matches!(init.get_inner_expression(), Expression::Identifier(id) if id.name == crate::GLOBAL)
         });
-        if from_tools {
-            match &it.id {
-                BindingPattern::BindingIdentifier(id) => {
-                    self.seen.aliases.push(id.name.as_str().to_owned())
-                }
-                BindingPattern::ObjectPattern(pattern) => {
-                    for property in &pattern.properties {
-                        if let Some(key) = property.key.static_name() {
-                            self.destructured
-                                .push((key.into_owned(), property.key.span().start as usize));
-                        }
-                    }
-                }
-                _ => {}
-            }
+        if from_tools && let BindingPattern::BindingIdentifier(id) = &it.id {
+            self.seen.aliases.push(id.name.as_str().to_owned());
         }
         walk::walk_variable_declarator(self, it);
     }
@@ -387,18 +371,96 @@ impl<'a> Visit<'a> for Walk<'a> {
     fn visit_unary_expression(&mut self, it: &UnaryExpression<'a>) {
         // `typeof fetch` is how a program asks whether a global exists.
         if it.operator == UnaryOperator::Typeof
-            && matches!(
-                it.argument.get_inner_expression(),
-                Expression::Identifier(_)
-            )
+            && let Expression::Identifier(id) = it.argument.get_inner_expression()
         {
+            self.seen.probed.push(id.name.as_str().to_owned());
             return;
         }
         walk::walk_unary_expression(self, it);
     }
 
+    fn visit_binary_expression(&mut self, it: &BinaryExpression<'a>) {
+        // `"name" in tools` tests for a tool.
+        if it.operator == BinaryOperator::In
+            && let Expression::Identifier(id) = it.right.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+            && let Val::Str(Some(name)) = value_of(&it.left)
+        {
+            self.seen.probed.push(name.into_owned());
+        }
+        walk::walk_binary_expression(self, it);
+    }
+
+    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+        if let Expression::Identifier(id) = it.object.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+        {
+            self.members.push((
+                it.property.span.start as usize,
+                it.property.name.as_str().to_owned(),
+            ));
+        }
+        walk::walk_static_member_expression(self, it);
+    }
+
+    fn visit_computed_member_expression(&mut self, it: &ComputedMemberExpression<'a>) {
+        if let Expression::Identifier(id) = it.object.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+        {
+            let key = it.expression.get_inner_expression();
+            if let Val::Str(Some(name)) = value_of(key) {
+                self.members
+                    .push((key.span().start as usize, name.into_owned()));
+            }
+        }
+        walk::walk_computed_member_expression(self, it);
+    }
+
+    fn visit_assignment_expression(&mut self, it: &AssignmentExpression<'a>) {
+        // `globalThis.fetch = ...` puts a global in place.
+        if let AssignmentTarget::StaticMemberExpression(member) = &it.left
+            && javascript_absent(member.property.name.as_str()).is_some()
+        {
+            self.seen.bind(member.property.name.as_str());
+        }
+        walk::walk_assignment_expression(self, it);
+    }
+
+    fn visit_assignment_target_property_identifier(
+        &mut self,
+        it: &AssignmentTargetPropertyIdentifier<'a>,
+    ) {
+        self.seen.bind(it.binding.name.as_str());
+        walk::walk_assignment_target_property_identifier(self, it);
+    }
+
+    fn visit_with_statement(&mut self, it: &WithStatement<'a>) {
+        self.seen.dynamic = true;
+        walk::walk_with_statement(self, it);
+    }
+
+    fn visit_try_statement(&mut self, it: &TryStatement<'a>) {
+        let catches = it.handler.is_some();
+        self.guarded += usize::from(catches);
+        self.visit_block_statement(&it.block);
+        self.guarded -= usize::from(catches);
+        if let Some(handler) = &it.handler {
+            self.visit_catch_clause(handler);
+        }
+        if let Some(finalizer) = &it.finalizer {
+            self.visit_block_statement(finalizer);
+        }
+    }
+
+    // Types are erased before the program runs: names in them are never
+    // looked up.
+    fn visit_ts_type(&mut self, _it: &TSType<'a>) {}
+
+    fn visit_ts_class_implements(&mut self, _it: &TSClassImplements<'a>) {}
+
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
-        if javascript_absent(it.name.as_str()).is_some() {
+        // A use inside a `try` that catches is a program's own probe.
+        if self.guarded == 0 && javascript_absent(it.name.as_str()).is_some() {
             self.seen
                 .absent
                 .push((it.name.as_str().to_owned(), it.span.start as usize));
@@ -449,7 +511,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
             (UnaryOperator::UnaryPlus, Expression::NumericLiteral(n)) => Val::Num(n.value),
             _ => Val::Unknown,
         },
-        Expression::BooleanLiteral(_) => Val::Bool,
+        Expression::BooleanLiteral(b) => Val::Bool(b.value),
         Expression::NullLiteral(_) => Val::Null,
         Expression::Identifier(id) if id.name == "undefined" => Val::Absent,
         Expression::ObjectExpression(object) => {
@@ -457,13 +519,21 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
             let mut open = false;
             for property in &object.properties {
                 let ObjectPropertyKind::ObjectProperty(p) = property else {
+                    // A spread may hold, and so replace, any key before it.
+                    entries.clear();
                     open = true;
                     continue;
                 };
                 let Some(key) = p.key.static_name() else {
+                    // A computed key may be any key, before it or after.
+                    entries.clear();
                     open = true;
                     continue;
                 };
+                if key == "toJSON" {
+                    // The JSON sent is whatever it returns.
+                    return Val::Unknown;
+                }
                 if key == "__proto__" && !p.computed && !p.shorthand {
                     // Sets the prototype; it is no key.
                     open = true;
@@ -497,9 +567,13 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
         Expression::ArrayExpression(array) => {
             let mut items = Vec::new();
             let mut open = false;
+            let mut fixed = None;
             for element in &array.elements {
                 match element {
-                    ArrayExpressionElement::SpreadElement(_) => open = true,
+                    ArrayExpressionElement::SpreadElement(_) => {
+                        open = true;
+                        fixed.get_or_insert(items.len());
+                    }
                     ArrayExpressionElement::Elision(e) => {
                         items.push((e.span.start as usize, Val::Null))
                     }
@@ -509,7 +583,8 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     },
                 }
             }
-            Val::Arr { items, open }
+            let fixed = fixed.unwrap_or(items.len());
+            Val::Arr { items, open, fixed }
         }
         _ => Val::Unknown,
     }

@@ -203,8 +203,15 @@ pub(crate) struct Seen<'a> {
     calls: Vec<(String, ToolCall<'a>)>,
     /// Where calls whose result is dropped start, sorted.
     dropped: Vec<usize>,
-    /// Uses of names the sandbox lacks.
+    /// Uses of names the sandbox lacks (outside a `try` that catches).
     absent: Vec<(String, usize)>,
+    /// Names a program asks about before it relies on them: tools it tests
+    /// for (`"x" in tools`, `if (tools.x)`, `hasattr(tools, "x")`) and
+    /// globals it tests with `typeof`. Their absence is not judged.
+    probed: Vec<String>,
+    /// Whether names can resolve in ways a walk does not see (a `with`
+    /// block): then neither `tools` nor the sandbox's globals are judged.
+    dynamic: bool,
 }
 
 impl Seen<'_> {
@@ -213,7 +220,11 @@ impl Seen<'_> {
     }
 
     fn binds(&self, name: &str) -> bool {
-        self.bound.contains_key(name)
+        self.dynamic || self.bound.contains_key(name)
+    }
+
+    fn probed(&self, name: &str) -> bool {
+        self.probed.iter().any(|p| p == name)
     }
 
     /// Whether calls on `name` reach tools (before bindings are judged).
@@ -230,13 +241,13 @@ impl Seen<'_> {
 
     /// Judges the names and calls seen. A program that binds `tools` itself
     /// is not judged on its calls.
-    fn judge(self, context: &Context<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
+    fn judge(mut self, context: &Context<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
         for (name, at) in &self.absent {
             let absent = match style {
                 Style::Js => crate::sandbox::javascript_absent(name),
                 Style::Py => crate::sandbox::python_absent(name),
             };
-            if let (Some(absent), false) = (absent, self.binds(name)) {
+            if let (Some(absent), false) = (absent, self.binds(name) || self.probed(name)) {
                 out.push(error(
                     *at,
                     DiagnosticCode::Unavailable,
@@ -252,8 +263,13 @@ impl Seen<'_> {
             Style::Js => "collect it in `Promise.all`",
             Style::Py => "pass it to `asyncio.gather`",
         };
-        for (base, call) in self.calls {
+        let calls = std::mem::take(&mut self.calls);
+        for (base, call) in calls {
             if base != crate::GLOBAL && !once(&base) {
+                continue;
+            }
+            // A tool the program tests for before calling may be missing.
+            if self.probed(&call.name) && !context.declares(&call.name) {
                 continue;
             }
             let then = style == Style::Js && call.as_property && call.name == "then";
@@ -313,7 +329,7 @@ impl Context<'_> {
             ));
             return;
         };
-        if call.as_property && style == Style::Js && tool.name == "then" {
+        if call.as_property && style == Style::Js && tool.name == "then" && !call.optional {
             let g = crate::GLOBAL;
             out.push(error(
                 call.name_at,
@@ -450,16 +466,25 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
     }
 }
 
-/// The 1-based line and column (in characters) of a byte offset.
+/// The 1-based line and column (in characters) of a byte offset. A line
+/// ends at `\n`, `\r\n` or a lone `\r`, as both languages have it.
 pub fn line_column(code: &str, offset: usize) -> (u32, u32) {
     let mut offset = offset.min(code.len());
     while !code.is_char_boundary(offset) {
         offset -= 1;
     }
-    let before = &code[..offset];
-    let line = memchr::memchr_iter(b'\n', before.as_bytes()).count() + 1;
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    let column = before[start..].chars().count() + 1;
+    let before = &code.as_bytes()[..offset];
+    let mut line = 1usize;
+    let mut start = 0usize;
+    for i in memchr::memchr2_iter(b'\n', b'\r', before) {
+        // A `\r` before a `\n` is that line break's first half.
+        if before[i] == b'\r' && code.as_bytes().get(i + 1) == Some(&b'\n') {
+            continue;
+        }
+        line += 1;
+        start = i + 1;
+    }
+    let column = code[start..offset].chars().count() + 1;
     (
         u32::try_from(line).unwrap_or(u32::MAX),
         u32::try_from(column).unwrap_or(u32::MAX),

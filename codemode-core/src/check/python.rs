@@ -46,12 +46,30 @@ struct Walk<'a> {
     seen: Seen<'a>,
     /// Imports of modules the sandbox lacks.
     modules: Vec<(String, usize)>,
+    /// How many statements enclose the one being walked (1: the module's).
+    statements: usize,
+    /// How many `try` blocks with handlers enclose the walk.
+    guarded: usize,
     depth: usize,
 }
 
 impl<'a> Walk<'a> {
     fn bind(&mut self, name: &str) {
         self.seen.bind(name);
+    }
+
+    /// `hasattr(tools, "x")` and `getattr(tools, "x", ...)` test for a tool.
+    fn probe(&mut self, call: &ExprCall) {
+        let (Expr::Name(function), [Expr::Name(object), Expr::StringLiteral(name), ..]) =
+            (call.func.as_ref(), &call.arguments.args[..])
+        else {
+            return;
+        };
+        if matches!(function.id.as_str(), "hasattr" | "getattr")
+            && self.seen.is_base(object.id.as_str())
+        {
+            self.seen.probed.push(name.value.to_str().to_owned());
+        }
     }
 
     /// Whether `call` is made on `tools` (or an alias): `tools.x(...)` or
@@ -116,7 +134,10 @@ impl<'a> Walk<'a> {
                             at: usize::from(keyword.value.range().start()),
                             val: value_of(&keyword.value),
                         }),
-                        None => open = true,
+                        None => {
+                            entries.clear();
+                            open = true;
+                        }
                     }
                 }
                 Some((
@@ -172,12 +193,29 @@ impl<'a> Visitor<'a> for Walk<'a> {
             return;
         }
         self.depth += 1;
+        self.statements += 1;
+        // An import runs, and fails, only when its statement runs: one at
+        // the module's top level, outside a `try` that catches, always does.
+        let runs = self.statements == 1 && self.guarded == 0;
         match stmt {
+            Stmt::Try(stmt) if !stmt.handlers.is_empty() => {
+                self.guarded += 1;
+                self.visit_body(&stmt.body);
+                self.guarded -= 1;
+                for handler in &stmt.handlers {
+                    self.visit_except_handler(handler);
+                }
+                self.visit_body(&stmt.orelse);
+                self.visit_body(&stmt.finalbody);
+                self.statements -= 1;
+                self.depth -= 1;
+                return;
+            }
             Stmt::FunctionDef(def) => self.bind(def.name.as_str()),
             Stmt::ClassDef(class) => self.bind(class.name.as_str()),
             Stmt::Global(global) => global.names.iter().for_each(|n| self.bind(n.as_str())),
             Stmt::Nonlocal(nonlocal) => nonlocal.names.iter().for_each(|n| self.bind(n.as_str())),
-            Stmt::Import(import) => {
+            Stmt::Import(import) if runs => {
                 for alias in &import.names {
                     if !python_module_available(alias.name.as_str()) {
                         self.modules
@@ -185,9 +223,11 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     }
                 }
             }
-            Stmt::ImportFrom(import) => {
+            Stmt::ImportFrom(import) if runs => {
                 let module = import.module.as_ref().map(|m| m.as_str()).unwrap_or("");
-                if import.level > 0 || !python_module_available(module) {
+                // `from __future__ import annotations` is a compiler flag.
+                let future = module == "__future__" && import.level == 0;
+                if !future && (import.level > 0 || !python_module_available(module)) {
                     let dots = ".".repeat(import.level as usize);
                     self.modules.push((
                         format!("{dots}{module}"),
@@ -213,6 +253,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
             _ => {}
         }
         visitor::walk_stmt(self, stmt);
+        self.statements -= 1;
         self.depth -= 1;
     }
 
@@ -224,7 +265,9 @@ impl<'a> Visitor<'a> for Walk<'a> {
         match expr {
             Expr::Name(name) if name.ctx != ExprContext::Load => self.bind(name.id.as_str()),
             Expr::Call(call) => {
+                self.probe(call);
                 if let Expr::Name(name) = call.func.as_ref()
+                    && self.guarded == 0
                     && python_absent(name.id.as_str()).is_some()
                 {
                     self.seen
@@ -308,7 +351,7 @@ fn value_of(expr: &Expr) -> Val<'_> {
             (UnaryOp::UAdd, Val::Num(v)) => Val::Num(v),
             _ => Val::Unknown,
         },
-        Expr::BooleanLiteral(_) => Val::Bool,
+        Expr::BooleanLiteral(b) => Val::Bool(b.value),
         Expr::NoneLiteral(_) => Val::Null,
         Expr::Dict(dict) => {
             let mut entries: Vec<Entry<'_>> = Vec::new();
@@ -325,8 +368,12 @@ fn value_of(expr: &Expr) -> Val<'_> {
                         entries.retain(|e| e.key != entry.key);
                         entries.push(entry);
                     }
-                    // A spread, or a key that is not a plain string.
-                    _ => open = true,
+                    // A spread, or a key that is not a plain string: it may
+                    // hold, and so replace, any key before it.
+                    _ => {
+                        entries.clear();
+                        open = true;
+                    }
                 }
             }
             Val::Obj { entries, open }
@@ -339,12 +386,18 @@ fn value_of(expr: &Expr) -> Val<'_> {
 
 fn sequence(elements: &[Expr]) -> Val<'_> {
     let mut items = Vec::new();
-    let mut open = false;
+    let mut fixed = None;
     for element in elements {
         match element {
-            Expr::Starred(_) => open = true,
+            Expr::Starred(_) => {
+                fixed.get_or_insert(items.len());
+            }
             e => items.push((usize::from(e.range().start()), value_of(e))),
         }
     }
-    Val::Arr { items, open }
+    Val::Arr {
+        open: fixed.is_some(),
+        fixed: fixed.unwrap_or(items.len()),
+        items,
+    }
 }

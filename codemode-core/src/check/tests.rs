@@ -48,6 +48,22 @@ fn catalog() -> Catalog {
             }),
         ),
         ToolDef::new("then", json!({"type": "object"})),
+        ToolDef::new(
+            "pat",
+            json!({"type": "object", "patternProperties": {"^x-": {"type": "string"}}}),
+        ),
+        ToolDef::new(
+            "notype",
+            json!({"properties": {
+                "v": {"properties": {"x": {"type": "number"}}},
+                "w": {"items": {"type": "string"}},
+                "z": {"additionalProperties": false}
+            }}),
+        ),
+        ToolDef::new(
+            "flag",
+            json!({"type": "object", "properties": {"on": {"const": true}}}),
+        ),
     ])
 }
 
@@ -102,10 +118,8 @@ fn unknown_tools_are_found_with_a_suggestion() {
     assert!(found(Py, "await tools.then({})").is_empty());
     // Optional calls of a missing tool give undefined, not an error.
     assert!(found(Js, "await tools.nope?.({})").is_empty());
-    assert_eq!(
-        found(Js, "const { serch, search } = tools;"),
-        [(1, 9, "unknown-tool")]
-    );
+    // Destructuring calls nothing: a missing tool is just undefined.
+    assert!(found(Js, "const { serch, search } = tools;").is_empty());
 }
 
 #[test]
@@ -211,7 +225,7 @@ fn what_cannot_be_seen_is_not_an_error() {
         "def f(tools):\n    return tools.nope()",
         "import asyncio\nr = await asyncio.gather(*[tools.search({'query': q}) for q in ['a']])",
         "open = lambda p: p\nopen('x')",
-        "import json, collections.abc\nfrom typing import Any",
+        "import json, collections\nfrom typing import Any",
     ] {
         assert_eq!(found(Py, code), [], "{code}");
     }
@@ -341,4 +355,87 @@ fn deep_chains_that_brackets_do_not_show_are_parsed_on_a_stack_of_their_own() {
         .unwrap()
         .join()
         .unwrap();
+}
+
+/// Correct programs an outside review found reported, each for a reason
+/// the check now honours.
+#[test]
+fn what_a_program_guards_or_json_drops_is_not_an_error() {
+    for code in [
+        // A key before a spread may be replaced by it.
+        "return await tools.search({ query: 'q', sort: 'bogus', ...{ sort: 'new' } });",
+        "const base = { extra: undefined }; return await tools.search({ query: 'q', extra: 1, ...base });",
+        // A spread shifts the positions after it.
+        "const head = [1]; return await tools.shape({ point: [...head, 5] });",
+        // Keys JSON leaves out, and objects that say what their JSON is.
+        "await tools.search({ query: 'a', bogus: undefined, cb() {}, f: () => 1 });",
+        "await tools.search({ bogus: 1, toJSON() { return { query: 'b' }; } });",
+        // Patterns leave other keys free; without `type`, other kinds pass.
+        "await tools.pat({ foo: 1 });",
+        "await tools.notype({ v: 'str', w: 5, z: 3 });",
+        // Globals a program tests for, puts in place, or tries.
+        "if (typeof fetch !== 'undefined') { return await fetch('http://x'); } return 1;",
+        "const env = typeof process !== 'undefined' ? process.env : {};",
+        "try { require('fs'); } catch (e) {}",
+        "globalThis.fetch = async (u) => ({ ok: true }); return await fetch('x');",
+        "({ fetch } = { fetch: async () => 1 }); return await fetch();",
+        // Tools a program tests for before calling.
+        "if ('nope' in tools) { return await tools.nope({}); } return null;",
+        "if (tools.nope) { return await tools.nope({}); }",
+        "return typeof tools.nope === 'function' ? await tools.nope({}) : null;",
+        "const { nope = async () => 1 } = tools; return await nope();",
+        "return await tools.then?.({});",
+        // A rebound alias, and a `with` block.
+        "let t = tools;\n({ t } = { t: { foo: async () => 1 } });\nreturn await t.foo();",
+        "with ({ tools: { nope: async () => 1 } }) { await tools.nope(); }",
+    ] {
+        assert_eq!(found(Js, code), [], "{code}");
+    }
+    for code in [
+        "let ws: WebSocket | null = null; return ws;",
+        "function f(b: Buffer): number { return 1; }",
+        "type F = typeof fetch;",
+        "interface Opts { timer?: ReturnType<typeof setTimeout> }",
+    ] {
+        assert_eq!(found(Ts, code), [], "{code}");
+    }
+    for code in [
+        "await tools.search({'query': 'q', 'sort': 'bogus', **{'sort': 'new'}})",
+        "head = [1]\nawait tools.shape({'point': [*head, 5]})",
+        "from __future__ import annotations\nx = 1",
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import requests\nx = 1",
+        "try:\n    import numpy\nexcept ImportError:\n    numpy = None",
+        "def f():\n    import requests\n    return requests",
+        "try:\n    data = open('x').read()\nexcept OSError:\n    data = ''",
+        "if hasattr(tools, 'nope'):\n    r = await tools.nope()",
+    ] {
+        assert_eq!(found(Py, code), [], "{code}");
+    }
+    // What stays certain is still found: a tuple's items before a spread,
+    // a boolean `const`, a submodule the sandbox lacks.
+    assert_eq!(
+        found(Js, "await tools.shape({ point: ['a', ...rest] })"),
+        [(1, 29, "wrong-type")]
+    );
+    assert_eq!(
+        found(Js, "await tools.flag({ on: false })"),
+        [(1, 24, "invalid-value")]
+    );
+    assert_eq!(found(Py, "import collections.abc"), [(1, 8, "unavailable")]);
+    assert_eq!(
+        found(Js, "await tools.notype({ v: { x: 'no' } })"),
+        [(1, 30, "wrong-type")]
+    );
+}
+
+#[test]
+fn a_lone_carriage_return_ends_a_line() {
+    assert_eq!(
+        found(Py, "x = 1\rawait tools.nope()"),
+        [(2, 13, "unknown-tool")]
+    );
+    assert_eq!(
+        found(Js, "let x = 1;\r\nawait tools.nope();"),
+        [(2, 13, "unknown-tool")]
+    );
 }

@@ -23,15 +23,18 @@ pub(super) enum Val<'a> {
     /// `null` / `None`.
     Null,
     /// A boolean.
-    Bool,
+    Bool(bool),
     /// A number.
     Num(f64),
     /// A string, with its text when it is known.
     Str(Option<Cow<'a, str>>),
     /// An array literal; `open` when a spread makes its length unknown.
+    /// Items after the first spread are listed too, but their positions are
+    /// not known: only the first `fixed` are where they stand.
     Arr {
         items: Vec<(usize, Val<'a>)>,
         open: bool,
+        fixed: usize,
     },
     /// An object literal; `open` when a spread or a computed key makes its
     /// keys unknown.
@@ -55,7 +58,7 @@ impl Val<'_> {
         match (self, style) {
             (Val::Null, Style::Js) => "null",
             (Val::Null, Style::Py) => "None",
-            (Val::Bool, _) => "a boolean",
+            (Val::Bool(_), _) => "a boolean",
             (Val::Num(_), Style::Js) => "a number",
             (Val::Num(n), Style::Py) if n.fract() == 0.0 => "an int",
             (Val::Num(_), Style::Py) => "a float",
@@ -156,15 +159,15 @@ impl Checker<'_> {
                 }
             }
             Ty::Array(item) => {
-                if let Val::Arr { items, .. } = val {
-                    for (i, (item_at, item_val)) in items.iter().enumerate() {
+                if let Val::Arr { items, fixed, .. } = val {
+                    for (i, (item_at, item_val)) in items.iter().enumerate().take(*fixed) {
                         self.check(item, item_val, *item_at, &Path::Index(path, i), depth);
                     }
                 }
             }
             Ty::Tuple(tuple) => {
-                if let Val::Arr { items, open } = val {
-                    for (i, (item_at, item_val)) in items.iter().enumerate() {
+                if let Val::Arr { items, open, fixed } = val {
+                    for (i, (item_at, item_val)) in items.iter().enumerate().take(*fixed) {
                         let ty = tuple.items.get(i).or(tuple.rest.as_deref());
                         if let Some(ty) = ty {
                             self.check(ty, item_val, *item_at, &Path::Index(path, i), depth);
@@ -174,7 +177,8 @@ impl Checker<'_> {
                         tuple.required,
                         tuple.rest.is_none().then_some(tuple.items.len()),
                     );
-                    if !open && (items.len() < min || max.is_some_and(|m| items.len() > m)) {
+                    let too_few = !open && items.len() < min;
+                    if too_few || max.is_some_and(|m| *fixed > m) {
                         let want = match max {
                             Some(m) if m == min => format!("exactly {m}"),
                             Some(m) => format!("{min} to {m}"),
@@ -327,6 +331,10 @@ impl Checker<'_> {
             return;
         };
         for entry in entries {
+            // JSON leaves out a key whose value is `undefined` or a function.
+            if matches!(entry.val, Val::Absent) {
+                continue;
+            }
             let key_path = Path::Key(path, &entry.key);
             match object
                 .props
@@ -394,12 +402,12 @@ impl Checker<'_> {
     fn check_lit(&mut self, lit: &Lit, val: &Val<'_>, at: usize, path: &Path<'_>) {
         let same_kind = matches!(
             (lit, val),
-            (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool)
+            (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool(_))
         );
         if !same_kind {
             let ty = Ty::Lit(lit.clone());
             self.wrong_type(&ty, val, at, path);
-        } else if !lit_equals(lit, val) && !matches!(val, Val::Str(None) | Val::Bool) {
+        } else if !lit_equals(lit, val) && !matches!(val, Val::Str(None)) {
             self.push(
                 at,
                 DiagnosticCode::InvalidValue,
@@ -454,14 +462,14 @@ impl Checker<'_> {
             (Ty::Unknown, _)
                 | (_, Val::Unknown | Val::Absent)
                 | (Ty::Null, Val::Null)
-                | (Ty::Bool, Val::Bool)
+                | (Ty::Bool, Val::Bool(_))
                 | (Ty::Str, Val::Str(_))
                 | (Ty::Int | Ty::Num, Val::Num(_))
                 | (Ty::Array(_) | Ty::Tuple(_), Val::Arr { .. })
                 | (Ty::Object(_), Val::Obj { .. })
                 | (Ty::Lit(Lit::Str(_)), Val::Str(_))
                 | (Ty::Lit(Lit::Num(_)), Val::Num(_))
-                | (Ty::Lit(Lit::Bool(_)), Val::Bool)
+                | (Ty::Lit(Lit::Bool(_)), Val::Bool(_))
         )
     }
 
@@ -539,6 +547,7 @@ fn lit_equals(lit: &Lit, val: &Val<'_>) -> bool {
     match (lit, val) {
         (Lit::Str(a), Val::Str(Some(b))) => a == b.as_ref(),
         (Lit::Num(a), Val::Num(b)) => a.as_f64() == Some(*b),
+        (Lit::Bool(a), Val::Bool(b)) => a == b,
         _ => false,
     }
 }

@@ -99,33 +99,42 @@ pub(crate) struct ToolSource<'v> {
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.
 pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
-    let mut lowered = lower_walks(tools);
+    let mut lowered = lower_walks(tools, false);
     super::share::share_repeated(&mut lowered);
     super::share::share_described(&mut lowered);
     lowered
 }
 
-/// The lowering itself: one walk, or two halves joined.
-/// Lowers every tool's schemas as [`lower_tools`] does, without sharing
-/// repeated shapes: every object keeps whether it admits other keys, which
-/// the printed SDK need not say but a check of arguments does.
+/// Lowers every tool's schemas for a check of arguments, which must judge
+/// only what the schema certainly forbids. Unlike [`lower_tools`]:
+/// - repeated shapes are not shared, so every object keeps whether it
+///   admits other keys (the printed SDK need not say);
+/// - a schema without `type` whose keywords describe an object or an array
+///   admits any other kind of value too, as JSON Schema has it (the SDK
+///   declares the object or array, which is what such schemas mean);
+/// - `patternProperties` without `additionalProperties` leave other keys
+///   free, since the check cannot tell which keys a pattern matches.
 #[cfg(feature = "check")]
-pub(crate) fn lower_unshared<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
-    lower_walks(tools)
+pub(crate) fn lower_for_check<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
+    lower_walks(tools, true)
 }
 
-fn lower_walks<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
+/// The lowering itself: one walk, or two halves joined.
+fn lower_walks<'v>(
+    tools: impl ExactSizeIterator<Item = ToolSource<'v>>,
+    checking: bool,
+) -> Lowered {
     if !crate::parallel::worth_halving(tools.len()) {
         // One walk, taking each tool only when its turn comes, so a tree
         // read for it just before is still in the cache.
-        return finish(lower_part(tools));
+        return finish(lower_part(tools, checking));
     }
     let tools: Vec<ToolSource<'v>> = tools.collect();
     let (a, b) = crate::parallel::halves(
         &tools,
         tools.len() / 2,
-        |first| lower_part(first.iter().copied()),
-        |second| lower_part(second.iter().copied()),
+        |first| lower_part(first.iter().copied(), checking),
+        |second| lower_part(second.iter().copied(), checking),
     );
     finish(match b {
         Some(b) => join(a, b),
@@ -144,8 +153,11 @@ struct Part {
     degradations: Vec<(Option<usize>, Degradation)>,
 }
 
-fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>) -> Part {
-    let mut walk = Walk::default();
+fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: bool) -> Part {
+    let mut walk = Walk {
+        checking,
+        ..Walk::default()
+    };
     let tools = tools.into_iter();
     let mut lowered = Vec::with_capacity(tools.size_hint().0);
     for tool in tools {
@@ -321,6 +333,8 @@ struct Walk<'v> {
     current: Option<usize>,
     /// Arrays open around the node being lowered.
     lists: usize,
+    /// Lowering for a check of arguments ([`lower_for_check`]).
+    checking: bool,
 }
 
 impl<'v> Walk<'v> {
@@ -565,13 +579,33 @@ impl<'v> Walk<'v> {
                 let array_like = [Kw::Items, Kw::PrefixItems]
                     .into_iter()
                     .any(|k| map.get(k).is_some());
-                if object_like {
-                    Some(self.lower_object(site, map, ptr, depth))
+                let shaped = if object_like {
+                    self.lower_object(site, map, ptr, depth)
                 } else if array_like {
-                    Some(self.lower_array(site, map, ptr, depth))
+                    self.lower_array(site, map, ptr, depth)
                 } else {
-                    None
+                    return None;
+                };
+                if !self.checking {
+                    return Some(shaped);
                 }
+                // Without `type`, the keywords bind only values of their kind.
+                let other = if object_like {
+                    Ty::Array(Box::new(Ty::Unknown))
+                } else {
+                    Ty::Object(Object {
+                        props: Vec::new(),
+                        extra: Extra::Unspecified,
+                    })
+                };
+                Some(union(vec![
+                    shaped,
+                    Ty::Null,
+                    Ty::Bool,
+                    Ty::Num,
+                    Ty::Str,
+                    other,
+                ]))
             }
         }
     }
@@ -640,6 +674,9 @@ impl<'v> Walk<'v> {
         };
         match map.get(Kw::PatternProperties) {
             None => {}
+            // Which keys a pattern matches is not known to a check: with
+            // other keys unconstrained, no other key can be judged.
+            Some(Json::Object(_)) if self.checking && extra == Extra::Unspecified => {}
             Some(Json::Object(patterns)) => {
                 let mut members = Vec::new();
                 for (pattern, schema) in patterns.iter() {
@@ -969,13 +1006,13 @@ mod tests {
                 output: (name != "tool4").then_some(output),
             })
             .collect();
-        let whole = finish(lower_part(sources.iter().copied()));
+        let whole = finish(lower_part(sources.iter().copied(), false));
         assert!(whole.degradations.len() > 10, "{:?}", whole.degradations);
         for at in 0..=sources.len() {
             let (first, second) = sources.split_at(at);
             let joined = finish(join(
-                lower_part(first.iter().copied()),
-                lower_part(second.iter().copied()),
+                lower_part(first.iter().copied(), false),
+                lower_part(second.iter().copied(), false),
             ));
             assert_eq!(joined.degradations, whole.degradations, "split at {at}");
             for language in [Language::TypeScript, Language::Python] {

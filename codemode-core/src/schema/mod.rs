@@ -10,6 +10,6 @@ mod share;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 #[cfg(feature = "check")]
-pub(crate) use lower::lower_unshared;
+pub(crate) use lower::lower_for_check;
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};
