@@ -218,6 +218,11 @@ struct Walk<'a> {
     members: Vec<(usize, String)>,
     /// How many `try` blocks with a `catch` are open around the walk.
     guarded: usize,
+    /// References to `tools` (or an alias), and how many of them are the
+    /// object of a member access, a callee, or the right of `in`: any other
+    /// reference passes `tools` around as a value.
+    base_refs: usize,
+    base_uses: usize,
     depth: usize,
 }
 
@@ -302,6 +307,7 @@ impl<'a> Walk<'a> {
                 args,
                 bad_arguments: None,
                 optional: call.optional,
+                guarded: self.guarded > 0,
                 as_property,
             },
         ))
@@ -315,6 +321,9 @@ impl<'a> Walk<'a> {
                 DiagnosticCode::Unavailable,
                 "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
             ));
+        }
+        if self.base_refs > self.base_uses {
+            self.seen.escaped = true;
         }
         // A member of `tools` read but not called is a test for the tool.
         let mut called: Vec<usize> = self.seen.calls.iter().map(|(_, c)| c.name_at).collect();
@@ -364,6 +373,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         });
         if from_tools && let BindingPattern::BindingIdentifier(id) = &it.id {
             self.seen.aliases.push(id.name.as_str().to_owned());
+            self.base_uses += 1;
         }
         walk::walk_variable_declarator(self, it);
     }
@@ -388,6 +398,12 @@ impl<'a> Visit<'a> for Walk<'a> {
         {
             self.seen.probed.push(name.into_owned());
         }
+        if it.operator == BinaryOperator::In
+            && let Expression::Identifier(id) = it.right.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+        {
+            self.base_uses += 1;
+        }
         walk::walk_binary_expression(self, it);
     }
 
@@ -395,6 +411,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         if let Expression::Identifier(id) = it.object.get_inner_expression()
             && self.seen.is_base(id.name.as_str())
         {
+            self.base_uses += 1;
             self.members.push((
                 it.property.span.start as usize,
                 it.property.name.as_str().to_owned(),
@@ -407,6 +424,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         if let Expression::Identifier(id) = it.object.get_inner_expression()
             && self.seen.is_base(id.name.as_str())
         {
+            self.base_uses += 1;
             let key = it.expression.get_inner_expression();
             if let Val::Str(Some(name)) = value_of(key) {
                 self.members
@@ -459,6 +477,12 @@ impl<'a> Visit<'a> for Walk<'a> {
     fn visit_ts_class_implements(&mut self, _it: &TSClassImplements<'a>) {}
 
     fn visit_identifier_reference(&mut self, it: &IdentifierReference<'a>) {
+        if self.seen.is_base(it.name.as_str()) {
+            self.base_refs += 1;
+        }
+        if it.name == "globalThis" {
+            self.seen.global_object = true;
+        }
         // A use inside a `try` that catches is a program's own probe.
         if self.guarded == 0 && javascript_absent(it.name.as_str()).is_some() {
             self.seen
@@ -490,6 +514,26 @@ impl<'a> Visit<'a> for Walk<'a> {
     }
 
     fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        if let Expression::Identifier(id) = it.callee.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+        {
+            self.base_uses += 1;
+        }
+        // `tools.kv.set(...)` for the tool "kv.set".
+        if let Expression::StaticMemberExpression(outer) = it.callee.get_inner_expression()
+            && let Expression::StaticMemberExpression(inner) = outer.object.get_inner_expression()
+            && let Expression::Identifier(id) = inner.object.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+            && !it.optional
+            && !outer.optional
+        {
+            let head = inner.property.name.as_str();
+            self.seen.dotted.push((
+                inner.property.span.start as usize,
+                head.to_owned(),
+                format!("{head}.{}", outer.property.name.as_str()),
+            ));
+        }
         if let Some(call) = self.tool_call(it) {
             self.seen.calls.push(call);
         }
@@ -505,10 +549,13 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
             (true, Some(q)) => Val::Str(q.value.cooked.map(|c| Cow::Borrowed(c.as_str()))),
             _ => Val::Str(None),
         },
+        // JSON writes a number too large for a double as `null`.
+        Expression::NumericLiteral(n) if !n.value.is_finite() => Val::Null,
         Expression::NumericLiteral(n) => Val::Num(n.value),
         Expression::UnaryExpression(u) => match (u.operator, u.argument.get_inner_expression()) {
             (UnaryOperator::UnaryNegation, Expression::NumericLiteral(n)) => Val::Num(-n.value),
             (UnaryOperator::UnaryPlus, Expression::NumericLiteral(n)) => Val::Num(n.value),
+            (UnaryOperator::Void, _) => Val::Absent,
             _ => Val::Unknown,
         },
         Expression::BooleanLiteral(b) => Val::Bool(b.value),
@@ -539,12 +586,18 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     open = true;
                     continue;
                 }
-                let val = if p.kind != PropertyKind::Init {
+                let val = if p.kind == PropertyKind::Set {
+                    // A setter alone reads as `undefined`; with a getter, the
+                    // getter's entry says what the key holds.
+                    Val::Absent
+                } else if p.kind == PropertyKind::Get {
                     Val::Unknown
                 } else if p.method
                     || matches!(
                         p.value.get_inner_expression(),
-                        Expression::ArrowFunctionExpression(_) | Expression::FunctionExpression(_)
+                        Expression::ArrowFunctionExpression(_)
+                            | Expression::FunctionExpression(_)
+                            | Expression::ClassExpression(_)
                     )
                 {
                     // Functions are left out of JSON.
@@ -558,7 +611,11 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     at: p.value.span().start as usize,
                     val,
                 };
-                // A later key replaces an earlier one.
+                // A later key replaces an earlier one (a setter keeps the
+                // getter beside it).
+                if p.kind == PropertyKind::Set && entries.iter().any(|e| e.key == entry.key) {
+                    continue;
+                }
                 entries.retain(|e| e.key != entry.key);
                 entries.push(entry);
             }

@@ -185,6 +185,9 @@ pub(crate) struct ToolCall<'a> {
     /// Whether the name was looked up in a way that gives `undefined` (not
     /// an error) for a missing tool: `tools.name?.()`.
     optional: bool,
+    /// Whether the call is inside a `try` that catches: a missing tool
+    /// there may be the program's own probe.
+    guarded: bool,
     /// Whether the call is reached as a property (`tools.then` is never a
     /// tool, even when a tool has that name).
     as_property: bool,
@@ -212,6 +215,16 @@ pub(crate) struct Seen<'a> {
     /// Whether names can resolve in ways a walk does not see (a `with`
     /// block): then neither `tools` nor the sandbox's globals are judged.
     dynamic: bool,
+    /// Whether `tools` is used as a value (passed to a function, listed):
+    /// then the program may know which tools there are, and a missing one
+    /// is not judged.
+    escaped: bool,
+    /// Whether the program reaches the global object as a value, and so
+    /// may put globals in place: then missing globals are not judged.
+    global_object: bool,
+    /// Calls of `tools.a.b(...)` where `"a.b"` is a tool: where `a` is, the
+    /// name `a`, and the tool.
+    dotted: Vec<(usize, String, String)>,
 }
 
 impl Seen<'_> {
@@ -247,7 +260,11 @@ impl Seen<'_> {
                 Style::Js => crate::sandbox::javascript_absent(name),
                 Style::Py => crate::sandbox::python_absent(name),
             };
-            if let (Some(absent), false) = (absent, self.binds(name) || self.probed(name)) {
+            let put_in_place = self.global_object && style == Style::Js;
+            if let (Some(absent), false) = (
+                absent,
+                self.binds(name) || self.probed(name) || put_in_place,
+            ) {
                 out.push(error(
                     *at,
                     DiagnosticCode::Unavailable,
@@ -263,13 +280,30 @@ impl Seen<'_> {
             Style::Js => "collect it in `Promise.all`",
             Style::Py => "pass it to `asyncio.gather`",
         };
+        for (at, head, tool) in std::mem::take(&mut self.dotted) {
+            if !context.declares(&head)
+                && context.declares(&tool)
+                && !self.escaped
+                && !self.probed(&tool)
+            {
+                out.push(error(
+                    at,
+                    DiagnosticCode::UnknownTool,
+                    format!(
+                        "no tool is named {head:?}: the tool {tool:?} is called as {}(args)",
+                        spelled(&tool, style)
+                    ),
+                ));
+            }
+        }
         let calls = std::mem::take(&mut self.calls);
         for (base, call) in calls {
             if base != crate::GLOBAL && !once(&base) {
                 continue;
             }
-            // A tool the program tests for before calling may be missing.
-            if self.probed(&call.name) && !context.declares(&call.name) {
+            // A tool the program tests for, lists or tries may be missing.
+            let probe = self.probed(&call.name) || self.escaped || call.guarded;
+            if probe && !context.declares(&call.name) {
                 continue;
             }
             let then = style == Style::Js && call.as_property && call.name == "then";
@@ -484,7 +518,11 @@ pub fn line_column(code: &str, offset: usize) -> (u32, u32) {
         line += 1;
         start = i + 1;
     }
-    let column = code[start..offset].chars().count() + 1;
+    let mut column = code[start..offset].chars().count() + 1;
+    // Editors do not show a byte-order mark.
+    if start == 0 && code.starts_with('\u{feff}') && offset > 0 {
+        column -= 1;
+    }
     (
         u32::try_from(line).unwrap_or(u32::MAX),
         u32::try_from(column).unwrap_or(u32::MAX),

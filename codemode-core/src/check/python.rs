@@ -50,6 +50,12 @@ struct Walk<'a> {
     statements: usize,
     /// How many `try` blocks with handlers enclose the walk.
     guarded: usize,
+    /// References to `tools` (or an alias), and how many are the object of
+    /// an attribute or a subscript (see the JavaScript walk).
+    base_refs: usize,
+    base_uses: usize,
+    /// `hasattr(tools, ...)` tests, which pass `tools` as a value.
+    probes: usize,
     depth: usize,
 }
 
@@ -68,6 +74,7 @@ impl<'a> Walk<'a> {
         if matches!(function.id.as_str(), "hasattr" | "getattr")
             && self.seen.is_base(object.id.as_str())
         {
+            self.probes += 1;
             self.seen.probed.push(name.value.to_str().to_owned());
         }
     }
@@ -167,12 +174,17 @@ impl<'a> Walk<'a> {
                 args,
                 bad_arguments,
                 optional: false,
+                guarded: self.guarded > 0,
                 as_property: false,
             },
         ))
     }
 
-    fn finish(self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
+    fn finish(mut self, context: &Context<'_>, out: &mut Vec<(Severity, Finding)>) {
+        // `hasattr` and `getattr` take `tools` as a value but only test it.
+        if self.base_refs > self.base_uses + self.probes {
+            self.seen.escaped = true;
+        }
         for (module, at) in self.modules {
             out.push(error(
                 at,
@@ -241,6 +253,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     && value.id.as_str() == crate::GLOBAL
                 {
                     self.seen.aliases.push(target.id.to_string());
+                    self.base_uses += 1;
                 }
             }
             Stmt::Expr(expr) => {
@@ -264,8 +277,36 @@ impl<'a> Visitor<'a> for Walk<'a> {
         self.depth += 1;
         match expr {
             Expr::Name(name) if name.ctx != ExprContext::Load => self.bind(name.id.as_str()),
+            Expr::Name(name) if self.seen.is_base(name.id.as_str()) => self.base_refs += 1,
+            Expr::Attribute(attr) => {
+                if let Expr::Name(name) = attr.value.as_ref()
+                    && self.seen.is_base(name.id.as_str())
+                {
+                    self.base_uses += 1;
+                }
+            }
+            Expr::Subscript(sub) => {
+                if let Expr::Name(name) = sub.value.as_ref()
+                    && self.seen.is_base(name.id.as_str())
+                {
+                    self.base_uses += 1;
+                }
+            }
             Expr::Call(call) => {
                 self.probe(call);
+                // `tools.kv.set(...)` for the tool "kv.set".
+                if let Expr::Attribute(outer) = call.func.as_ref()
+                    && let Expr::Attribute(inner) = outer.value.as_ref()
+                    && let Expr::Name(name) = inner.value.as_ref()
+                    && self.seen.is_base(name.id.as_str())
+                {
+                    let head = inner.attr.as_str();
+                    self.seen.dotted.push((
+                        usize::from(inner.attr.range().start()),
+                        head.to_owned(),
+                        format!("{head}.{}", outer.attr.as_str()),
+                    ));
+                }
                 if let Expr::Name(name) = call.func.as_ref()
                     && self.guarded == 0
                     && python_absent(name.id.as_str()).is_some()

@@ -439,3 +439,81 @@ fn a_lone_carriage_return_ends_a_line() {
         [(2, 13, "unknown-tool")]
     );
 }
+
+/// The second outside review's cases: tests of the tool set a walk cannot
+/// read, values JSON leaves out, globals put in place by other means.
+#[test]
+fn programs_that_list_tools_or_drop_values_are_not_judged_on_them() {
+    for code in [
+        "return Reflect.has(tools, 'maybe') ? await tools.maybe({}) : null;",
+        "const names = Object.keys(tools); return names.includes('maybe') ? await tools.maybe({}) : null;",
+        "try { return await tools.maybe_tool({}); } catch (e) { return null; }",
+        "await tools.search({ query: 'a', set zz(v) {}, k: class {}, s: Symbol('q'), u: void 0 });",
+        "const c = Math.random() > 2; await tools.search({ query: 'a', zz: c ? 1 : undefined });",
+        "globalThis['fetch'] = (u) => u; return fetch('x');",
+        "Object.assign(globalThis, { fetch: (u) => u }); return fetch('x');",
+        "await tools.search({ query: 'a', filters: { tags: [], after: 1e400 } });",
+    ] {
+        assert_eq!(found(Js, code), [], "{code}");
+    }
+    for code in [
+        "if 'maybe_tool' in dir(tools):\n    r = await tools.maybe_tool()",
+        "try:\n    r = await tools.maybe_tool()\nexcept ToolCallError:\n    r = None",
+    ] {
+        assert_eq!(found(Py, code), [], "{code}");
+    }
+    // A JSON `null` from an overflowing number is still judged as null.
+    assert_eq!(
+        found(Js, "await tools.search({ query: 1e400 })"),
+        [(1, 29, "wrong-type")]
+    );
+    // A tool whose name holds a dot, reached as two members, is named.
+    let dotted = Catalog::new(vec![ToolDef::new("kv.set", json!({"type": "object"}))]);
+    for (language, code) in [
+        (Js, "await tools.kv.set({})"),
+        (Py, "await tools.kv.set({})"),
+    ] {
+        let found = dotted.check_program(language, code);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            (found[0].column, found[0].code),
+            (13, DiagnosticCode::UnknownTool)
+        );
+        assert!(
+            found[0].message.contains(r#"tools["kv.set"](args)"#),
+            "{}",
+            found[0].message
+        );
+    }
+    // A byte-order mark takes no column.
+    assert_eq!(
+        found(Js, "\u{feff}await tools.nope()"),
+        [(1, 13, "unknown-tool")]
+    );
+}
+
+#[test]
+fn refs_under_a_nested_id_are_not_judged() {
+    let schema = json!({
+        "type": "object",
+        "$defs": {
+            "B": {"type": "integer"},
+            "A": {"$id": "https://example.com/a.json", "type": "object",
+                  "$defs": {"B": {"type": "string"}},
+                  "properties": {"b": {"$ref": "#/$defs/B"}}}
+        },
+        "properties": {"a": {"$ref": "#/$defs/A"}, "id": {"type": "string"}}
+    });
+    let catalog = Catalog::new(vec![ToolDef::new("t", schema)]);
+    assert!(
+        catalog
+            .check_program(Js, "await tools.t({ a: { b: 'str' } })")
+            .is_empty()
+    );
+    // A property named `id` is no base.
+    let plain = Catalog::new(vec![ToolDef::new(
+        "u",
+        json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+    )]);
+    assert_eq!(plain.check_program(Js, "await tools.u({ id: 1 })").len(), 1);
+}

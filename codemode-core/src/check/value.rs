@@ -346,7 +346,12 @@ impl Checker<'_> {
                     }
                 }
                 Err(_) => match &object.extra {
-                    Extra::Closed if judge_unknown => {
+                    // In JavaScript a value not known may be `undefined`,
+                    // and then the key is left out of the JSON.
+                    Extra::Closed
+                        if judge_unknown
+                            && !(self.style == Style::Js && matches!(entry.val, Val::Unknown)) =>
+                    {
                         let names: Vec<&str> =
                             object.props.iter().map(|p| p.name.as_str()).collect();
                         let hint = match suggest(&entry.key, &names) {

@@ -11,5 +11,60 @@ mod share;
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 #[cfg(feature = "check")]
 pub(crate) use lower::lower_for_check;
+
+/// Whether a subschema below the root of `schema` names a base of its own
+/// (`$id`, or draft 4's `id` holding a string), against which the `$ref`s
+/// inside it resolve. Walked with a stack, so no depth overflows it.
+#[cfg(feature = "check")]
+pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    /// Keywords whose value is a schema, a list of schemas, or a map of them.
+    const ONE: &[&str] = &[
+        "additionalProperties",
+        "contains",
+        "else",
+        "if",
+        "items",
+        "not",
+        "propertyNames",
+        "then",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "additionalItems",
+    ];
+    const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+    const MAP: &[&str] = &[
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+        "patternProperties",
+        "properties",
+    ];
+    let mut stack: Vec<(&Value, bool)> = vec![(schema, true)];
+    while let Some((node, root)) = stack.pop() {
+        let Value::Object(map) = node else { continue };
+        let base = map.get("$id").is_some() || map.get("id").is_some_and(Value::is_string);
+        if base && !root {
+            return true;
+        }
+        for (key, value) in map {
+            let key = key.as_str();
+            if ONE.contains(&key) && value.is_object() {
+                stack.push((value, false));
+            }
+            if LIST.contains(&key)
+                && let Value::Array(items) = value
+            {
+                stack.extend(items.iter().map(|item| (item, false)));
+            }
+            if MAP.contains(&key)
+                && let Value::Object(entries) = value
+            {
+                stack.extend(entries.values().map(|item| (item, false)));
+            }
+        }
+    }
+    false
+}
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};
