@@ -81,6 +81,9 @@ impl Catalog {
         let context = Context {
             lowered: self.checked(),
         };
+        if code.len() > MAX_CHECKED_BYTES {
+            return Vec::new();
+        }
         // The JavaScript runtime refuses deeper brackets anywhere in the text
         // (Python's skips strings and comments, and its parser has a limit
         // of its own).
@@ -97,9 +100,6 @@ impl Catalog {
                 },
                 Severity::Error,
             )];
-        }
-        if code.len() > MAX_CHECKED_BYTES {
-            return Vec::new();
         }
         // The parsers recurse once per level of nesting that brackets do not
         // show (`!!!!x`, `a = b = c`, `x => y => z`): at most one per byte.
