@@ -156,14 +156,8 @@ fn main() -> ExitCode {
 /// Runs a command; `Ok` carries the exit code (0, or 1 for `check` when it
 /// found an error).
 fn run(cli: Cli) -> Result<u8, String> {
-    if let Command::Check(args) = cli.command {
-        return check::check(args);
-    }
-    run_other(cli.command).map(|()| 0)
-}
-
-fn run_other(command: Command) -> Result<(), String> {
-    match command {
+    let done = match cli.command {
+        Command::Check(args) => return check::check(args),
         Command::Render {
             language,
             report,
@@ -229,8 +223,8 @@ fn run_other(command: Command) -> Result<(), String> {
         }
         Command::Serve(args) => mcp::serve(args),
         Command::Snapshot(args) => mcp::snapshot(args),
-        Command::Check(_) => Ok(()),
-    }
+    };
+    done.map(|()| 0)
 }
 
 /// Reads and parses the tool list named on the command line.

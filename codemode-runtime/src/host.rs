@@ -290,8 +290,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                             )),
                         );
                     }
-                    let catalog =
-                        catalog.get_or_init(|| Arc::new(Catalog::from_toolset(&*toolset)));
+                    let catalog = prepared_catalog(&catalog, &*toolset);
                     let answer = index_call(catalog, language, function, &args);
                     let _ = replies.send(Reply {
                         id,
@@ -602,6 +601,15 @@ struct Err<'a> {
 }
 
 /// The JSON envelope the prelude reads.
+/// The catalog of `toolset`'s tools in `cell`, prepared on first use: the
+/// index functions and the check before a run read the same one.
+pub(crate) fn prepared_catalog<'c, T: Toolset + ?Sized>(
+    cell: &'c OnceLock<Arc<Catalog>>,
+    toolset: &T,
+) -> &'c Catalog {
+    cell.get_or_init(|| Arc::new(Catalog::from_toolset(toolset)))
+}
+
 /// What `catalog.describe(names)` and `catalog.search(query, limit)` answer.
 fn index_call(
     catalog: &Catalog,

@@ -350,10 +350,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             // A program the sandbox refuses for its size is not parsed here
             // either.
             _ if code.len() > self.limits.max_source_bytes => Vec::new(),
-            _ => self
-                .catalog
-                .get_or_init(|| Arc::new(codemode_core::Catalog::from_toolset(&*self.toolset)))
-                .check_program(language, code),
+            _ => {
+                host::prepared_catalog(&self.catalog, &*self.toolset).check_program(language, code)
+            }
         };
         if self.check == CheckPolicy::Deny
             && let Some(outcome) = RunOutcome::refused(&diagnostics)

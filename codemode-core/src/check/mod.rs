@@ -332,26 +332,25 @@ fn error(at: usize, code: DiagnosticCode, message: String) -> (Severity, Finding
 }
 
 impl Context<'_> {
+    /// The tool named `name`, if the SDK declares one.
+    fn tool(&self, name: &str) -> Option<&crate::schema::LoweredTool> {
+        let tools = &self.lowered.tools;
+        let i = tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok()?;
+        tools.get(i)
+    }
+
     /// Whether the SDK declares a tool named `name`.
     fn declares(&self, name: &str) -> bool {
-        self.lowered
-            .tools
-            .binary_search_by(|t| t.name.as_str().cmp(name))
-            .is_ok()
+        self.tool(name).is_some()
     }
 
     /// The findings for one call.
     fn check_call(&self, call: ToolCall<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
-        let tools = &self.lowered.tools;
-        let found = tools
-            .binary_search_by(|t| t.name.as_str().cmp(&call.name))
-            .ok()
-            .and_then(|i| tools.get(i));
-        let Some(tool) = found else {
+        let Some(tool) = self.tool(&call.name) else {
             if call.optional {
                 return;
             }
-            let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+            let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
             let hint = match suggest(&call.name, &names) {
                 Some(near) => format!("; did you mean {}?", spelled(near, style)),
                 None => "; the SDK declares every tool there is".to_owned(),
