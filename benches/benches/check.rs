@@ -1,11 +1,17 @@
 //! The check of a program before it runs: a 50-line program against a
 //! 100-tool catalog, in JavaScript, TypeScript and Python. The catalog is
-//! prepared once, as a runtime keeps it.
+//! prepared once, as a runtime keeps it. With the `mimalloc` feature the
+//! benchmark runs on the allocator the `codemode` CLI uses (`cargo bench
+//! -p codemode-benches --bench check --features mimalloc`).
 
 use codemode::{Catalog, Language};
 use codemode_benches::{corpus, program};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn check(c: &mut Criterion) {
     let catalog = Catalog::new(corpus(100));

@@ -29,11 +29,18 @@ pub const WRAPPER_END: &str = "\n})()";
 /// Expressions may nest this deep in the walk; deeper ones are not judged.
 const MAX_DEPTH: usize = 1_000;
 
+/// Whether `code` holds U+2028 or U+2029 (bytes E2 80 A8 and E2 80 A9).
+fn has_separators(code: &str) -> bool {
+    let bytes = code.as_bytes();
+    memchr::memchr_iter(0xE2, bytes)
+        .any(|i| bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9)))
+}
+
 /// U+2028 and U+2029 as escapes, as the runtime rewrites them, and the
 /// offsets (in the rewritten text, before `shift` bytes are put in front)
 /// where each escape starts.
 fn escape_separators(code: &str) -> (std::borrow::Cow<'_, str>, Vec<usize>) {
-    if !code.contains(['\u{2028}', '\u{2029}']) {
+    if !has_separators(code) {
         return (code.into(), Vec::new());
     }
     let mut text = String::with_capacity(code.len() + 16);
@@ -54,6 +61,15 @@ fn escape_separators(code: &str) -> (std::borrow::Cow<'_, str>, Vec<usize>) {
     (text.into(), widened)
 }
 
+/// An arena this large or smaller is kept for the thread's next check.
+const KEPT_ARENA: usize = 4 << 20;
+
+thread_local! {
+    /// The arena of the thread's last check, emptied, so that a check does
+    /// not map fresh memory for its syntax tree each time.
+    static ARENA: std::cell::Cell<Option<Allocator>> = const { std::cell::Cell::new(None) };
+}
+
 /// Checks a JavaScript (`typescript` false) or TypeScript program.
 pub(super) fn check(
     context: &Context<'_>,
@@ -67,21 +83,42 @@ pub(super) fn check(
         widened: widened.iter().map(|w| w + shift).collect(),
     };
     let source = if typescript {
-        escaped.into_owned()
+        escaped
     } else {
-        format!("{WRAPPER_START}{escaped}{WRAPPER_END}")
+        let mut wrapped =
+            String::with_capacity(WRAPPER_START.len() + escaped.len() + WRAPPER_END.len());
+        wrapped.push_str(WRAPPER_START);
+        wrapped.push_str(&escaped);
+        wrapped.push_str(WRAPPER_END);
+        Cow::Owned(wrapped)
     };
-    let allocator = Allocator::default();
+    let mut allocator = ARENA.take().unwrap_or_default();
+    let findings = check_parsed(context, &allocator, &source, typescript, shift);
+    allocator.reset();
+    if allocator.capacity() <= KEPT_ARENA {
+        ARENA.set(Some(allocator));
+    }
+    (findings, positions)
+}
+
+/// Parses `source` (the program as wrapped) into `allocator` and walks it.
+fn check_parsed(
+    context: &Context<'_>,
+    allocator: &Allocator,
+    source: &str,
+    typescript: bool,
+    shift: usize,
+) -> Vec<(Severity, Finding)> {
     let parsed = if typescript {
         let options = ParseOptions {
             allow_return_outside_function: true,
             ..ParseOptions::default()
         };
-        Parser::new(&allocator, &source, SourceType::ts())
+        Parser::new(allocator, source, SourceType::ts())
             .with_options(options)
             .parse()
     } else {
-        Parser::new(&allocator, &source, SourceType::cjs()).parse()
+        Parser::new(allocator, source, SourceType::cjs()).parse()
     };
     let mut findings = Vec::new();
     for error in &parsed.diagnostics {
@@ -91,7 +128,7 @@ pub(super) fn check(
             .find(|l| l.primary())
             .or(labels.first())
             .map_or(shift, |l| l.offset() as usize);
-        findings.push((Severity::Error, syntax_finding(&source, at, error)));
+        findings.push((Severity::Error, syntax_finding(source, at, error)));
     }
     if !findings.is_empty() || parsed.panicked {
         if findings.is_empty() {
@@ -104,7 +141,7 @@ pub(super) fn check(
                 },
             ));
         }
-        return (findings, positions);
+        return findings;
     }
     let body: &[Statement<'_>] = if typescript {
         &parsed.program.body
@@ -120,7 +157,7 @@ pub(super) fn check(
                         message: "the program closes the function it runs in: it has a `}` or `)` without its opening pair; check its brackets".to_owned(),
                     },
                 ));
-                return (findings, positions);
+                return findings;
             }
         }
     };
@@ -141,7 +178,7 @@ pub(super) fn check(
         walk.visit_statement(stmt);
     }
     walk.finish(context, &mut findings);
-    (findings, positions)
+    findings
 }
 
 const NO_MODULES: &str = "`import` and `export` are not available: the sandbox has no modules. Call tools through `tools` and return the result instead";
@@ -215,7 +252,7 @@ struct Walk<'a> {
     /// `import(...)` expressions.
     imports: Vec<usize>,
     /// Where the property of each `tools.x` / `tools["x"]` is, and its name.
-    members: Vec<(usize, String)>,
+    members: Vec<(usize, Cow<'a, str>)>,
     /// How many `try` blocks with a `catch` are open around the walk.
     guarded: usize,
     /// References to `tools` (or an alias), and how many of them are the
@@ -240,10 +277,10 @@ impl<'a> Walk<'a> {
 
     /// The tool call `call` makes, if it calls a tool through `tools` (or
     /// an alias), with the object's name.
-    fn tool_call(&self, call: &CallExpression<'a>) -> Option<(String, ToolCall<'a>)> {
+    fn tool_call(&self, call: &CallExpression<'a>) -> Option<(&'a str, ToolCall<'a>)> {
         let base_of = |e: &Expression<'a>| match e.get_inner_expression() {
             Expression::Identifier(id) if self.seen.is_base(id.name.as_str()) => {
-                Some(id.name.as_str().to_owned())
+                Some(id.name.as_str())
             }
             _ => None,
         };
@@ -251,7 +288,7 @@ impl<'a> Walk<'a> {
         let (base, name, name_at, args, as_property) = match call.callee.get_inner_expression() {
             Expression::StaticMemberExpression(member) => (
                 base_of(&member.object)?,
-                member.property.name.as_str().to_owned(),
+                Cow::Borrowed(member.property.name.as_str()),
                 member.property.span.start as usize,
                 first,
                 true,
@@ -263,7 +300,7 @@ impl<'a> Walk<'a> {
                 };
                 (
                     base_of(&member.object)?,
-                    name.into_owned(),
+                    name,
                     key.span().start as usize,
                     first,
                     true,
@@ -277,7 +314,7 @@ impl<'a> Walk<'a> {
                 };
                 (
                     base,
-                    name.into_owned(),
+                    name,
                     key.span().start as usize,
                     call.arguments.get(1),
                     false,
@@ -372,7 +409,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             matches!(init.get_inner_expression(), Expression::Identifier(id) if id.name == crate::GLOBAL)
         });
         if from_tools && let BindingPattern::BindingIdentifier(id) = &it.id {
-            self.seen.aliases.push(id.name.as_str().to_owned());
+            self.seen.aliases.push(id.name.as_str());
             self.base_uses += 1;
         }
         walk::walk_variable_declarator(self, it);
@@ -383,7 +420,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         if it.operator == UnaryOperator::Typeof
             && let Expression::Identifier(id) = it.argument.get_inner_expression()
         {
-            self.seen.probed.push(id.name.as_str().to_owned());
+            self.seen.probed.push(Cow::Borrowed(id.name.as_str()));
             return;
         }
         walk::walk_unary_expression(self, it);
@@ -396,7 +433,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             && self.seen.is_base(id.name.as_str())
             && let Val::Str(Some(name)) = value_of(&it.left)
         {
-            self.seen.probed.push(name.into_owned());
+            self.seen.probed.push(name);
         }
         if it.operator == BinaryOperator::In
             && let Expression::Identifier(id) = it.right.get_inner_expression()
@@ -414,7 +451,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             self.base_uses += 1;
             self.members.push((
                 it.property.span.start as usize,
-                it.property.name.as_str().to_owned(),
+                Cow::Borrowed(it.property.name.as_str()),
             ));
         }
         walk::walk_static_member_expression(self, it);
@@ -427,8 +464,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             self.base_uses += 1;
             let key = it.expression.get_inner_expression();
             if let Val::Str(Some(name)) = value_of(key) {
-                self.members
-                    .push((key.span().start as usize, name.into_owned()));
+                self.members.push((key.span().start as usize, name));
             }
         }
         walk::walk_computed_member_expression(self, it);
@@ -487,7 +523,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         if self.guarded == 0 && javascript_absent(it.name.as_str()).is_some() {
             self.seen
                 .absent
-                .push((it.name.as_str().to_owned(), it.span.start as usize));
+                .push((it.name.as_str(), it.span.start as usize));
         }
     }
 
@@ -530,7 +566,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             let head = inner.property.name.as_str();
             self.seen.dotted.push((
                 inner.property.span.start as usize,
-                head.to_owned(),
+                head,
                 format!("{head}.{}", outer.property.name.as_str()),
             ));
         }

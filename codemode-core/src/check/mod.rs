@@ -20,6 +20,7 @@ use crate::diagnostic::{Diagnostic, DiagnosticCode, Severity};
 use crate::language::Language;
 use crate::schema::Lowered;
 use crate::tool::ToolDef;
+use std::borrow::Cow;
 use value::{Checker, Val};
 
 /// Brackets may nest this deep; a deeper program is reported, not parsed
@@ -88,7 +89,7 @@ impl Catalog {
         // (Python's skips strings and comments, and its parser has a limit
         // of its own).
         let javascript = language != Language::Python;
-        if let Some(at) = nested_past(code, MAX_NESTING).filter(|_| javascript) {
+        if let Some(at) = javascript.then(|| nested_past(code, MAX_NESTING)).flatten() {
             return vec![to_diagnostic(
                 code,
                 Finding {
@@ -173,7 +174,7 @@ impl Positions {
 /// A call of a tool, as a walk found it.
 pub(crate) struct ToolCall<'a> {
     /// The name as the program wrote it.
-    name: String,
+    name: Cow<'a, str>,
     /// Where the name is.
     name_at: usize,
     /// Where the call is (for findings about the call as a whole).
@@ -199,19 +200,19 @@ pub(crate) struct ToolCall<'a> {
 pub(crate) struct Seen<'a> {
     /// How often each name is bound anywhere in the program (declared,
     /// assigned, a parameter, an import).
-    bound: foldhash::HashMap<String, u32>,
+    bound: foldhash::HashMap<&'a str, u32>,
     /// Names given `tools` itself (`const t = tools`): aliases, if bound once.
-    aliases: Vec<String>,
+    aliases: Vec<&'a str>,
     /// Tool calls, with the name of the object each was made on.
-    calls: Vec<(String, ToolCall<'a>)>,
+    calls: Vec<(&'a str, ToolCall<'a>)>,
     /// Where calls whose result is dropped start, sorted.
     dropped: Vec<usize>,
     /// Uses of names the sandbox lacks (outside a `try` that catches).
-    absent: Vec<(String, usize)>,
+    absent: Vec<(&'a str, usize)>,
     /// Names a program asks about before it relies on them: tools it tests
     /// for (`"x" in tools`, `if (tools.x)`, `hasattr(tools, "x")`) and
     /// globals it tests with `typeof`. Their absence is not judged.
-    probed: Vec<String>,
+    probed: Vec<Cow<'a, str>>,
     /// Whether names can resolve in ways a walk does not see (a `with`
     /// block): then neither `tools` nor the sandbox's globals are judged.
     dynamic: bool,
@@ -224,12 +225,12 @@ pub(crate) struct Seen<'a> {
     global_object: bool,
     /// Calls of `tools.a.b(...)` where `"a.b"` is a tool: where `a` is, the
     /// name `a`, and the tool.
-    dotted: Vec<(usize, String, String)>,
+    dotted: Vec<(usize, &'a str, String)>,
 }
 
-impl Seen<'_> {
-    fn bind(&mut self, name: &str) {
-        *self.bound.entry(name.to_owned()).or_insert(0) += 1;
+impl<'a> Seen<'a> {
+    fn bind(&mut self, name: &'a str) {
+        *self.bound.entry(name).or_insert(0) += 1;
     }
 
     fn binds(&self, name: &str) -> bool {
@@ -242,7 +243,7 @@ impl Seen<'_> {
 
     /// Whether calls on `name` reach tools (before bindings are judged).
     fn is_base(&self, name: &str) -> bool {
-        name == crate::GLOBAL || self.aliases.iter().any(|a| a == name)
+        name == crate::GLOBAL || self.aliases.contains(&name)
     }
 
     /// Notes that the call starting at `at` is a statement of its own.
@@ -281,7 +282,7 @@ impl Seen<'_> {
             Style::Py => "pass it to `asyncio.gather`",
         };
         for (at, head, tool) in std::mem::take(&mut self.dotted) {
-            if !context.declares(&head)
+            if !context.declares(head)
                 && context.declares(&tool)
                 && !self.escaped
                 && !self.probed(&tool)
@@ -298,7 +299,7 @@ impl Seen<'_> {
         }
         let calls = std::mem::take(&mut self.calls);
         for (base, call) in calls {
-            if base != crate::GLOBAL && !once(&base) {
+            if base != crate::GLOBAL && !once(base) {
                 continue;
             }
             // A tool the program tests for, lists or tries may be missing.
@@ -373,12 +374,12 @@ impl Context<'_> {
             ));
             return;
         }
-        let shown = format!("{}()", spelled(&call.name, style));
+        let shown = spelled(&call.name, style);
         if let Some(problem) = call.bad_arguments {
             out.push(error(
                 call.at,
                 DiagnosticCode::BadArguments,
-                format!("{shown}: {problem}"),
+                format!("{shown}(): {problem}"),
             ));
             return;
         }
@@ -386,7 +387,7 @@ impl Context<'_> {
         let mut checker = Checker {
             lowered: self.lowered,
             style,
-            call: &shown,
+            call: shown,
             out: Vec::new(),
         };
         checker.check(&tool.input, &args, at, &value::Path::Root, 0);
@@ -395,18 +396,32 @@ impl Context<'_> {
 }
 
 /// How a program names a tool: `tools.name` where it can, else
-/// `tools["name"]`.
-fn spelled(name: &str, style: Style) -> String {
-    let plain = match style {
-        Style::Js => crate::ident::typescript::is_plain_key(name) && name != "then",
-        Style::Py => crate::ident::python::is_plain_member(name),
-    };
-    if style == Style::Js && name == "then" {
-        format!("{}(\"then\", args)", crate::GLOBAL)
-    } else if plain {
-        format!("{}.{name}", crate::GLOBAL)
-    } else {
-        format!("{}[{name:?}]", crate::GLOBAL)
+/// `tools["name"]`. Written only into messages, so a clean check never
+/// formats it.
+#[derive(Clone, Copy)]
+pub(super) struct Spelled<'n> {
+    pub(super) name: &'n str,
+    pub(super) style: Style,
+}
+
+fn spelled(name: &str, style: Style) -> Spelled<'_> {
+    Spelled { name, style }
+}
+
+impl std::fmt::Display for Spelled<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, global) = (self.name, crate::GLOBAL);
+        let plain = match self.style {
+            Style::Js => crate::ident::typescript::is_plain_key(name) && name != "then",
+            Style::Py => crate::ident::python::is_plain_member(name),
+        };
+        if self.style == Style::Js && name == "then" {
+            write!(f, "{global}(\"then\", args)")
+        } else if plain {
+            write!(f, "{global}.{name}")
+        } else {
+            write!(f, "{global}[{name:?}]")
+        }
     }
 }
 
@@ -465,10 +480,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// runtimes refuse such a program the same way).
 pub fn nested_past(code: &str, limit: usize) -> Option<usize> {
     // Few programs open that many brackets at all; counting them is cheap.
-    let opens = code
-        .bytes()
-        .filter(|b| matches!(b, b'(' | b'[' | b'{'))
-        .count();
+    // Counted in blocks of 255 into a byte, which compilers turn into wide
+    // vector compares.
+    let opens: usize = code
+        .as_bytes()
+        .chunks(255)
+        .map(|block| {
+            let n = block.iter().fold(0u8, |n, &b| {
+                n.wrapping_add(u8::from(b == b'(' || b == b'[' || b == b'{'))
+            });
+            usize::from(n)
+        })
+        .sum();
     if opens <= limit {
         return None;
     }

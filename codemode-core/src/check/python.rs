@@ -60,12 +60,12 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn bind(&mut self, name: &str) {
+    fn bind(&mut self, name: &'a str) {
         self.seen.bind(name);
     }
 
     /// `hasattr(tools, "x")` and `getattr(tools, "x", ...)` test for a tool.
-    fn probe(&mut self, call: &ExprCall) {
+    fn probe(&mut self, call: &'a ExprCall) {
         let (Expr::Name(function), [Expr::Name(object), Expr::StringLiteral(name), ..]) =
             (call.func.as_ref(), &call.arguments.args[..])
         else {
@@ -75,7 +75,7 @@ impl<'a> Walk<'a> {
             && self.seen.is_base(object.id.as_str())
         {
             self.probes += 1;
-            self.seen.probed.push(name.value.to_str().to_owned());
+            self.seen.probed.push(Cow::Borrowed(name.value.to_str()));
         }
     }
 
@@ -90,9 +90,9 @@ impl<'a> Walk<'a> {
         matches!(object.as_ref(), Expr::Name(name) if self.seen.is_base(name.id.as_str()))
     }
 
-    fn tool_call(&self, call: &'a ExprCall) -> Option<(String, ToolCall<'a>)> {
-        let base_of = |e: &Expr| match e {
-            Expr::Name(name) if self.seen.is_base(name.id.as_str()) => Some(name.id.to_string()),
+    fn tool_call(&self, call: &'a ExprCall) -> Option<(&'a str, ToolCall<'a>)> {
+        let base_of = |e: &'a Expr| match e {
+            Expr::Name(name) if self.seen.is_base(name.id.as_str()) => Some(name.id.as_str()),
             _ => None,
         };
         let (base, name, name_at) = match call.func.as_ref() {
@@ -104,14 +104,14 @@ impl<'a> Walk<'a> {
                 }
                 (
                     base_of(&attr.value)?,
-                    name.to_owned(),
+                    Cow::Borrowed(name),
                     usize::from(attr.attr.range().start()),
                 )
             }
             Expr::Subscript(sub) => match (base_of(&sub.value), sub.slice.as_ref()) {
                 (Some(base), Expr::StringLiteral(s)) => (
                     base,
-                    s.value.to_str().to_owned(),
+                    Cow::Borrowed(s.value.to_str()),
                     usize::from(s.range().start()),
                 ),
                 _ => return None,
@@ -252,7 +252,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     (&assign.targets[..], assign.value.as_ref())
                     && value.id.as_str() == crate::GLOBAL
                 {
-                    self.seen.aliases.push(target.id.to_string());
+                    self.seen.aliases.push(target.id.as_str());
                     self.base_uses += 1;
                 }
             }
@@ -303,7 +303,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     let head = inner.attr.as_str();
                     self.seen.dotted.push((
                         usize::from(inner.attr.range().start()),
-                        head.to_owned(),
+                        head,
                         format!("{head}.{}", outer.attr.as_str()),
                     ));
                 }
@@ -313,7 +313,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                 {
                     self.seen
                         .absent
-                        .push((name.id.to_string(), usize::from(name.range().start())));
+                        .push((name.id.as_str(), usize::from(name.range().start())));
                 }
                 if let Some(found) = self.tool_call(call) {
                     self.seen.calls.push(found);

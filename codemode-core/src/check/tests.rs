@@ -517,3 +517,35 @@ fn refs_under_a_nested_id_are_not_judged() {
     )]);
     assert_eq!(plain.check_program(Js, "await tools.u({ id: 1 })").len(), 1);
 }
+
+#[test]
+fn a_check_keeps_nothing_of_the_one_before() {
+    // Each language in turn, on one thread (which keeps its emptied syntax
+    // arena between checks): a broken program, a wrong one, a large one,
+    // then a clean one, whose result must equal a check on a fresh thread.
+    // The large one (under the size limit) grows an arena past what a
+    // thread keeps.
+    let big = format!(
+        "const xs = [{}];\nreturn xs;",
+        vec!["{ a: [1, 2, 3], b: 'text' }"; 30_000].join(", ")
+    );
+    assert!(big.len() < MAX_CHECKED_BYTES);
+    for language in [Language::JavaScript, Language::TypeScript] {
+        let steps = [
+            "const = ;",
+            "await tools.search({ query: 1, nope: true });",
+            big.as_str(),
+            "const hits = await tools.search({ query: \"q\", limit: 2 });\nreturn hits;",
+        ];
+        let on_this_thread: Vec<_> = steps.iter().map(|code| found(language, code)).collect();
+        for (code, here) in steps.iter().zip(&on_this_thread) {
+            let code = code.to_string();
+            let fresh = std::thread::spawn(move || found(language, &code))
+                .join()
+                .expect("a check on a fresh thread");
+            assert_eq!(here, &fresh, "{language}");
+        }
+        assert!(on_this_thread[3].is_empty(), "{:?}", on_this_thread[3]);
+        assert!(!on_this_thread[0].is_empty() && !on_this_thread[1].is_empty());
+    }
+}

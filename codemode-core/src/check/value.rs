@@ -78,7 +78,7 @@ impl Val<'_> {
 pub(super) struct Checker<'c> {
     pub(super) lowered: &'c Lowered,
     pub(super) style: Style,
-    pub(super) call: &'c str,
+    pub(super) call: super::Spelled<'c>,
     pub(super) out: Vec<Finding>,
 }
 
@@ -104,9 +104,9 @@ impl Checker<'_> {
 
     fn push(&mut self, at: usize, code: DiagnosticCode, path: &Path<'_>, text: String) {
         let message = if path.is_root() {
-            format!("{}: {text}", self.call)
+            format!("{}(): {text}", self.call)
         } else {
-            format!("{}: `{}` {text}", self.call, path.show(self.style))
+            format!("{}(): `{}` {text}", self.call, path.show(self.style))
         };
         self.out.push(Finding { at, code, message });
     }
@@ -370,7 +370,10 @@ impl Checker<'_> {
                         self.out.push(Finding {
                             at: entry.key_at,
                             code: DiagnosticCode::UnknownKey,
-                            message: format!("{}: {owner} no key {:?}{hint}", self.call, entry.key),
+                            message: format!(
+                                "{}(): {owner} no key {:?}{hint}",
+                                self.call, entry.key
+                            ),
                         });
                     }
                     Extra::Values(ty) => self.check(ty, &entry.val, entry.at, &key_path, depth),
@@ -396,7 +399,7 @@ impl Checker<'_> {
                     at,
                     code: DiagnosticCode::MissingKey,
                     message: format!(
-                        "{}: the object{owner} lacks the required key {:?} ({what})",
+                        "{}(): the object{owner} lacks the required key {:?} ({what})",
                         self.call, prop.name
                     ),
                 });
