@@ -600,7 +600,6 @@ struct Err<'a> {
     error: &'a ToolCallError,
 }
 
-/// The JSON envelope the prelude reads.
 /// The catalog of `toolset`'s tools in `cell`, prepared on first use: the
 /// index functions and the check before a run read the same one.
 pub(crate) fn prepared_catalog<'c, T: Toolset + ?Sized>(
@@ -663,6 +662,7 @@ fn index_call(
     }
 }
 
+/// The JSON envelope the prelude reads.
 fn envelope(result: &Result<Value, ToolCallError>) -> String {
     let text = match result {
         Result::Ok(value) => serde_json::to_string(&Ok { ok: true, value }),

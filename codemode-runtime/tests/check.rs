@@ -82,6 +82,43 @@ fn deny_stops_a_program_with_errors_before_any_call() {
 }
 
 #[test]
+fn a_thread_with_little_stack_gets_the_same_check() {
+    // A long program and a deep chain, run from a thread with 256 KiB of
+    // stack: the check (on a stack of its own) finds what a check on a
+    // large stack finds, and nothing overflows.
+    let long = format!(
+        "{}await tools.note({{ txt: 'x' }});\nreturn 1;",
+        "const a = [1, 2, 3].map((n) => n * 2);\n".repeat(200)
+    );
+    let deep = format!(
+        "await tools.note({{ txt: 'x' }});\nreturn {}true;",
+        "!".repeat(100_000)
+    );
+    for (language, code) in [
+        (Language::JavaScript, long.clone()),
+        (Language::TypeScript, long),
+        (Language::JavaScript, deep),
+    ] {
+        let expected = codemode_core::check_program(language, &Counted::default().defs(), &code);
+        let (outcome, calls) = std::thread::Builder::new()
+            .stack_size(256 << 10)
+            .spawn(move || run_with(CheckPolicy::Deny, language, &code))
+            .expect("a small thread")
+            .join()
+            .expect("no overflow");
+        assert_eq!(outcome.diagnostics, expected, "{language}");
+        assert!(!expected.is_empty(), "{language}: the programs are wrong");
+        if expected.iter().any(|d| d.severity == Severity::Error) {
+            assert_eq!(calls, 0);
+            assert_eq!(
+                outcome.error.map(|e| e.kind),
+                Some(RunErrorKind::CheckFailed)
+            );
+        }
+    }
+}
+
+#[test]
 fn warn_runs_the_program_and_reports_what_it_found() {
     let (outcome, calls) = run_with(CheckPolicy::Warn, Language::JavaScript, WRONG_JS);
     assert_eq!(calls, 2, "both calls ran");
