@@ -11,8 +11,8 @@ use oxc_ast::ast::{
     Argument, ArrayExpressionElement, AssignmentExpression, AssignmentTarget,
     AssignmentTargetPropertyIdentifier, BinaryExpression, BinaryOperator, BindingPattern,
     CallExpression, ComputedMemberExpression, Expression, ExpressionStatement, IdentifierReference,
-    ImportExpression, ObjectPropertyKind, PropertyKind, SimpleAssignmentTarget, Statement,
-    StaticMemberExpression, TSClassImplements, TSType, TryStatement, UnaryExpression,
+    ImportExpression, ObjectPropertyKind, PropertyKey, PropertyKind, SimpleAssignmentTarget,
+    Statement, StaticMemberExpression, TSClassImplements, TSType, TryStatement, UnaryExpression,
     UnaryOperator, VariableDeclarator, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
@@ -255,6 +255,10 @@ struct Walk<'a> {
     members: Vec<(usize, Cow<'a, str>)>,
     /// How many `try` blocks with a `catch` are open around the walk.
     guarded: usize,
+    /// How many constructs whose code may never run enclose the walk
+    /// (function and class bodies, branches, loops, `catch`, short
+    /// circuits, defaults): a missing global used there is only a warning.
+    conditional: usize,
     /// References to `tools` (or an alias), and how many of them are the
     /// object of a member access, a callee, or the right of `in`: any other
     /// reference passes `tools` around as a value.
@@ -379,8 +383,20 @@ impl<'a> Visit<'a> for Walk<'a> {
         if self.depth >= MAX_DEPTH {
             return;
         }
+        let maybe = match it {
+            Expression::ArrowFunctionExpression(_)
+            | Expression::FunctionExpression(_)
+            | Expression::ClassExpression(_)
+            | Expression::ConditionalExpression(_)
+            | Expression::LogicalExpression(_)
+            | Expression::ChainExpression(_) => true,
+            Expression::AssignmentExpression(assign) => assign.operator.is_logical(),
+            _ => false,
+        };
         self.depth += 1;
+        self.conditional += usize::from(maybe);
         walk::walk_expression(self, it);
+        self.conditional -= usize::from(maybe);
         self.depth -= 1;
     }
 
@@ -388,9 +404,47 @@ impl<'a> Visit<'a> for Walk<'a> {
         if self.depth >= MAX_DEPTH {
             return;
         }
+        let maybe = match it {
+            // Erased before the program runs: nothing in them is looked up.
+            Statement::TSInterfaceDeclaration(_)
+            | Statement::TSTypeAliasDeclaration(_)
+            | Statement::TSGlobalDeclaration(_) => return,
+            Statement::ClassDeclaration(class) if class.declare => return,
+            Statement::TSNamespaceDeclaration(module) if module.declare => return,
+            Statement::TSExternalModuleDeclaration(module) if module.declare => return,
+            Statement::TSEnumDeclaration(e) if e.declare => return,
+            Statement::IfStatement(_)
+            | Statement::ForStatement(_)
+            | Statement::ForInStatement(_)
+            | Statement::ForOfStatement(_)
+            | Statement::WhileStatement(_)
+            | Statement::DoWhileStatement(_)
+            | Statement::SwitchStatement(_)
+            | Statement::FunctionDeclaration(_)
+            | Statement::ClassDeclaration(_) => true,
+            _ => false,
+        };
         self.depth += 1;
+        self.conditional += usize::from(maybe);
         walk::walk_statement(self, it);
+        self.conditional -= usize::from(maybe);
         self.depth -= 1;
+    }
+
+    fn visit_assignment_pattern(&mut self, it: &oxc_ast::ast::AssignmentPattern<'a>) {
+        // A default is computed only when the value is missing.
+        self.conditional += 1;
+        walk::walk_assignment_pattern(self, it);
+        self.conditional -= 1;
+    }
+
+    fn visit_assignment_target_with_default(
+        &mut self,
+        it: &oxc_ast::ast::AssignmentTargetWithDefault<'a>,
+    ) {
+        self.conditional += 1;
+        walk::walk_assignment_target_with_default(self, it);
+        self.conditional -= 1;
     }
 
     fn visit_binding_identifier(&mut self, it: &oxc_ast::ast::BindingIdentifier<'a>) {
@@ -499,7 +553,9 @@ impl<'a> Visit<'a> for Walk<'a> {
         self.visit_block_statement(&it.block);
         self.guarded -= usize::from(catches);
         if let Some(handler) = &it.handler {
+            self.conditional += 1;
             self.visit_catch_clause(handler);
+            self.conditional -= 1;
         }
         if let Some(finalizer) = &it.finalizer {
             self.visit_block_statement(finalizer);
@@ -521,9 +577,11 @@ impl<'a> Visit<'a> for Walk<'a> {
         }
         // A use inside a `try` that catches is a program's own probe.
         if self.guarded == 0 && javascript_absent(it.name.as_str()).is_some() {
-            self.seen
-                .absent
-                .push((it.name.as_str(), it.span.start as usize));
+            self.seen.absent.push((
+                it.name.as_str(),
+                it.span.start as usize,
+                self.conditional == 0,
+            ));
         }
     }
 
@@ -585,12 +643,10 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
             (true, Some(q)) => Val::Str(q.value.cooked.map(|c| Cow::Borrowed(c.as_str()))),
             _ => Val::Str(None),
         },
-        // JSON writes a number too large for a double as `null`.
-        Expression::NumericLiteral(n) if !n.value.is_finite() => Val::Null,
-        Expression::NumericLiteral(n) => Val::Num(n.value),
+        Expression::NumericLiteral(n) => number(n.value),
         Expression::UnaryExpression(u) => match (u.operator, u.argument.get_inner_expression()) {
-            (UnaryOperator::UnaryNegation, Expression::NumericLiteral(n)) => Val::Num(-n.value),
-            (UnaryOperator::UnaryPlus, Expression::NumericLiteral(n)) => Val::Num(n.value),
+            (UnaryOperator::UnaryNegation, Expression::NumericLiteral(n)) => number(-n.value),
+            (UnaryOperator::UnaryPlus, Expression::NumericLiteral(n)) => number(n.value),
             (UnaryOperator::Void, _) => Val::Absent,
             _ => Val::Unknown,
         },
@@ -607,7 +663,13 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     open = true;
                     continue;
                 };
-                let Some(key) = p.key.static_name() else {
+                let key = match &p.key {
+                    // `{ 1e21: x }` has the key "1e+21", as JavaScript
+                    // writes the number.
+                    PropertyKey::NumericLiteral(n) => Some(Cow::Owned(js_number(n.value))),
+                    key => key.static_name(),
+                };
+                let Some(key) = key else {
                     // A computed key may be any key, before it or after.
                     entries.clear();
                     open = true;
@@ -680,5 +742,86 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
             Val::Arr { items, open, fixed }
         }
         _ => Val::Unknown,
+    }
+}
+
+/// A number as JSON sends it: one too large for a double (`1e999`, its
+/// negation) is `null`.
+fn number<'a>(value: f64) -> Val<'a> {
+    if value.is_finite() {
+        Val::Num(value)
+    } else {
+        Val::Null
+    }
+}
+
+/// A number as JavaScript writes it (`Number.prototype.toString`): the
+/// shortest digits that read back as it, in plain notation from 1e-6 up to
+/// 1e21 and with an exponent outside that.
+fn js_number(value: f64) -> String {
+    if value.is_nan() {
+        return "NaN".to_owned();
+    }
+    if value == 0.0 {
+        return "0".to_owned();
+    }
+    if value.is_infinite() {
+        return if value > 0.0 { "Infinity" } else { "-Infinity" }.to_owned();
+    }
+    let sign = if value < 0.0 { "-" } else { "" };
+    // Rust writes the same shortest digits, as `d.ddde±x`.
+    let scientific = format!("{:e}", value.abs());
+    let Some((mantissa, exponent)) = scientific.split_once('e') else {
+        return format!("{value}");
+    };
+    let Ok(exponent) = exponent.parse::<i64>() else {
+        return format!("{value}");
+    };
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let (k, n) = (digits.len() as i64, exponent + 1);
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        let (whole, fraction) = digits.split_at(n as usize);
+        format!("{whole}.{fraction}")
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let e_sign = if e >= 0 { "+" } else { "-" };
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        format!("{first}{point}{rest}e{e_sign}{}", e.abs())
+    };
+    format!("{sign}{body}")
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::js_number;
+
+    #[test]
+    fn numbers_are_written_as_javascript_writes_them() {
+        for (value, text) in [
+            (1e21, "1e+21"),
+            (1.5e21, "1.5e+21"),
+            (1e20, "100000000000000000000"),
+            (123.0, "123"),
+            (0.5, "0.5"),
+            (1.25, "1.25"),
+            (1e-6, "0.000001"),
+            (1.5e-6, "0.0000015"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (-2.0, "-2"),
+            (-0.0, "0"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (f64::INFINITY, "Infinity"),
+            (f64::NEG_INFINITY, "-Infinity"),
+            (f64::NAN, "NaN"),
+            (123456789.125, "123456789.125"),
+        ] {
+            assert_eq!(js_number(value), text, "{value:?}");
+        }
     }
 }

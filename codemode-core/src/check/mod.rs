@@ -207,8 +207,9 @@ pub(crate) struct Seen<'a> {
     calls: Vec<(&'a str, ToolCall<'a>)>,
     /// Where calls whose result is dropped start, sorted.
     dropped: Vec<usize>,
-    /// Uses of names the sandbox lacks (outside a `try` that catches).
-    absent: Vec<(&'a str, usize)>,
+    /// Uses of names the sandbox lacks (outside a `try` that catches), and
+    /// whether the code around each certainly runs.
+    absent: Vec<(&'a str, usize, bool)>,
     /// Names a program asks about before it relies on them: tools it tests
     /// for (`"x" in tools`, `if (tools.x)`, `hasattr(tools, "x")`) and
     /// globals it tests with `typeof`. Their absence is not judged.
@@ -256,7 +257,7 @@ impl<'a> Seen<'a> {
     /// Judges the names and calls seen. A program that binds `tools` itself
     /// is not judged on its calls.
     fn judge(mut self, context: &Context<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
-        for (name, at) in &self.absent {
+        for &(name, at, certain) in &self.absent {
             let absent = match style {
                 Style::Js => crate::sandbox::javascript_absent(name),
                 Style::Py => crate::sandbox::python_absent(name),
@@ -266,10 +267,21 @@ impl<'a> Seen<'a> {
                 absent,
                 self.binds(name) || self.probed(name) || put_in_place,
             ) {
-                out.push(error(
-                    *at,
-                    DiagnosticCode::Unavailable,
-                    format!("`{name}` is not available: {}", absent.instead),
+                // Code that may never run (a helper never called, a branch
+                // not taken) is not certain to fail.
+                let severity = if certain {
+                    Severity::Error
+                } else {
+                    Severity::Warning
+                };
+                let message = format!("`{name}` is not available: {}", absent.instead);
+                out.push((
+                    severity,
+                    Finding {
+                        at,
+                        code: DiagnosticCode::Unavailable,
+                        message,
+                    },
                 ));
             }
         }

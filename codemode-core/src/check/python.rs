@@ -50,6 +50,10 @@ struct Walk<'a> {
     statements: usize,
     /// How many `try` blocks with handlers enclose the walk.
     guarded: usize,
+    /// How many constructs whose code may never run enclose the walk
+    /// (function bodies, branches, loops, handlers, short circuits,
+    /// comprehensions): a missing built-in called there is only a warning.
+    conditional: usize,
     /// References to `tools` (or an alias), and how many are the object of
     /// an attribute or a subscript (see the JavaScript walk).
     base_refs: usize,
@@ -214,10 +218,12 @@ impl<'a> Visitor<'a> for Walk<'a> {
                 self.guarded += 1;
                 self.visit_body(&stmt.body);
                 self.guarded -= 1;
+                self.conditional += 1;
                 for handler in &stmt.handlers {
                     self.visit_except_handler(handler);
                 }
                 self.visit_body(&stmt.orelse);
+                self.conditional -= 1;
                 self.visit_body(&stmt.finalbody);
                 self.statements -= 1;
                 self.depth -= 1;
@@ -265,7 +271,13 @@ impl<'a> Visitor<'a> for Walk<'a> {
             }
             _ => {}
         }
+        let maybe = matches!(
+            stmt,
+            Stmt::FunctionDef(_) | Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::Match(_)
+        );
+        self.conditional += usize::from(maybe);
         visitor::walk_stmt(self, stmt);
+        self.conditional -= usize::from(maybe);
         self.statements -= 1;
         self.depth -= 1;
     }
@@ -311,9 +323,11 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     && self.guarded == 0
                     && python_absent(name.id.as_str()).is_some()
                 {
-                    self.seen
-                        .absent
-                        .push((name.id.as_str(), usize::from(name.range().start())));
+                    self.seen.absent.push((
+                        name.id.as_str(),
+                        usize::from(name.range().start()),
+                        self.conditional == 0,
+                    ));
                 }
                 if let Some(found) = self.tool_call(call) {
                     self.seen.calls.push(found);
@@ -321,7 +335,19 @@ impl<'a> Visitor<'a> for Walk<'a> {
             }
             _ => {}
         }
+        let maybe = matches!(
+            expr,
+            Expr::Lambda(_)
+                | Expr::If(_)
+                | Expr::BoolOp(_)
+                | Expr::ListComp(_)
+                | Expr::SetComp(_)
+                | Expr::DictComp(_)
+                | Expr::Generator(_)
+        );
+        self.conditional += usize::from(maybe);
         visitor::walk_expr(self, expr);
+        self.conditional -= usize::from(maybe);
         self.depth -= 1;
     }
 

@@ -248,6 +248,73 @@ fn dropped_calls_are_found() {
 }
 
 #[test]
+fn a_missing_global_in_code_that_may_not_run_is_a_warning() {
+    let severities = |language: Language, code: &str| -> Vec<(u32, u32, Severity)> {
+        catalog()
+            .check_program(language, code)
+            .iter()
+            .map(|d| {
+                assert_eq!(d.code, DiagnosticCode::Unavailable, "{code}");
+                (d.line, d.column, d.severity)
+            })
+            .collect()
+    };
+    let (e, w) = (Severity::Error, Severity::Warning);
+    // A helper never called, a branch not taken, a default, a short circuit.
+    let js = [
+        (
+            "const sleep = (ms) => new Promise((r) => setTimeout(r, ms));\nreturn 1;",
+            (1, 42),
+        ),
+        ("function get(u) { return fetch(u); }\nreturn 1;", (1, 26)),
+        ("if (false) { await fetch('x'); }", (1, 20)),
+        ("const x = null ?? fetch;", (1, 19)),
+        ("const { a = process } = {};", (1, 13)),
+        (
+            "try { await tools.search({ query: 'q' }); } catch { setTimeout(() => 1, 1); }",
+            (1, 53),
+        ),
+        ("for (const u of []) await fetch(u);", (1, 27)),
+        ("class A { m() { return require('x'); } }", (1, 24)),
+    ];
+    for (code, (line, column)) in js {
+        assert_eq!(severities(Js, code), [(line, column, w)], "{code}");
+    }
+    assert_eq!(
+        severities(Js, "const r = await fetch('x');\nreturn r;"),
+        [(1, 17, e)]
+    );
+    let py = [
+        ("def read(p):\n    return open(p).read()\nreturn 1", (2, 12)),
+        ("if False:\n    open('f')", (2, 5)),
+        ("x = None or open('f')", (1, 13)),
+        ("xs = [open(p) for p in []]", (1, 7)),
+        ("try:\n    pass\nexcept Exception:\n    input()", (4, 5)),
+    ];
+    for (code, (line, column)) in py {
+        assert_eq!(severities(Py, code), [(line, column, w)], "{code}");
+    }
+    assert_eq!(severities(Py, "data = open('f').read()"), [(1, 8, e)]);
+}
+
+#[test]
+fn erased_typescript_declarations_are_not_judged() {
+    for code in [
+        "interface Conn extends WebSocket { id: string }\nreturn await tools.search({ query: 'q' });",
+        "declare class S extends WebSocket {}\nreturn 1;",
+        "declare namespace N { const f: typeof fetch; }\nreturn 1;",
+        "type Fetch = typeof fetch;\nreturn 1;",
+    ] {
+        assert!(found(Ts, code).is_empty(), "{code}: {:?}", found(Ts, code));
+    }
+    // A class that exists at run time still extends what it names.
+    assert_eq!(
+        found(Ts, "class S extends WebSocket {}\nreturn 1;"),
+        [(1, 17, "unavailable")]
+    );
+}
+
+#[test]
 fn missing_globals_and_modules_are_found() {
     assert_eq!(
         found(
@@ -548,4 +615,62 @@ fn a_check_keeps_nothing_of_the_one_before() {
         assert!(on_this_thread[3].is_empty(), "{:?}", on_this_thread[3]);
         assert!(!on_this_thread[0].is_empty() && !on_this_thread[1].is_empty());
     }
+}
+
+#[test]
+fn nullable_beside_a_ref_admits_null() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "update",
+        json!({
+            "type": "object",
+            "properties": {"parent": {"$ref": "#/$defs/Ref", "nullable": true}},
+            "required": ["parent"],
+            "$defs": {"Ref": {"type": "object", "properties": {"id": {"type": "string"}}}}
+        }),
+    )]);
+    for (language, code) in [
+        (Js, "return await tools.update({ parent: null });"),
+        (Py, "return await tools.update({'parent': None})"),
+    ] {
+        assert!(catalog.check_program(language, code).is_empty(), "{code}");
+    }
+    let wrong = catalog.check_program(Js, "return await tools.update({ parent: 1 });");
+    assert_eq!(wrong.len(), 1, "{wrong:?}");
+    assert!(
+        catalog.render(Js).contains("parent: Ref | null"),
+        "{}",
+        catalog.render(Js)
+    );
+}
+
+#[test]
+fn numeric_keys_and_infinite_numbers_read_as_javascript_sends_them() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "nums",
+        json!({
+            "type": "object",
+            "properties": {
+                "1e+21": {"type": "string"},
+                "1e-7": {"type": "string"},
+                "10": {"type": "string"},
+                "id": {"type": ["string", "null"]}
+            },
+            "additionalProperties": false
+        }),
+    )]);
+    for code in [
+        "return await tools.nums({ 1e21: 'a', 1e-7: 'b', 10: 'c', 1e1: 'd' });",
+        "return await tools.nums({ id: -1e999 });",
+        "return await tools.nums({ id: +1e999 });",
+    ] {
+        let found = catalog.check_program(Js, code);
+        assert!(found.is_empty(), "{code}: {found:?}");
+    }
+    let found = catalog.check_program(Js, "return await tools.nums({ 1e22: 'a' });");
+    assert_eq!(found.len(), 1);
+    assert!(
+        found[0].message.contains("\"1e+22\""),
+        "{}",
+        found[0].message
+    );
 }

@@ -419,7 +419,14 @@ impl<'v> Walk<'v> {
         depth: usize,
     ) -> Ty {
         if let Some(reference) = map.get(Kw::Ref) {
-            return self.lower_ref(site, reference, ptr);
+            // Other keywords beside a `$ref` are not read, but for OpenAPI's
+            // `nullable`: generators write it there to mean "or null", and
+            // leaving it out would refuse the null a server accepts.
+            let ty = self.lower_ref(site, reference, ptr);
+            if map.get(Kw::Nullable).is_some_and(Json::is_true) {
+                return union(vec![ty, Ty::Null]);
+            }
+            return ty;
         }
         let base = self.lower_base(site, map, ptr, depth);
         let combined = [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
