@@ -31,10 +31,10 @@ const MAX_NESTING: usize = 400;
 /// a longer one gets no diagnostics.
 const MAX_CHECKED_BYTES: usize = 1 << 20;
 
-/// Stack for the parse and walk: a floor, and room per byte of program for
-/// the deepest nesting that text can hold (debug builds need the most).
+/// Stack for the parse and walk: a floor, and room per token of program
+/// for the deepest nesting that text can hold (debug builds need the most).
 const MIN_STACK: usize = 1 << 20;
-const STACK_PER_BYTE: usize = 2 << 10;
+const STACK_PER_TOKEN: usize = 2 << 10;
 
 /// Checks `code`, a program in `language`, against the SDK of `tools`, and
 /// returns what is certain to go wrong, sorted by place. An empty list
@@ -102,11 +102,7 @@ impl Catalog {
                 Severity::Error,
             )];
         }
-        // The parsers recurse once per level of nesting that brackets do not
-        // show (`!!!!x`, `a = b = c`, `x => y => z`): at most one per byte.
-        let stack = STACK_PER_BYTE
-            .saturating_mul(code.len())
-            .saturating_add(MIN_STACK);
+        let stack = stack_for(code);
         let (findings, positions) = stacker::maybe_grow(stack, stack, || match language {
             Language::JavaScript => js::check(&context, code, false),
             Language::TypeScript => js::check(&context, code, true),
@@ -128,6 +124,46 @@ impl Catalog {
         diagnostics.dedup();
         diagnostics
     }
+}
+
+/// The stack a check of `code` runs on. The parsers recurse at most once
+/// per token for the nesting that brackets do not show (`!!!!x`,
+/// `a = b = c`, `x => y => z`, `not not x`). A token takes at least a byte,
+/// so the length bounds the need; only when that bound asks for more than
+/// the thread has left are the tokens counted, for a closer one.
+fn stack_for(code: &str) -> usize {
+    let need = |tokens: usize| {
+        STACK_PER_TOKEN
+            .saturating_mul(tokens)
+            .saturating_add(MIN_STACK)
+    };
+    let by_length = need(code.len());
+    match stacker::remaining_stack() {
+        Some(left) if left >= by_length => by_length,
+        _ => need(token_bound(code)),
+    }
+}
+
+/// At least as many as the tokens in `code`, in either language: each byte
+/// of punctuation, each run of word characters (letters, digits, `_`,
+/// `$`) and each character outside ASCII counts one; blanks count none.
+/// Strings and comments are counted as if they were code, which only
+/// counts more.
+pub(crate) fn token_bound(code: &str) -> usize {
+    let mut count = 0usize;
+    let mut in_word = false;
+    for &b in code.as_bytes() {
+        let word = b.is_ascii_alphanumeric() || b == b'_' || b == b'$';
+        let starts = if word {
+            !in_word
+        } else {
+            // Neither a blank nor the continuation of a UTF-8 character.
+            !b.is_ascii_whitespace() && !(0x80..0xC0).contains(&b)
+        };
+        count += usize::from(starts);
+        in_word = word;
+    }
+    count
 }
 
 /// What a language's walk needs.

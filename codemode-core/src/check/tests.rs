@@ -393,6 +393,28 @@ fn suggestions_are_close_or_absent() {
 }
 
 #[test]
+fn the_token_bound_is_never_below_the_tokens() {
+    for (code, at_least) in [
+        ("!!!!x", 5),
+        ("not not x", 3),
+        ("a = b", 3),
+        ("x => y", 4),
+        // await tools . search ( { query : 'q' } ) ;
+        ("await tools.search({ query: 'q' });", 12),
+        ("é = 1", 3),
+        ("", 0),
+    ] {
+        assert!(
+            token_bound(code) >= at_least,
+            "{code}: {}",
+            token_bound(code)
+        );
+    }
+    // Blanks, words and strings are cheap: a long word is one token.
+    assert_eq!(token_bound("   abcdef_$1   "), 1);
+}
+
+#[test]
 fn deep_chains_that_brackets_do_not_show_are_parsed_on_a_stack_of_their_own() {
     let cat = catalog();
     // Run on a small thread stack, as a test thread or a server task has.
@@ -405,6 +427,15 @@ fn deep_chains_that_brackets_do_not_show_are_parsed_on_a_stack_of_their_own() {
                 format!("return {}1;", "x => ".repeat(50_000)),
                 format!("return {}1;", "await ".repeat(50_000)),
                 format!("return {}1;", "a ? b : ".repeat(50_000)),
+                format!("return {}1;", "typeof ".repeat(100_000)),
+                format!("return {}1;", "void ".repeat(100_000)),
+                format!("return {}1;", "delete ".repeat(100_000)),
+                format!("return {}X;", "new ".repeat(100_000)),
+                format!("return {}1;", "- ".repeat(100_000)),
+                format!(
+                    "const f = function* () {{ {}1; }};",
+                    "yield ".repeat(100_000)
+                ),
             ] {
                 for language in [Js, Ts] {
                     let _ = cat.check_program(language, &code);
@@ -415,6 +446,9 @@ fn deep_chains_that_brackets_do_not_show_are_parsed_on_a_stack_of_their_own() {
                 format!("x = {}1", "- ".repeat(100_000)),
                 format!("x = {}1", "lambda: ".repeat(50_000)),
                 format!("x = {}", "a if b else ".repeat(50_000)),
+                format!("x = {}1", "await ".repeat(100_000)),
+                format!("x = {}1", "~".repeat(200_000)),
+                format!("x = {}1", "a ** ".repeat(100_000)),
             ] {
                 let _ = cat.check_program(Py, &code);
             }
