@@ -174,9 +174,7 @@ fn check_parsed(
         }
     }
     let mut walk = Walk::default();
-    for stmt in body {
-        walk.visit_statement(stmt);
-    }
+    walk.statements(body);
     walk.finish(context, &mut findings);
     findings
 }
@@ -259,6 +257,10 @@ struct Walk<'a> {
     /// (function and class bodies, branches, loops, `catch`, short
     /// circuits, defaults): a missing global used there is only a warning.
     conditional: usize,
+    /// `return`, `throw`, `break` and `continue` statements seen (outside
+    /// nested functions): after one, the rest of its statement list may
+    /// not run.
+    exits: usize,
     /// References to `tools` (or an alias), and how many of them are the
     /// object of a member access, a callee, or the right of `in`: any other
     /// reference passes `tools` around as a value.
@@ -268,6 +270,27 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
+    /// Walks `f` as code that may not run.
+    fn maybe(&mut self, f: impl FnOnce(&mut Self)) {
+        self.conditional += 1;
+        f(self);
+        self.conditional -= 1;
+    }
+
+    /// Walks a statement list; after a statement that may leave it (holds
+    /// a `return`, `throw`, `break` or `continue`), the rest may not run.
+    fn statements(&mut self, list: &[Statement<'a>]) {
+        let outer = self.conditional;
+        for stmt in list {
+            let exits = self.exits;
+            self.visit_statement(stmt);
+            if self.exits > exits && self.conditional == outer {
+                self.conditional += 1;
+            }
+        }
+        self.conditional = outer;
+    }
+
     /// Whether `call` is made on `tools` (or an alias): `tools.x(...)`,
     /// `tools["x"](...)` or `tools("x", ...)`.
     fn reaches_tools(&self, call: &CallExpression<'_>) -> bool {
@@ -383,21 +406,107 @@ impl<'a> Visit<'a> for Walk<'a> {
         if self.depth >= MAX_DEPTH {
             return;
         }
-        let maybe = match it {
+        let function = matches!(
+            it,
             Expression::ArrowFunctionExpression(_)
-            | Expression::FunctionExpression(_)
-            | Expression::ClassExpression(_)
-            | Expression::ConditionalExpression(_)
-            | Expression::LogicalExpression(_)
-            | Expression::ChainExpression(_) => true,
-            Expression::AssignmentExpression(assign) => assign.operator.is_logical(),
-            _ => false,
-        };
+                | Expression::FunctionExpression(_)
+                | Expression::ClassExpression(_)
+        );
+        let maybe = function
+            || match it {
+                Expression::ChainExpression(_) => true,
+                Expression::AssignmentExpression(assign) => assign.operator.is_logical(),
+                _ => false,
+            };
+        // A `return` in a nested function ends only that function.
+        let exits = self.exits;
         self.depth += 1;
         self.conditional += usize::from(maybe);
         walk::walk_expression(self, it);
         self.conditional -= usize::from(maybe);
         self.depth -= 1;
+        if function {
+            self.exits = exits;
+        }
+    }
+
+    fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
+        self.statements(it);
+    }
+
+    fn visit_return_statement(&mut self, it: &oxc_ast::ast::ReturnStatement<'a>) {
+        walk::walk_return_statement(self, it);
+        self.exits += 1;
+    }
+
+    fn visit_throw_statement(&mut self, it: &oxc_ast::ast::ThrowStatement<'a>) {
+        walk::walk_throw_statement(self, it);
+        self.exits += 1;
+    }
+
+    fn visit_break_statement(&mut self, it: &oxc_ast::ast::BreakStatement<'a>) {
+        self.exits += 1;
+        walk::walk_break_statement(self, it);
+    }
+
+    fn visit_continue_statement(&mut self, it: &oxc_ast::ast::ContinueStatement<'a>) {
+        self.exits += 1;
+        walk::walk_continue_statement(self, it);
+    }
+
+    // The first operand, the test and the loop's head always run; what
+    // they guard may not.
+    fn visit_logical_expression(&mut self, it: &oxc_ast::ast::LogicalExpression<'a>) {
+        self.visit_expression(&it.left);
+        self.maybe(|walk| walk.visit_expression(&it.right));
+    }
+
+    fn visit_conditional_expression(&mut self, it: &oxc_ast::ast::ConditionalExpression<'a>) {
+        self.visit_expression(&it.test);
+        self.maybe(|walk| {
+            walk.visit_expression(&it.consequent);
+            walk.visit_expression(&it.alternate);
+        });
+    }
+
+    fn visit_if_statement(&mut self, it: &oxc_ast::ast::IfStatement<'a>) {
+        self.visit_expression(&it.test);
+        self.maybe(|walk| {
+            walk.visit_statement(&it.consequent);
+            if let Some(alternate) = &it.alternate {
+                walk.visit_statement(alternate);
+            }
+        });
+    }
+
+    fn visit_while_statement(&mut self, it: &oxc_ast::ast::WhileStatement<'a>) {
+        self.visit_expression(&it.test);
+        self.maybe(|walk| walk.visit_statement(&it.body));
+    }
+
+    fn visit_for_of_statement(&mut self, it: &oxc_ast::ast::ForOfStatement<'a>) {
+        self.visit_expression(&it.right);
+        self.maybe(|walk| {
+            walk.visit_for_statement_left(&it.left);
+            walk.visit_statement(&it.body);
+        });
+    }
+
+    fn visit_for_in_statement(&mut self, it: &oxc_ast::ast::ForInStatement<'a>) {
+        self.visit_expression(&it.right);
+        self.maybe(|walk| {
+            walk.visit_for_statement_left(&it.left);
+            walk.visit_statement(&it.body);
+        });
+    }
+
+    fn visit_switch_statement(&mut self, it: &oxc_ast::ast::SwitchStatement<'a>) {
+        self.visit_expression(&it.discriminant);
+        self.maybe(|walk| {
+            for case in &it.cases {
+                walk.visit_switch_case(case);
+            }
+        });
     }
 
     fn visit_statement(&mut self, it: &Statement<'a>) {
@@ -413,22 +522,25 @@ impl<'a> Visit<'a> for Walk<'a> {
             Statement::TSNamespaceDeclaration(module) if module.declare => return,
             Statement::TSExternalModuleDeclaration(module) if module.declare => return,
             Statement::TSEnumDeclaration(e) if e.declare => return,
-            Statement::IfStatement(_)
-            | Statement::ForStatement(_)
-            | Statement::ForInStatement(_)
-            | Statement::ForOfStatement(_)
-            | Statement::WhileStatement(_)
+            Statement::ForStatement(_)
             | Statement::DoWhileStatement(_)
-            | Statement::SwitchStatement(_)
             | Statement::FunctionDeclaration(_)
             | Statement::ClassDeclaration(_) => true,
             _ => false,
         };
+        let function = matches!(
+            it,
+            Statement::FunctionDeclaration(_) | Statement::ClassDeclaration(_)
+        );
+        let exits = self.exits;
         self.depth += 1;
         self.conditional += usize::from(maybe);
         walk::walk_statement(self, it);
         self.conditional -= usize::from(maybe);
         self.depth -= 1;
+        if function {
+            self.exits = exits;
+        }
     }
 
     fn visit_assignment_pattern(&mut self, it: &oxc_ast::ast::AssignmentPattern<'a>) {
@@ -494,6 +606,26 @@ impl<'a> Visit<'a> for Walk<'a> {
             && self.seen.is_base(id.name.as_str())
         {
             self.base_uses += 1;
+        }
+        // `await tools.get-page(args)` reads `(await tools.get) - page(args)`
+        // for the tool "get-page".
+        let left = match it.left.get_inner_expression() {
+            Expression::AwaitExpression(wait) => wait.argument.get_inner_expression(),
+            left => left,
+        };
+        if it.operator == BinaryOperator::Subtraction
+            && let Expression::StaticMemberExpression(member) = left
+            && let Expression::Identifier(id) = member.object.get_inner_expression()
+            && self.seen.is_base(id.name.as_str())
+            && let Expression::CallExpression(call) = it.right.get_inner_expression()
+            && let Expression::Identifier(rest) = call.callee.get_inner_expression()
+        {
+            let head = member.property.name.as_str();
+            self.seen.dotted.push((
+                member.property.span.start as usize,
+                head,
+                format!("{head}-{}", rest.name.as_str()),
+            ));
         }
         walk::walk_binary_expression(self, it);
     }

@@ -54,6 +54,9 @@ struct Walk<'a> {
     /// (function bodies, branches, loops, handlers, short circuits,
     /// comprehensions): a missing built-in called there is only a warning.
     conditional: usize,
+    /// `return`, `raise`, `break` and `continue` statements seen (outside
+    /// nested functions): after one, the rest of its body may not run.
+    exits: usize,
     /// References to `tools` (or an alias), and how many are the object of
     /// an attribute or a subscript (see the JavaScript walk).
     base_refs: usize,
@@ -66,6 +69,13 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     fn bind(&mut self, name: &'a str) {
         self.seen.bind(name);
+    }
+
+    /// Walks `f` as code that may not run.
+    fn maybe(&mut self, f: impl FnOnce(&mut Self)) {
+        self.conditional += 1;
+        f(self);
+        self.conditional -= 1;
     }
 
     /// `hasattr(tools, "x")` and `getattr(tools, "x", ...)` test for a tool.
@@ -212,7 +222,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
         self.statements += 1;
         // An import runs, and fails, only when its statement runs: one at
         // the module's top level, outside a `try` that catches, always does.
-        let runs = self.statements == 1 && self.guarded == 0;
+        let runs = self.statements == 1 && self.guarded == 0 && self.conditional == 0;
         match stmt {
             Stmt::Try(stmt) if !stmt.handlers.is_empty() => {
                 self.guarded += 1;
@@ -271,15 +281,78 @@ impl<'a> Visitor<'a> for Walk<'a> {
             }
             _ => {}
         }
-        let maybe = matches!(
-            stmt,
-            Stmt::FunctionDef(_) | Stmt::If(_) | Stmt::For(_) | Stmt::While(_) | Stmt::Match(_)
-        );
-        self.conditional += usize::from(maybe);
-        visitor::walk_stmt(self, stmt);
-        self.conditional -= usize::from(maybe);
+        // The test, the iterable and the subject always run; what they
+        // guard may not.
+        match stmt {
+            Stmt::If(stmt) => {
+                self.visit_expr(&stmt.test);
+                self.maybe(|walk| {
+                    walk.visit_body(&stmt.body);
+                    for clause in &stmt.elif_else_clauses {
+                        walk.visit_elif_else_clause(clause);
+                    }
+                });
+            }
+            Stmt::While(stmt) => {
+                self.visit_expr(&stmt.test);
+                self.maybe(|walk| {
+                    walk.visit_body(&stmt.body);
+                    walk.visit_body(&stmt.orelse);
+                });
+            }
+            Stmt::For(stmt) => {
+                self.visit_expr(&stmt.iter);
+                self.maybe(|walk| {
+                    walk.visit_expr(&stmt.target);
+                    walk.visit_body(&stmt.body);
+                    walk.visit_body(&stmt.orelse);
+                });
+            }
+            Stmt::Match(stmt) => {
+                self.visit_expr(&stmt.subject);
+                self.maybe(|walk| {
+                    for case in &stmt.cases {
+                        walk.visit_match_case(case);
+                    }
+                });
+            }
+            // The message is built only when the assertion fails.
+            Stmt::Assert(stmt) => {
+                self.visit_expr(&stmt.test);
+                if let Some(msg) = &stmt.msg {
+                    self.maybe(|walk| walk.visit_expr(msg));
+                }
+            }
+            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
+                // A `return` in a nested function ends only that function.
+                let exits = self.exits;
+                let function = matches!(stmt, Stmt::FunctionDef(_));
+                self.conditional += usize::from(function);
+                visitor::walk_stmt(self, stmt);
+                self.conditional -= usize::from(function);
+                self.exits = exits;
+            }
+            Stmt::Return(_) | Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => {
+                visitor::walk_stmt(self, stmt);
+                self.exits += 1;
+            }
+            _ => visitor::walk_stmt(self, stmt),
+        }
         self.statements -= 1;
         self.depth -= 1;
+    }
+
+    fn visit_body(&mut self, body: &'a [Stmt]) {
+        // After a statement that may leave the body, the rest may not run.
+        let outer = self.conditional;
+        for stmt in body {
+            let exits = self.exits;
+            self.visit_stmt(stmt);
+            if self.exits > exits && self.conditional == outer {
+                self.conditional += 1;
+            }
+        }
+        self.conditional = outer;
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -333,21 +406,59 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     self.seen.calls.push(found);
                 }
             }
+            // `await tools.get-page(args)` reads `(await tools.get) -
+            // page(args)` for the tool "get-page".
+            Expr::BinOp(op) if op.op == ruff_python_ast::Operator::Sub => {
+                let left = match op.left.as_ref() {
+                    Expr::Await(wait) => wait.value.as_ref(),
+                    left => left,
+                };
+                if let Expr::Attribute(attr) = left
+                    && let Expr::Name(name) = attr.value.as_ref()
+                    && self.seen.is_base(name.id.as_str())
+                    && let Expr::Call(call) = op.right.as_ref()
+                    && let Expr::Name(rest) = call.func.as_ref()
+                {
+                    let head = attr.attr.as_str();
+                    self.seen.dotted.push((
+                        usize::from(attr.attr.range().start()),
+                        head,
+                        format!("{head}-{}", rest.id.as_str()),
+                    ));
+                }
+            }
             _ => {}
         }
-        let maybe = matches!(
-            expr,
+        match expr {
+            // The first operand and the test always run; the rest may not.
+            Expr::BoolOp(op) => {
+                if let Some((first, rest)) = op.values.split_first() {
+                    self.visit_expr(first);
+                    self.maybe(|walk| rest.iter().for_each(|value| walk.visit_expr(value)));
+                }
+            }
+            Expr::If(op) => {
+                self.visit_expr(&op.test);
+                self.maybe(|walk| {
+                    walk.visit_expr(&op.body);
+                    walk.visit_expr(&op.orelse);
+                });
+            }
+            // `a < b < c` stops at the first comparison that fails.
+            Expr::Compare(op) if op.comparators.len() > 1 => {
+                self.visit_expr(&op.left);
+                if let Some((first, rest)) = op.comparators.split_first() {
+                    self.visit_expr(first);
+                    self.maybe(|walk| rest.iter().for_each(|value| walk.visit_expr(value)));
+                }
+            }
             Expr::Lambda(_)
-                | Expr::If(_)
-                | Expr::BoolOp(_)
-                | Expr::ListComp(_)
-                | Expr::SetComp(_)
-                | Expr::DictComp(_)
-                | Expr::Generator(_)
-        );
-        self.conditional += usize::from(maybe);
-        visitor::walk_expr(self, expr);
-        self.conditional -= usize::from(maybe);
+            | Expr::ListComp(_)
+            | Expr::SetComp(_)
+            | Expr::DictComp(_)
+            | Expr::Generator(_) => self.maybe(|walk| visitor::walk_expr(walk, expr)),
+            _ => visitor::walk_expr(self, expr),
+        }
         self.depth -= 1;
     }
 

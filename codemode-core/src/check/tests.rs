@@ -284,6 +284,30 @@ fn a_missing_global_in_code_that_may_not_run_is_a_warning() {
         severities(Js, "const r = await fetch('x');\nreturn r;"),
         [(1, 17, e)]
     );
+    // After a statement that may leave, the rest may not run.
+    for (code, at) in [
+        ("const r = 1;\nif (r) return r;\nawait fetch('x');", (3, 7)),
+        ("return 1;\nsetTimeout(() => 1, 1);", (2, 1)),
+        ("throw new Error('stop');\nfetch('x');", (2, 1)),
+        ("done: { if (1) break done; await fetch('x'); }", (1, 34)),
+    ] {
+        assert_eq!(severities(Js, code), [(at.0, at.1, w)], "{code}");
+    }
+    // What always runs stays certain: the first operand, a test, an
+    // iterable, and code after a function that returns.
+    for (code, at) in [
+        ("const t = process.env.TOKEN || 'anon';", (1, 11)),
+        ("const t = fetch ? 1 : 2;", (1, 11)),
+        ("if (process.env.X) {}", (1, 5)),
+        ("for (const x of await fetch('x')) {}", (1, 23)),
+        (
+            "const xs = [1].map((x) => { return x; });\nawait fetch('y');",
+            (2, 7),
+        ),
+        ("function f() { return 1; }\nawait fetch('y');", (2, 7)),
+    ] {
+        assert_eq!(severities(Js, code), [(at.0, at.1, e)], "{code}");
+    }
     let py = [
         ("def read(p):\n    return open(p).read()\nreturn 1", (2, 12)),
         ("if False:\n    open('f')", (2, 5)),
@@ -295,6 +319,57 @@ fn a_missing_global_in_code_that_may_not_run_is_a_warning() {
         assert_eq!(severities(Py, code), [(line, column, w)], "{code}");
     }
     assert_eq!(severities(Py, "data = open('f').read()"), [(1, 8, e)]);
+    for (code, at) in [
+        ("x = 1\nif x:\n    return 1\nopen('f')", (4, 1)),
+        ("return 1\nopen('f')", (2, 1)),
+        ("r = 1\nassert r, input('why?')", (2, 11)),
+        ("n = 1\nok = 0 > n > len(open('f').read())", (2, 18)),
+        (
+            "def f():\n    return 1\nx = [f() for _ in []]\nif x:\n    raise ValueError()\nopen('f')",
+            (6, 1),
+        ),
+    ] {
+        assert_eq!(severities(Py, code), [(at.0, at.1, w)], "{code}");
+    }
+    for (code, at) in [
+        ("for line in open('f'):\n    pass", (1, 13)),
+        ("x = open('f') or 1", (1, 5)),
+        ("x = 1 if open('f') else 2", (1, 10)),
+        ("def f():\n    return 1\nopen('f')", (3, 1)),
+    ] {
+        assert_eq!(severities(Py, code), [(at.0, at.1, e)], "{code}");
+    }
+}
+
+#[test]
+fn a_dashed_tool_written_as_a_member_is_named() {
+    for (language, code, at) in [
+        (Js, "return await tools.get-page({ id: 1 });", (1, 20)),
+        (
+            Ts,
+            "const p = tools.get-page({ id: 1 });\nreturn p;",
+            (1, 17),
+        ),
+        (Py, "return await tools.get-page({'id': 1})", (1, 20)),
+    ] {
+        let found = catalog().check_program(language, code);
+        assert_eq!(found.len(), 1, "{code}: {found:?}");
+        assert_eq!((found[0].line, found[0].column), at, "{code}");
+        assert_eq!(found[0].code, DiagnosticCode::UnknownTool);
+        assert!(
+            found[0].message.contains("tools[\"get-page\"](args)"),
+            "{}",
+            found[0].message
+        );
+    }
+    // A real subtraction is no call of a tool.
+    assert!(
+        found(
+            Js,
+            "const page = () => 1;\nconst n = 3 - page();\nreturn n;"
+        )
+        .is_empty()
+    );
 }
 
 #[test]
