@@ -358,9 +358,17 @@ impl<'a> Walk<'a> {
                 },
             )),
             Some(Argument::SpreadElement(_)) => None,
-            Some(arg) => arg
-                .as_expression()
-                .map(|e| (e.span().start as usize, value_of(e))),
+            Some(arg) => arg.as_expression().map(|e| {
+                let val = match value_of(e) {
+                    // The runtime sends `undefined` as `{}`.
+                    Val::Absent => Val::Obj {
+                        entries: Vec::new(),
+                        open: false,
+                    },
+                    val => val,
+                };
+                (e.span().start as usize, val)
+            }),
         };
         Some((
             base,

@@ -402,6 +402,13 @@ impl Context<'_> {
             let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
             let hint = match suggest(&call.name, &names) {
                 Some(near) => format!("; did you mean {}?", spelled(near, style)),
+                None if names.len() <= 12 => {
+                    let listed: Vec<String> = names
+                        .iter()
+                        .map(|n| spelled(n, style).to_string())
+                        .collect();
+                    format!("; the tools are {}", listed.join(", "))
+                }
                 None => "; the SDK declares every tool there is".to_owned(),
             };
             out.push(error(

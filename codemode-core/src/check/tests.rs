@@ -465,6 +465,24 @@ fn suggestions_are_close_or_absent() {
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(edit_distance("qurey", "query"), 1);
     assert_eq!(edit_distance("", "ab"), 2);
+    // With nothing close, a small tool set is listed as the program calls it.
+    let names = messages(Js, "return await tools.zzzzzz({});");
+    assert_eq!(names.len(), 1);
+    assert!(
+        names[0].ends_with(
+            "; the tools are tools.flag, tools[\"get-page\"], tools.notype, tools.pat, tools.search, tools.shape, tools(\"then\", args)"
+        ),
+        "{}",
+        names[0]
+    );
+}
+
+#[test]
+fn undefined_arguments_are_sent_as_an_empty_object() {
+    assert_eq!(
+        found(Js, "return await tools.search(undefined);"),
+        [(1, 27, "missing-key")]
+    );
 }
 
 #[test]
