@@ -390,16 +390,18 @@ impl Checker<'_> {
                 .any(|e| e.key == prop.name && !matches!(e.val, Val::Absent));
             if !present {
                 let what = self.expected(&prop.ty, depth);
-                let owner = if path.is_root() {
-                    String::new()
+                // At the root, the arguments: a dict, an object or, in
+                // Python, keyword arguments.
+                let subject = if path.is_root() {
+                    "the arguments lack".to_owned()
                 } else {
-                    format!(" `{}`", path.show(self.style))
+                    format!("the object `{}` lacks", path.show(self.style))
                 };
                 self.out.push(Finding {
                     at,
                     code: DiagnosticCode::MissingKey,
                     message: format!(
-                        "{}(): the object{owner} lacks the required key {:?} ({what})",
+                        "{}(): {subject} the required key {:?} ({what})",
                         self.call, prop.name
                     ),
                 });
