@@ -2,6 +2,7 @@
 //! JavaScript runtime parses it (the body of an async function), then one
 //! walk over the tree.
 
+use super::flow::{Flow, Flows};
 use super::value::{Entry, Val};
 use super::{Context, Finding, Positions, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
@@ -174,7 +175,7 @@ fn check_parsed(
         }
     }
     let mut walk = Walk::default();
-    walk.statements(body);
+    walk.in_turn(body, |walk, stmt| walk.visit_statement(stmt));
     walk.finish(context, &mut findings);
     findings
 }
@@ -253,14 +254,8 @@ struct Walk<'a> {
     members: Vec<(usize, Cow<'a, str>)>,
     /// How many `try` blocks with a `catch` are open around the walk.
     guarded: usize,
-    /// How many constructs whose code may never run enclose the walk
-    /// (function and class bodies, branches, loops, `catch`, short
-    /// circuits, defaults): a missing global used there is only a warning.
-    conditional: usize,
-    /// `return`, `throw`, `break` and `continue` statements seen (outside
-    /// nested functions): after one, the rest of its statement list may
-    /// not run.
-    exits: usize,
+    /// Whether the code being walked certainly runs.
+    flow: Flow,
     /// References to `tools` (or an alias), and how many of them are the
     /// object of a member access, a callee, or the right of `in`: any other
     /// reference passes `tools` around as a value.
@@ -270,27 +265,6 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    /// Walks `f` as code that may not run.
-    fn maybe(&mut self, f: impl FnOnce(&mut Self)) {
-        self.conditional += 1;
-        f(self);
-        self.conditional -= 1;
-    }
-
-    /// Walks a statement list; after a statement that may leave it (holds
-    /// a `return`, `throw`, `break` or `continue`), the rest may not run.
-    fn statements(&mut self, list: &[Statement<'a>]) {
-        let outer = self.conditional;
-        for stmt in list {
-            let exits = self.exits;
-            self.visit_statement(stmt);
-            if self.exits > exits && self.conditional == outer {
-                self.conditional += 1;
-            }
-        }
-        self.conditional = outer;
-    }
-
     /// Whether `call` is made on `tools` (or an alias): `tools.x(...)`,
     /// `tools["x"](...)` or `tools("x", ...)`.
     fn reaches_tools(&self, call: &CallExpression<'_>) -> bool {
@@ -350,21 +324,12 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         let args = match args {
-            None => Some((
-                name_at,
-                Val::Obj {
-                    entries: Vec::new(),
-                    open: false,
-                },
-            )),
+            None => Some((name_at, Val::no_arguments())),
             Some(Argument::SpreadElement(_)) => None,
             Some(arg) => arg.as_expression().map(|e| {
                 let val = match value_of(e) {
                     // The runtime sends `undefined` as `{}`.
-                    Val::Absent => Val::Obj {
-                        entries: Vec::new(),
-                        open: false,
-                    },
+                    Val::Absent => Val::no_arguments(),
                     val => val,
                 };
                 (e.span().start as usize, val)
@@ -409,56 +374,54 @@ impl<'a> Walk<'a> {
     }
 }
 
+impl Flows for Walk<'_> {
+    fn flow(&mut self) -> &mut Flow {
+        &mut self.flow
+    }
+}
+
 impl<'a> Visit<'a> for Walk<'a> {
     fn visit_expression(&mut self, it: &Expression<'a>) {
         if self.depth >= MAX_DEPTH {
             return;
         }
-        let function = matches!(
-            it,
-            Expression::ArrowFunctionExpression(_)
-                | Expression::FunctionExpression(_)
-                | Expression::ClassExpression(_)
-        );
-        let maybe = function
-            || match it {
-                Expression::ChainExpression(_) => true,
-                Expression::AssignmentExpression(assign) => assign.operator.is_logical(),
-                _ => false,
-            };
-        // A `return` in a nested function ends only that function.
-        let exits = self.exits;
         self.depth += 1;
-        self.conditional += usize::from(maybe);
-        walk::walk_expression(self, it);
-        self.conditional -= usize::from(maybe);
-        self.depth -= 1;
-        if function {
-            self.exits = exits;
+        match it {
+            Expression::ArrowFunctionExpression(_)
+            | Expression::FunctionExpression(_)
+            | Expression::ClassExpression(_) => {
+                self.nested(|walk| walk::walk_expression(walk, it));
+            }
+            Expression::ChainExpression(_) => self.maybe(|walk| walk::walk_expression(walk, it)),
+            Expression::AssignmentExpression(assign) if assign.operator.is_logical() => {
+                self.maybe(|walk| walk::walk_expression(walk, it));
+            }
+            _ => walk::walk_expression(self, it),
         }
+        self.depth -= 1;
     }
 
     fn visit_statements(&mut self, it: &oxc_allocator::Vec<'a, Statement<'a>>) {
-        self.statements(it);
+        self.in_turn(it, |walk, stmt| walk.visit_statement(stmt));
     }
 
     fn visit_return_statement(&mut self, it: &oxc_ast::ast::ReturnStatement<'a>) {
         walk::walk_return_statement(self, it);
-        self.exits += 1;
+        self.flow.exit();
     }
 
     fn visit_throw_statement(&mut self, it: &oxc_ast::ast::ThrowStatement<'a>) {
         walk::walk_throw_statement(self, it);
-        self.exits += 1;
+        self.flow.exit();
     }
 
     fn visit_break_statement(&mut self, it: &oxc_ast::ast::BreakStatement<'a>) {
-        self.exits += 1;
+        self.flow.exit();
         walk::walk_break_statement(self, it);
     }
 
     fn visit_continue_statement(&mut self, it: &oxc_ast::ast::ContinueStatement<'a>) {
-        self.exits += 1;
+        self.flow.exit();
         walk::walk_continue_statement(self, it);
     }
 
@@ -521,50 +484,37 @@ impl<'a> Visit<'a> for Walk<'a> {
         if self.depth >= MAX_DEPTH {
             return;
         }
-        let maybe = match it {
+        self.depth += 1;
+        match it {
             // Erased before the program runs: nothing in them is looked up.
             Statement::TSInterfaceDeclaration(_)
             | Statement::TSTypeAliasDeclaration(_)
-            | Statement::TSGlobalDeclaration(_) => return,
-            Statement::ClassDeclaration(class) if class.declare => return,
-            Statement::TSNamespaceDeclaration(module) if module.declare => return,
-            Statement::TSExternalModuleDeclaration(module) if module.declare => return,
-            Statement::TSEnumDeclaration(e) if e.declare => return,
-            Statement::ForStatement(_)
-            | Statement::DoWhileStatement(_)
-            | Statement::FunctionDeclaration(_)
-            | Statement::ClassDeclaration(_) => true,
-            _ => false,
-        };
-        let function = matches!(
-            it,
-            Statement::FunctionDeclaration(_) | Statement::ClassDeclaration(_)
-        );
-        let exits = self.exits;
-        self.depth += 1;
-        self.conditional += usize::from(maybe);
-        walk::walk_statement(self, it);
-        self.conditional -= usize::from(maybe);
-        self.depth -= 1;
-        if function {
-            self.exits = exits;
+            | Statement::TSGlobalDeclaration(_) => {}
+            Statement::ClassDeclaration(class) if class.declare => {}
+            Statement::TSNamespaceDeclaration(module) if module.declare => {}
+            Statement::TSExternalModuleDeclaration(module) if module.declare => {}
+            Statement::TSEnumDeclaration(e) if e.declare => {}
+            Statement::FunctionDeclaration(_) | Statement::ClassDeclaration(_) => {
+                self.nested(|walk| walk::walk_statement(walk, it));
+            }
+            Statement::ForStatement(_) | Statement::DoWhileStatement(_) => {
+                self.maybe(|walk| walk::walk_statement(walk, it));
+            }
+            _ => walk::walk_statement(self, it),
         }
+        self.depth -= 1;
     }
 
     fn visit_assignment_pattern(&mut self, it: &oxc_ast::ast::AssignmentPattern<'a>) {
         // A default is computed only when the value is missing.
-        self.conditional += 1;
-        walk::walk_assignment_pattern(self, it);
-        self.conditional -= 1;
+        self.maybe(|walk| walk::walk_assignment_pattern(walk, it));
     }
 
     fn visit_assignment_target_with_default(
         &mut self,
         it: &oxc_ast::ast::AssignmentTargetWithDefault<'a>,
     ) {
-        self.conditional += 1;
-        walk::walk_assignment_target_with_default(self, it);
-        self.conditional -= 1;
+        self.maybe(|walk| walk::walk_assignment_target_with_default(walk, it));
     }
 
     fn visit_binding_identifier(&mut self, it: &oxc_ast::ast::BindingIdentifier<'a>) {
@@ -693,9 +643,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         self.visit_block_statement(&it.block);
         self.guarded -= usize::from(catches);
         if let Some(handler) = &it.handler {
-            self.conditional += 1;
-            self.visit_catch_clause(handler);
-            self.conditional -= 1;
+            self.maybe(|walk| walk.visit_catch_clause(handler));
         }
         if let Some(finalizer) = &it.finalizer {
             self.visit_block_statement(finalizer);
@@ -720,7 +668,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             self.seen.absent.push((
                 it.name.as_str(),
                 it.span.start as usize,
-                self.conditional == 0,
+                self.flow.certain(),
             ));
         }
     }

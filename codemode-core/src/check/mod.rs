@@ -11,6 +11,7 @@
 //! bindings might change: a program that binds `tools` itself is not judged
 //! on its calls.
 
+mod flow;
 pub(crate) mod js;
 mod python;
 mod value;
@@ -149,7 +150,7 @@ fn stack_for(code: &str) -> usize {
 /// `$`) and each character outside ASCII counts one; blanks count none.
 /// Strings and comments are counted as if they were code, which only
 /// counts more.
-pub(crate) fn token_bound(code: &str) -> usize {
+fn token_bound(code: &str) -> usize {
     let mut count = 0usize;
     let mut in_word = false;
     for &b in code.as_bytes() {
@@ -311,14 +312,7 @@ impl<'a> Seen<'a> {
                     Severity::Warning
                 };
                 let message = format!("`{name}` is not available: {}", absent.instead);
-                out.push((
-                    severity,
-                    Finding {
-                        at,
-                        code: DiagnosticCode::Unavailable,
-                        message,
-                    },
-                ));
+                out.push(finding(severity, at, DiagnosticCode::Unavailable, message));
             }
         }
         if self.binds(crate::GLOBAL) {
@@ -358,16 +352,14 @@ impl<'a> Seen<'a> {
             let then = style == Style::Js && call.as_property && call.name == "then";
             if !then && self.dropped.binary_search(&call.at).is_ok() && context.declares(&call.name)
             {
-                out.push((
+                out.push(finding(
                     Severity::Warning,
-                    Finding {
-                        at: call.at,
-                        code: DiagnosticCode::NotAwaited,
-                        message: format!(
-                            "the result of {}() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
-                            spelled(&call.name, style)
-                        ),
-                    },
+                    call.at,
+                    DiagnosticCode::NotAwaited,
+                    format!(
+                        "the result of {}() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
+                        spelled(&call.name, style)
+                    ),
                 ));
             }
             context.check_call(call, style, out);
@@ -375,9 +367,19 @@ impl<'a> Seen<'a> {
     }
 }
 
+/// A finding of `severity`.
+fn finding(
+    severity: Severity,
+    at: usize,
+    code: DiagnosticCode,
+    message: String,
+) -> (Severity, Finding) {
+    (severity, Finding { at, code, message })
+}
+
 /// An error-severity finding.
 fn error(at: usize, code: DiagnosticCode, message: String) -> (Severity, Finding) {
-    (Severity::Error, Finding { at, code, message })
+    finding(Severity::Error, at, code, message)
 }
 
 impl Context<'_> {
@@ -455,8 +457,8 @@ impl Context<'_> {
 /// formats it.
 #[derive(Clone, Copy)]
 pub(super) struct Spelled<'n> {
-    pub(super) name: &'n str,
-    pub(super) style: Style,
+    name: &'n str,
+    style: Style,
 }
 
 fn spelled(name: &str, style: Style) -> Spelled<'_> {

@@ -1,6 +1,7 @@
 //! The check of a Python program: parsed with ruff's parser (the one the
 //! Python runtime uses), then one walk over the tree.
 
+use super::flow::{Flow, Flows};
 use super::value::{Entry, Val};
 use super::{Context, Finding, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
@@ -50,13 +51,8 @@ struct Walk<'a> {
     statements: usize,
     /// How many `try` blocks with handlers enclose the walk.
     guarded: usize,
-    /// How many constructs whose code may never run enclose the walk
-    /// (function bodies, branches, loops, handlers, short circuits,
-    /// comprehensions): a missing built-in called there is only a warning.
-    conditional: usize,
-    /// `return`, `raise`, `break` and `continue` statements seen (outside
-    /// nested functions): after one, the rest of its body may not run.
-    exits: usize,
+    /// Whether the code being walked certainly runs.
+    flow: Flow,
     /// References to `tools` (or an alias), and how many are the object of
     /// an attribute or a subscript (see the JavaScript walk).
     base_refs: usize,
@@ -69,13 +65,6 @@ struct Walk<'a> {
 impl<'a> Walk<'a> {
     fn bind(&mut self, name: &'a str) {
         self.seen.bind(name);
-    }
-
-    /// Walks `f` as code that may not run.
-    fn maybe(&mut self, f: impl FnOnce(&mut Self)) {
-        self.conditional += 1;
-        f(self);
-        self.conditional -= 1;
     }
 
     /// `hasattr(tools, "x")` and `getattr(tools, "x", ...)` test for a tool.
@@ -135,13 +124,7 @@ impl<'a> Walk<'a> {
         let arguments = &call.arguments;
         let mut bad_arguments = None;
         let args = match (&arguments.args[..], &arguments.keywords[..]) {
-            ([], []) => Some((
-                name_at,
-                Val::Obj {
-                    entries: Vec::new(),
-                    open: false,
-                },
-            )),
+            ([], []) => Some((name_at, Val::no_arguments())),
             ([Expr::Starred(_)], []) => None,
             ([one], []) => Some((usize::from(one.range().start()), value_of(one))),
             ([], keywords) => {
@@ -213,6 +196,12 @@ impl<'a> Walk<'a> {
     }
 }
 
+impl Flows for Walk<'_> {
+    fn flow(&mut self) -> &mut Flow {
+        &mut self.flow
+    }
+}
+
 impl<'a> Visitor<'a> for Walk<'a> {
     fn visit_stmt(&mut self, stmt: &'a Stmt) {
         if self.depth >= MAX_DEPTH {
@@ -222,18 +211,18 @@ impl<'a> Visitor<'a> for Walk<'a> {
         self.statements += 1;
         // An import runs, and fails, only when its statement runs: one at
         // the module's top level, outside a `try` that catches, always does.
-        let runs = self.statements == 1 && self.guarded == 0 && self.conditional == 0;
+        let runs = self.statements == 1 && self.guarded == 0 && self.flow.certain();
         match stmt {
             Stmt::Try(stmt) if !stmt.handlers.is_empty() => {
                 self.guarded += 1;
                 self.visit_body(&stmt.body);
                 self.guarded -= 1;
-                self.conditional += 1;
-                for handler in &stmt.handlers {
-                    self.visit_except_handler(handler);
-                }
-                self.visit_body(&stmt.orelse);
-                self.conditional -= 1;
+                self.maybe(|walk| {
+                    for handler in &stmt.handlers {
+                        walk.visit_except_handler(handler);
+                    }
+                    walk.visit_body(&stmt.orelse);
+                });
                 self.visit_body(&stmt.finalbody);
                 self.statements -= 1;
                 self.depth -= 1;
@@ -323,18 +312,10 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     self.maybe(|walk| walk.visit_expr(msg));
                 }
             }
-            Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {
-                // A `return` in a nested function ends only that function.
-                let exits = self.exits;
-                let function = matches!(stmt, Stmt::FunctionDef(_));
-                self.conditional += usize::from(function);
-                visitor::walk_stmt(self, stmt);
-                self.conditional -= usize::from(function);
-                self.exits = exits;
-            }
+            Stmt::FunctionDef(_) => self.nested(|walk| visitor::walk_stmt(walk, stmt)),
             Stmt::Return(_) | Stmt::Raise(_) | Stmt::Break(_) | Stmt::Continue(_) => {
                 visitor::walk_stmt(self, stmt);
-                self.exits += 1;
+                self.flow.exit();
             }
             _ => visitor::walk_stmt(self, stmt),
         }
@@ -343,16 +324,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
     }
 
     fn visit_body(&mut self, body: &'a [Stmt]) {
-        // After a statement that may leave the body, the rest may not run.
-        let outer = self.conditional;
-        for stmt in body {
-            let exits = self.exits;
-            self.visit_stmt(stmt);
-            if self.exits > exits && self.conditional == outer {
-                self.conditional += 1;
-            }
-        }
-        self.conditional = outer;
+        self.in_turn(body, |walk, stmt| walk.visit_stmt(stmt));
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
@@ -399,7 +371,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     self.seen.absent.push((
                         name.id.as_str(),
                         usize::from(name.range().start()),
-                        self.conditional == 0,
+                        self.flow.certain(),
                     ));
                 }
                 if let Some(found) = self.tool_call(call) {

@@ -53,6 +53,14 @@ pub(super) struct Entry<'a> {
 }
 
 impl Val<'_> {
+    /// What a call that passes no arguments sends: `{}`.
+    pub(super) fn no_arguments() -> Self {
+        Val::Obj {
+            entries: Vec::new(),
+            open: false,
+        }
+    }
+
     /// The JSON kind, as a noun phrase with its article.
     fn kind(&self, style: Style) -> &'static str {
         match (self, style) {
