@@ -6,7 +6,7 @@ class ToolCallError(Exception):
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class SetHeadersArgs(TypedDict, total=False):
-    counts: dict[str, int]
+    counts: dict[str, Any]
     headers: Required[dict[str, str]]
     labelled: SetHeadersArgsLabelled
     meta: dict[str, Any]

@@ -113,7 +113,8 @@ pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v
 ///   admits any other kind of value too, as JSON Schema has it (the SDK
 ///   declares the object or array, which is what such schemas mean);
 /// - `patternProperties` without `additionalProperties` leave other keys
-///   free, since the check cannot tell which keys a pattern matches.
+///   free, since the check cannot tell which keys a pattern matches (the
+///   SDK declares them as holding any value).
 #[cfg(feature = "check")]
 pub(crate) fn lower_for_check<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
     lower_walks(tools, true)
@@ -684,6 +685,12 @@ impl<'v> Walk<'v> {
             // Which keys a pattern matches is not known to a check: with
             // other keys unconstrained, no other key can be judged.
             Some(Json::Object(_)) if self.checking && extra == Extra::Unspecified => {}
+            // Keys that match no pattern may hold anything, and which keys
+            // a pattern matches is not something a type can say: every
+            // other key is declared to hold any value.
+            Some(Json::Object(_)) if extra == Extra::Unspecified => {
+                extra = Extra::Values(Box::new(Ty::Unknown));
+            }
             Some(Json::Object(patterns)) => {
                 let mut members = Vec::new();
                 for (pattern, schema) in patterns.iter() {
