@@ -73,7 +73,7 @@ const PYTHON: Flavor = Flavor {
         "\n",
         "- The program runs as a module with top-level `await`. Its result is the value of a top-level `return`, or else of its last expression, and must be JSON: a dict with str keys, list, tuple, str, int, float, bool or None. `print` output is returned as well.\n",
         "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs: their TypedDict classes do not exist at run time.\n",
-        "- Call a tool as `await tools.name(args)`, or `await tools[\"name\"](args)` for a tool the SDK lists as a comment; `args` is a plain dict.\n",
+        "- Call a tool as `await tools.name(args)`, or `await tools[\"name\"](args)` for a tool the SDK declares only through `__getitem__`; `args` is a plain dict.\n",
         "- A failed call raises `ToolCallError`: `e.toolName` and `e.kind` say which tool failed and how, and `str(e)` says why. Catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `import asyncio`, then `await asyncio.gather(...)`.\n",
         "- The sandbox runs a subset of Python: functions, async functions, lambdas, comprehensions, f-strings, try/except, plain classes and dataclasses, and the modules asyncio (`gather`, without keyword arguments), json, math, re, datetime, collections, itertools, functools, dataclasses and typing. It has no class inheritance (so no exception classes of your own), no generators (`yield`), no `match`, no clock or timers (`time`, `asyncio.sleep`), no `random`, no files (`open`), no network, and no `eval` or `exec`: reach the outside only through `tools`.\n",

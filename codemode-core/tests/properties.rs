@@ -78,7 +78,8 @@ fn ts_methods(sdk: &str) -> Result<Vec<String>, String> {
 }
 
 /// Parses the Python SDK and returns each tool it declares: the `async def`
-/// methods of `Tools` plus the `# tools["name"]` comment lines.
+/// methods of `Tools` plus the `__getitem__` overload of each tool reached
+/// by subscript.
 fn py_methods(sdk: &str) -> Result<Vec<String>, String> {
     let module = rustpython_parser::parse(sdk, Mode::Module, "<sdk>").map_err(|e| e.to_string())?;
     let ast::Mod::Module(module) = module else {

@@ -29,9 +29,10 @@ class Tools(Protocol):
 # type: ignore
         """
         ...
-    # tools["odd # type : ignore"](args: OddTypeIgnoreArgs) -> Any
-    #   pyright : basic
-    #   @TS-NOCHECK
-    def __getitem__(self, name: Literal["odd # type: ignore"]) -> Callable[[OddTypeIgnoreArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["odd # type: ignore"]) -> Callable[[OddTypeIgnoreArgs], Awaitable[Any]]:
+        """pyright: basic
+@TS-NOCHECK
+        """
+        ...
 
 tools: Tools

@@ -41,56 +41,48 @@ class UnicodArgs(TypedDict, total=False):
     naïve: str
 
 class Tools(Protocol):
-    # tools[""](args: dict[str, Any]) -> Any
-    #   The empty name
-    # tools["*/ end comment"](args: EndCommentArgs) -> Any
-    #   Closes */ a comment and opens /* another
-    # tools["__init__"](args: dict[str, Any]) -> Any
-    #   A dunder name
-    # tools["__private"](args: dict[str, Any]) -> Any
-    # tools["class"](args: ClassArgs) -> Any
-    #   A Python keyword """ with a triple quote
-    # tools["ctrl\u0001\u007f"](args: dict[str, Any]) -> Any
-    #   Control \u{0} \u{7} \u{1b} characters
     async def get_weather(self, args: GetWeatherArgs = ...) -> Any:
         """# not a comment
 \"\"\"
 '''
         """
         ...
-    # tools["line\u2028sep\u2029para"](args: LineSepParaArgs) -> Any
-    #   Separators
-    #    inside
-    #    text
-    #   and a newline
-    #   and CRLF
-    # tools["quote\"back\\slash"](args: QuoteBackSlashArgs) -> Any
-    #   Ends with a backslash \
     async def tools(self, args: ToolsArgs = ...) -> Any:
         """Named like the global"""
         ...
     async def unicodé(self, args: UnicodArgs = ...) -> Any:
         """Unicode identifiers are fine in Python"""
         ...
-    # tools["ﬁle"](args: LeArgs) -> Any
-    #   Not NFKC-stable: the ligature fi
     @overload
-    def __getitem__(self, name: Literal[""]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal[""]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+        """The empty name"""
     @overload
-    def __getitem__(self, name: Literal["*/ end comment"]) -> Callable[[EndCommentArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["*/ end comment"]) -> Callable[[EndCommentArgs], Awaitable[Any]]:
+        """Closes */ a comment and opens /* another"""
     @overload
-    def __getitem__(self, name: Literal["__init__"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["__init__"]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+        """A dunder name"""
     @overload
     def __getitem__(self, name: Literal["__private"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload
-    def __getitem__(self, name: Literal["class"]) -> Callable[[ClassArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["class"]) -> Callable[[ClassArgs], Awaitable[Any]]:
+        """A Python keyword \"\"\" with a triple quote"""
     @overload
-    def __getitem__(self, name: Literal["ctrl\u0001\u007f"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["ctrl\u0001\u007f"]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+        """Control \\u{0} \\u{7} \\u{1b} characters"""
     @overload
-    def __getitem__(self, name: Literal["line\u2028sep\u2029para"]) -> Callable[[LineSepParaArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["line\u2028sep\u2029para"]) -> Callable[[LineSepParaArgs], Awaitable[Any]]:
+        """Separators
+ inside
+ text
+and a newline
+and CRLF
+        """
     @overload
-    def __getitem__(self, name: Literal["quote\"back\\slash"]) -> Callable[[QuoteBackSlashArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["quote\"back\\slash"]) -> Callable[[QuoteBackSlashArgs], Awaitable[Any]]:
+        """Ends with a backslash \\"""
     @overload
-    def __getitem__(self, name: Literal["ﬁle"]) -> Callable[[LeArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["ﬁle"]) -> Callable[[LeArgs], Awaitable[Any]]:
+        """Not NFKC-stable: the ligature fi"""
 
 tools: Tools

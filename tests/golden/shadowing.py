@@ -25,22 +25,17 @@ class StrArgs(TypedDict, total=False):
     s: str
 
 class Tools(Protocol):
-    # tools["Any"](args: dict[str, Any]) -> Any
-    # tools["FindArgs"](args: FindArgsArgs) -> Any
-    #   Named like the arguments of find.
     async def blank(self, args: dict[str, Any]) -> Any: ...
     async def find(self, args: FindArgs) -> Any:
         """Finds records."""
         ...
     async def limits(self, args: LimitsArgs = ...) -> Any: ...
-    # tools["overload"](args: dict[str, Any]) -> Any
     async def proto(self, args: ProtoArgs) -> Any: ...
-    # tools["str"](args: StrArgs) -> Any
-    # tools["with-dash"](args: dict[str, Any]) -> Any
     @overload
     def __getitem__(self, name: Literal["Any"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload
-    def __getitem__(self, name: Literal["FindArgs"]) -> Callable[[FindArgsArgs], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["FindArgs"]) -> Callable[[FindArgsArgs], Awaitable[Any]]:
+        """Named like the arguments of find."""
     @overload
     def __getitem__(self, name: Literal["overload"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload

@@ -210,17 +210,12 @@ impl Printer<'_> {
             } else {
                 let args = self.text(&m.args);
                 let output = self.text(&m.output);
-                let call = format!(
-                    "{GLOBAL}[{}](args: {args}) -> {output}",
-                    json_string(m.name)
-                );
-                self.comment_lines("    # ", vec![Cow::Owned(call)]);
-                self.comment_lines("    #   ", description);
-                subscripted.push((m.name, args, output));
+                subscripted.push((m.name, args, output, description));
             }
         }
-        // Subscript access, typed per name, for the tools above that are
-        // comments (and so reachable only as tools["name"]).
+        // Subscript access, typed per name, for the tools that cannot be
+        // methods (and so are reachable only as tools["name"]), each with
+        // its description as the docstring.
         if !subscripted.is_empty() {
             self.imports.insert("Awaitable");
             self.imports.insert("Callable");
@@ -228,15 +223,26 @@ impl Printer<'_> {
             if overload {
                 self.imports.insert("overload");
             }
-            for (name, args, output) in &subscripted {
+            for (name, args, output, description) in subscripted {
                 if overload {
                     self.out.push_str("    @overload\n");
                 }
-                let _ = writeln!(
+                let _ = write!(
                     self.out,
-                    "    def __getitem__(self, name: Literal[{}]) -> Callable[[{args}], Awaitable[{output}]]: ...",
+                    "    def __getitem__(self, name: Literal[{}]) -> Callable[[{args}], Awaitable[{output}]]",
                     json_string(name)
                 );
+                if description.is_empty() {
+                    self.out.push_str(": ...\n");
+                } else {
+                    self.out.push_str(":\n");
+                    docstring(&mut self.out, description, "        ");
+                    // Checkers read an overload's body as a stub whatever
+                    // it holds; a lone definition needs the `...`.
+                    if !overload {
+                        self.out.push_str("        ...\n");
+                    }
+                }
                 statements += 1;
             }
         }
