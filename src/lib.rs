@@ -89,7 +89,7 @@
 //!     .with_description("Current weather for a city."),
 //! ];
 //! let ts = render(Language::TypeScript, &tools);
-//! assert!(ts.contains(r#""get_weather"(args: {"#));
+//! assert!(ts.contains(r#"get_weather(args: {"#));
 //! assert!(ts.contains(r#"units?: "metric" | "imperial";"#));
 //!
 //! let py = render_report(Language::Python, &tools);

@@ -117,7 +117,7 @@ fn the_sdk_shows_exactly_what_a_program_may_call() {
         .allow(["wx_forecast", "notes.search", "wipe"])
         .unwrap();
     let sdk = render(Language::TypeScript, &tools.defs());
-    assert!(sdk.contains(r#""wx_forecast"(args"#) && sdk.contains(r#""notes.search"(args"#));
+    assert!(sdk.contains(r#"wx_forecast(args"#) && sdk.contains(r#""notes.search"(args"#));
     assert!(
         !sdk.contains("wx_radar") && !sdk.contains("add_note"),
         "filtered out"
@@ -367,7 +367,7 @@ fn a_failed_run_reads_well_for_the_model() {
         "error (thrown) at line 3, column 8: TypeError: cannot read property 'speed' of undefined\nconsole:\nsky clear\n"
     );
     let tool = run_code_tool(Language::JavaScript, &combined().defs());
-    assert!(tool.description.contains("\"wx_forecast\""));
+    assert!(tool.description.contains("  wx_forecast(args"));
 }
 
 #[test]

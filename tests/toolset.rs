@@ -345,7 +345,7 @@ fn sdks_from_rust_types_render_without_degradations() {
         );
     }
     let ts = render_report(Language::TypeScript, &Tasks::tool_defs()).text;
-    assert!(ts.contains(r#""add"(args: {"#), "{ts}");
+    assert!(ts.contains(r#"add(args: {"#), "{ts}");
     assert!(ts.contains("priority?: Priority | null;"), "{ts}");
     assert!(
         ts.contains(

@@ -794,7 +794,7 @@ mod tests {
             artifacts
                 .typescript
                 .unwrap()
-                .contains(r#""files_read"(args: { path: string })"#)
+                .contains(r#"files_read(args: { path: string })"#)
         );
         let files = &artifacts.mcp[0];
         assert_eq!(
@@ -833,7 +833,7 @@ mod tests {
         )));
         let run_code =
             std::fs::read_to_string(dir.join("codemode/run_code.typescript.txt")).unwrap();
-        assert!(run_code.contains("\"gh_search\""));
+        assert!(run_code.contains("  gh_search(args"));
 
         // A single snapshot gets no prefix; a bad one is an error naming the file.
         let one = Sdk::new()

@@ -54,7 +54,7 @@ fn reads_standard_input() {
         Some(r#"[{"name":"a","inputSchema":{}}]"#),
     );
     assert!(out.status.success());
-    assert!(text(&out.stdout).contains("\"a\"(args: unknown)"));
+    assert!(text(&out.stdout).contains("  a(args: unknown)"));
     let no_file = codemode(&["render", "-l", "ts"], Some(r#"{"tools":[]}"#));
     assert!(no_file.status.success());
 }

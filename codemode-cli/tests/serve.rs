@@ -161,10 +161,10 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
     assert!(tools[1].output_schema.is_some(), "{:?}", tools[1]);
     let sdk = description(&client, "run_code").await;
     assert!(
-        sdk.contains(r#""left_echo"(args: { message: string })"#),
+        sdk.contains(r#"left_echo(args: { message: string })"#),
         "{sdk}"
     );
-    assert!(sdk.contains(r#""right_meet""#), "{sdk}");
+    assert!(sdk.contains("  right_meet(args"), "{sdk}");
 
     // Calls to two servers, concurrently (each `meet` waits for the other),
     // and a failure the program catches.
@@ -235,7 +235,7 @@ async fn serves_run_code_over_stdio_in_front_of_two_servers() {
     assert!(
         description(&client, "run_code")
             .await
-            .contains(r#""right_extra""#)
+            .contains("  right_extra(args")
     );
     client.cancel().await.unwrap();
 }

@@ -538,11 +538,11 @@ mod tests {
         );
         assert!(!ts.contains("declare class"), "{ts}");
         assert!(
-            ts.contains("  \"files_op000\"(args: {\n    id: string; // Which one.\n"),
+            ts.contains("  files_op000(args: {\n    id: string; // Which one.\n"),
             "{ts}"
         );
         assert!(
-            ts.contains("\"net_op001\"(") && !ts.contains("\"db_op002\"("),
+            ts.contains("net_op001(") && !ts.contains("db_op002("),
             "{ts}"
         );
         assert!(

@@ -37,7 +37,7 @@ pub struct Rendered {
 /// )
 /// .with_description("Say hi");
 /// let sdk = render(Language::TypeScript, &[greet]);
-/// assert!(sdk.contains(r#""greet"(args: { name: string }): Promise<unknown>;"#));
+/// assert!(sdk.contains(r#"greet(args: { name: string }): Promise<unknown>;"#));
 /// ```
 pub fn render(language: Language, tools: &[ToolDef]) -> String {
     render_report(language, tools).text

@@ -66,10 +66,11 @@ fn ts_methods(sdk: &str) -> Result<Vec<String>, String> {
                 let TSSignature::TSMethodSignature(m) = member else {
                     return Err("a member is not a method".into());
                 };
-                let PropertyKey::StringLiteral(s) = &m.key else {
-                    return Err("a method key is not a string literal".into());
-                };
-                names.push(s.value.to_string());
+                match &m.key {
+                    PropertyKey::StringLiteral(s) => names.push(s.value.to_string()),
+                    PropertyKey::StaticIdentifier(id) => names.push(id.name.to_string()),
+                    _ => return Err("a method key is neither a name nor a string literal".into()),
+                }
             }
             return Ok(names);
         }

@@ -291,7 +291,7 @@ fn refs_resolve_to_shared_named_types() {
     assert!(sdk.contains("type Point = { x?: number };"), "{sdk}");
     assert!(sdk.contains("type Point2 = { x?: string };"), "{sdk}");
     assert!(sdk.contains("type Point3 = { x?: number };"), "{sdk}");
-    assert!(sdk.contains("\"b\"(args?: { q?: Point3 })"), "{sdk}");
+    assert!(sdk.contains("  b(args?: { q?: Point3 })"), "{sdk}");
 }
 
 #[test]
@@ -359,7 +359,7 @@ fn root_and_escaped_pointers() {
     let sdk = ts_sdk(json!({"properties": {"child": {"$ref": "#"}}}));
     assert!(sdk.contains("type TArgs = { child?: TArgs };"), "{sdk}");
     // The root's own name is used for the argument, not a second spelling.
-    assert!(sdk.contains("\"t\"(args?: TArgs)"), "{sdk}");
+    assert!(sdk.contains("  t(args?: TArgs)"), "{sdk}");
     let schema = json!({"properties": {"a": {"$ref": "#/$defs/a~1b~0c"}, "b": {"$ref": "#/$defs/sp%20ace"}}, "$defs": {"a/b~c": {"type": "string"}, "sp ace": {"type": "integer"}}});
     let sdk = ts_sdk(schema);
     assert!(
@@ -503,11 +503,11 @@ fn docs_carry_constraints() {
 fn arguments_may_be_left_out_when_nothing_is_required() {
     assert!(
         ts_sdk(json!({"properties": {"a": {"type": "string"}}}))
-            .contains("\"t\"(args?: { a?: string })")
+            .contains("  t(args?: { a?: string })")
     );
     assert!(
         ts_sdk(json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}))
-            .contains("\"t\"(args: { a: string })")
+            .contains("  t(args: { a: string })")
     );
     assert!(
         py_sdk(json!({"properties": {"a": {"type": "string"}}}))
@@ -521,7 +521,7 @@ fn output_schema_types_the_promise() {
         .with_output_schema(json!({"type": "array", "items": {"type": "string"}}));
     assert!(
         render(Language::TypeScript, std::slice::from_ref(&tool))
-            .contains("\"t\"(args: unknown): Promise<string[]>;")
+            .contains("  t(args: unknown): Promise<string[]>;")
     );
     assert!(
         render(Language::Python, &[tool]).contains("async def t(self, args: Any) -> list[str]:")

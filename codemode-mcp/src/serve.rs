@@ -585,7 +585,7 @@ mod tests {
         };
         let full = description(&CodeModeServer::new(Two));
         assert!(
-            full.contains("\"files_read\"(") && !full.contains("catalog.describe"),
+            full.contains("  files_read(") && !full.contains("catalog.describe"),
             "{full}"
         );
         let index = description(&CodeModeServer::new(Two).budget(0));

@@ -215,7 +215,7 @@ async fn a_list_change_refreshes_the_sdk_and_tells_the_host() {
     assert!(names(&tools).contains(&"extra".to_owned()));
     assert_ne!(tools.fingerprint(), before.0);
     let after = render(Language::TypeScript, &tools.defs());
-    assert!(after.contains("\"extra\"") && !before.1.contains("\"extra\""));
+    assert!(after.contains("  extra(args") && !before.1.contains("  extra(args"));
     assert_eq!(
         tools.call("extra", json!({})).await.unwrap(),
         json!("extra")

@@ -660,7 +660,7 @@ fn the_index_functions_answer_in_python_too() {
                     again = await d(names=['echo'])\n\
                     try:\n    await catalog.search(5)\nexcept ToolCallError as e:\n    err = [e.toolName, e.kind]\n\
                     [found[0]['name'], 'async def echo(self, args: ' in text, \
-                     '# tools[\"kv.set\"]' in text, again == (await catalog.describe(['echo'])), err]";
+                     'Literal[\"kv.set\"]' in text, again == (await catalog.describe(['echo'])), err]";
         assert_eq!(
             value(&isolation, code),
             json!([

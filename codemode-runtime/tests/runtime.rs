@@ -598,7 +598,7 @@ fn the_index_functions_answer_from_the_tool_set_without_calling_a_tool() {
     );
     let text = value["text"].as_str().unwrap();
     assert!(
-        text.contains("\"add\"(args: { a: number; b: number }): Promise<number>;"),
+        text.contains("add(args: { a: number; b: number }): Promise<number>;"),
         "{text}"
     );
     assert!(text.starts_with("// no tool is named \"nope\""), "{text}");

@@ -4,9 +4,9 @@ type Profile = { age?: number; name: string };
 
 declare const tools: {
   // An allOf that is not made of objects.
-  "constrained"(args?: { code?: string & number }): Promise<unknown>;
+  constrained(args?: { code?: string & number }): Promise<unknown>;
   // Create a user from a base profile plus credentials.
-  "create_user"(args: Profile & {
+  create_user(args: Profile & {
     password: string; // @minLength 12
   }): Promise<unknown>;
 };

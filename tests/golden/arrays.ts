@@ -2,5 +2,5 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Plot points and labelled series.
-  "plot"(args: { empty?: []; points: [number, number][]; range?: [number, number?]; series?: (number | null)[][]; tags?: [string, ...number[]] }): Promise<string[]>;
+  plot(args: { empty?: []; points: [number, number][]; range?: [number, number?]; series?: (number | null)[][]; tags?: [string, ...number[]] }): Promise<string[]>;
 };

@@ -2,10 +2,10 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Say hello to someone.
-  "greet"(args: {
+  greet(args: {
     loud?: boolean;
     name: string; // Who to greet.
     times?: number; // @minimum 1 @default 1
   }): Promise<{ message: string }>;
-  "ping"(args?: { [key: string]: unknown }): Promise<unknown>;
+  ping(args?: { [key: string]: unknown }): Promise<unknown>;
 };

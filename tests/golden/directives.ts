@@ -9,7 +9,7 @@ Adds a note to a record.
 @ ts-expect-error
 # type: ignore
    */
-  "annotate"(args: {
+  annotate(args: {
     /**
 The text.
 # pyright: basic

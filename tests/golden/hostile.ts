@@ -10,10 +10,10 @@ declare const tools: {
     "*/"?: string; // key */ here
   }): Promise<unknown>;
   // A dunder name
-  "__init__"(args?: { [key: string]: unknown }): Promise<unknown>;
-  "__private"(args?: { [key: string]: unknown }): Promise<unknown>;
+  __init__(args?: { [key: string]: unknown }): Promise<unknown>;
+  __private(args?: { [key: string]: unknown }): Promise<unknown>;
   // A Python keyword """ with a triple quote
-  "class"(args: { class: string; from?: number; list?: string; ok?: string[] }): Promise<unknown>;
+  class(args: { class: string; from?: number; list?: string; ok?: string[] }): Promise<unknown>;
   // Control \u{0} \u{7} \u{1b} characters
   "ctrl\u0001\u007f"(args?: { [key: string]: unknown }): Promise<unknown>;
   /**
@@ -21,7 +21,7 @@ declare const tools: {
 """
 '''
    */
-  "get_weather"(args?: {
+  get_weather(args?: {
     city?: string; // @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
   }): Promise<unknown>;
   /**
@@ -35,7 +35,7 @@ and CRLF
   // Ends with a backslash \
   "quote\"back\\slash"(args?: { "a\"b"?: string; "c\\d"?: number }): Promise<unknown>;
   // Named like the global
-  "tools"(args?: { ToolCallError?: ToolCallErrorType }): Promise<unknown>;
+  tools(args?: { ToolCallError?: ToolCallErrorType }): Promise<unknown>;
   // Unicode identifiers are fine in Python
   "unicodé"(args?: { "naïve"?: string }): Promise<unknown>;
   // Not NFKC-stable: the ligature fi

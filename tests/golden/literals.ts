@@ -2,5 +2,5 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Switch the thermostat mode.
-  "set_mode"(args: { confirm: true; level?: 1 | 2 | 3 | null; mode: "heat" | "cool" | "off"; quote?: "it's \"quoted\" \\ here"; ratio?: 0.5 | 1 }): Promise<unknown>;
+  set_mode(args: { confirm: true; level?: 1 | 2 | 3 | null; mode: "heat" | "cool" | "off"; quote?: "it's \"quoted\" \\ here"; ratio?: 0.5 | 1 }): Promise<unknown>;
 };

@@ -16,7 +16,7 @@ type Tree = { children: Tree[]; value: number };
 
 declare const tools: {
   // A filter that refers to itself through the root.
-  "nested_filter"(args?: NestedFilterArgs): Promise<unknown>;
+  nested_filter(args?: NestedFilterArgs): Promise<unknown>;
   // Insert a value into a tree.
-  "tree_insert"(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
+  tree_insert(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
 };

@@ -32,7 +32,7 @@ type Shipping = { kind: "standard" } | {
 
 declare const tools: {
   // Ship an order.
-  "ship"(args: {
+  ship(args: {
     category?: Category | null;
     dimensions: [number, number, number];
     labels: { [key: string]: string }; // Extra label lines.

@@ -11,9 +11,15 @@ class FindArgs(TypedDict):
 class FindArgsArgs(TypedDict, total=False):
     n: int
 
+class GetArgs(TypedDict, total=False):
+    id: str
+
 class LimitsArgs(TypedDict, total=False):
     big: Literal[9223372036854775807] | int
     huge: int
+
+class NewArgs(TypedDict):
+    kind: str
 
 class ProtoArgs(TypedDict, total=False):
     constructor: int
@@ -29,7 +35,11 @@ class Tools(Protocol):
     async def find(self, args: FindArgs) -> Any:
         """Finds records."""
         ...
+    async def get(self, args: GetArgs = ...) -> Any: ...
     async def limits(self, args: LimitsArgs = ...) -> Any: ...
+    async def new(self, args: NewArgs) -> Any:
+        """Named like a construct signature."""
+        ...
     async def proto(self, args: ProtoArgs) -> Any: ...
     @overload
     def __getitem__(self, name: Literal["Any"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...

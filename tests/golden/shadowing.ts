@@ -1,15 +1,18 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
-  "Any"(args?: { [key: string]: unknown }): Promise<unknown>;
+  Any(args?: { [key: string]: unknown }): Promise<unknown>;
   // Named like the arguments of find.
-  "FindArgs"(args?: { n?: number }): Promise<unknown>;
-  "blank"(args: { "": string; id?: number }): Promise<unknown>;
+  FindArgs(args?: { n?: number }): Promise<unknown>;
+  blank(args: { "": string; id?: number }): Promise<unknown>;
   // Finds records.
-  "find"(args: { q: string }): Promise<unknown>;
-  "limits"(args?: { big?: 9223372036854775807 | 9223372036854775808; huge?: 18446744073709551615 }): Promise<unknown>;
-  "overload"(args?: { [key: string]: unknown }): Promise<unknown>;
-  "proto"(args: { constructor?: number | Object["constructor"]; id: string; toString?: string | Object["toString"]; valueOf?: boolean | Object["valueOf"] }): Promise<unknown>;
-  "str"(args?: { s?: string }): Promise<unknown>;
+  find(args: { q: string }): Promise<unknown>;
+  "get"(args?: { id?: string }): Promise<unknown>;
+  limits(args?: { big?: 9223372036854775807 | 9223372036854775808; huge?: 18446744073709551615 }): Promise<unknown>;
+  // Named like a construct signature.
+  "new"(args: { kind: string }): Promise<unknown>;
+  overload(args?: { [key: string]: unknown }): Promise<unknown>;
+  proto(args: { constructor?: number | Object["constructor"]; id: string; toString?: string | Object["toString"]; valueOf?: boolean | Object["valueOf"] }): Promise<unknown>;
+  str(args?: { s?: string }): Promise<unknown>;
   "with-dash"(args?: { [key: string]: unknown }): Promise<unknown>;
 };

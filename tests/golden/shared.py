@@ -5,14 +5,26 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class Content(TypedDict):
+    content: str
+
 class GetUserArgs(TypedDict):
     id: str
 
 class ListUsersOutput(TypedDict):
     users: list[User]
 
+class PathArgs(TypedDict):
+    path: str
+
 class RenameUserArgs(TypedDict):
     user: User
+
+class TagNoteArgs(TypedDict):
+    path: str  # Where the note is
+
+class TagNoteOutput(TypedDict):
+    tags: list[Content]
 
 class User(TypedDict):
     id: str
@@ -25,8 +37,17 @@ class Tools(Protocol):
     async def list_users(self, args: dict[str, Any]) -> ListUsersOutput:
         """Every user."""
         ...
+    async def read_note(self, args: PathArgs) -> Content:
+        """Reads a note."""
+        ...
     async def rename_user(self, args: RenameUserArgs) -> User:
         """Renames a user and returns it."""
+        ...
+    async def stat_note(self, args: PathArgs) -> Content:
+        """Sizes a note."""
+        ...
+    async def tag_note(self, args: TagNoteArgs) -> TagNoteOutput:
+        """Tags a note; its path is described, so its arguments are a class of their own."""
         ...
 
 tools: Tools

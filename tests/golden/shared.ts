@@ -7,9 +7,17 @@ type User = {
 
 declare const tools: {
   // One user.
-  "get_user"(args: { id: string }): Promise<User>;
+  get_user(args: { id: string }): Promise<User>;
   // Every user.
-  "list_users"(args?: { [key: string]: unknown }): Promise<{ users: User[] }>;
+  list_users(args?: { [key: string]: unknown }): Promise<{ users: User[] }>;
+  // Reads a note.
+  read_note(args: { path: string }): Promise<{ content: string }>;
   // Renames a user and returns it.
-  "rename_user"(args: { user: User }): Promise<User>;
+  rename_user(args: { user: User }): Promise<User>;
+  // Sizes a note.
+  stat_note(args: { path: string }): Promise<{ content: string }>;
+  // Tags a note; its path is described, so its arguments are a class of their own.
+  tag_note(args: {
+    path: string; // Where the note is
+  }): Promise<{ tags: { content: string }[] }>;
 };

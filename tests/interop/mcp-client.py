@@ -56,8 +56,8 @@ async def main():
             names = [tool.name for tool in listed.tools]
             check("tools/list offers run_code", names == ["run_code"], names)
             description = listed.tools[0].description or ""
-            for tool in ['"everything_echo"', '"memory_read_graph"', '"filesystem_read_text_file"']:
-                check(f"the SDK declares {tool}", tool in description, description[:200])
+            for tool in ["everything_echo", "memory_read_graph", "filesystem_read_text_file"]:
+                check(f"the SDK declares {tool}", f"\n  {tool}(args" in description, description[:200])
 
             progress = []
 

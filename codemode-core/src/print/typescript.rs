@@ -17,6 +17,9 @@ const OBJECT_MEMBERS: [&str; 7] = [
 
 /// The one tool name that cannot be a member of `tools` in JavaScript.
 const THEN: &str = "then";
+/// Tool names printed quoted although they are plain identifiers: words
+/// that can begin a type member other than a method of that name.
+const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Tuple, Ty};
@@ -195,7 +198,14 @@ impl<'a> Printer<'a> {
             if tool.name == THEN {
                 self.out.push_str("(name: \"then\", ");
             } else {
-                self.out.push_str(&json_string(&tool.name));
+                // Bare where that still names the member: `new(` would
+                // start a construct signature, and `get`, `set` and
+                // `readonly` are quoted too, as they can start other members.
+                if METHOD_WORDS.contains(&tool.name.as_str()) {
+                    self.out.push_str(&json_string(&tool.name));
+                } else {
+                    self.key(&tool.name);
+                }
                 self.out.push('(');
             }
             self.out
@@ -439,7 +449,7 @@ mod tests {
         let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
         let whole = print_split(&lowered, &names, lowered.tools.len());
         assert!(
-            whole.contains("\"tool4\"(") && whole.contains("(name: \"then\", "),
+            whole.contains("  tool4(") && whole.contains("(name: \"then\", "),
             "{whole}"
         );
         for at in 0..lowered.tools.len() {

@@ -37,7 +37,7 @@ type Handler =
 ///         }
 ///     },
 /// );
-/// assert!(render(Language::TypeScript, &tools.defs()).contains(r#""add"(args: { a: number; b: number })"#));
+/// assert!(render(Language::TypeScript, &tools.defs()).contains(r#"add(args: { a: number; b: number })"#));
 /// let sum = futures_executor::block_on(tools.call("add", json!({"a": 1, "b": 2})));
 /// assert_eq!(sum.unwrap(), json!(3.0));
 /// let err = futures_executor::block_on(tools.call("sub", json!({}))).unwrap_err();

@@ -4,6 +4,8 @@ async def main() -> None:
     await tools["str"]({"s": "x"})
     await tools["Any"]({})
     await tools["overload"]({})
+    await tools.new({"kind": "k"})
+    await tools.get({"id": "1"})
     await tools.blank({"": "v", "id": 1})
     await tools.limits({"big": 9223372036854775808, "huge": 18446744073709551615})
     await tools.proto({"id": "1", "toString": "s"})

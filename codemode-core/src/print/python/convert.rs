@@ -60,7 +60,7 @@ pub(super) struct Class<'a> {
     pub(super) doc: &'a Doc,
 }
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub(super) struct Field<'a> {
     pub(super) name: &'a str,
     pub(super) ty: Py,

@@ -52,7 +52,8 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
             ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
         });
     }
-    let signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+    let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+    share_classes(&mut cv.classes, &mut signatures, &mut def_kinds);
     let methods: Vec<Method> = lowered
         .tools
         .iter()
@@ -196,14 +197,14 @@ fn convert_tools<'a>(
     let mut classes = other.classes;
     for class in &mut classes {
         for field in &mut class.fields {
-            shift_classes(&mut field.ty, offset);
+            map_classes(&mut field.ty, |i| i + offset);
         }
     }
     cv.classes.extend(classes);
     cv.degradations.extend(other.degradations);
     signatures.extend(rest.into_iter().map(|(mut args, mut output)| {
-        shift_classes(&mut args, offset);
-        shift_classes(&mut output, offset);
+        map_classes(&mut args, |i| i + offset);
+        map_classes(&mut output, |i| i + offset);
         (args, output)
     }));
     signatures
@@ -235,12 +236,12 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Py, Py) {
     (args, output)
 }
 
-/// Moves every class `py` names `offset` places on.
-fn shift_classes(py: &mut Py, offset: usize) {
+/// Renumbers every class `py` names with `to`.
+fn map_classes(py: &mut Py, to: impl Fn(usize) -> usize) {
     let mut todo = vec![py];
     while let Some(py) = todo.pop() {
         match py {
-            Py::Class(i) => *i += offset,
+            Py::Class(i) => *i = to(*i),
             Py::List(inner) | Py::TupleOf(inner) | Py::Dict(inner) => todo.push(inner),
             Py::Tuple(items) | Py::Union(items) => todo.extend(items),
             Py::Any
@@ -253,6 +254,120 @@ fn shift_classes(py: &mut Py, offset: usize) {
             | Py::Literal(_)
             | Py::Def(_) => {}
         }
+    }
+}
+
+/// Python has no anonymous record, so every object is a class of its own;
+/// a class equal to an earlier one (the same keys, types and docs, its own
+/// doc too) is dropped, and every use names the earlier one instead. Ten
+/// tools that each return `{content: str}` declare one class, not ten.
+///
+/// A class is made after the classes of its nested objects, so one pass in
+/// order sees each nested class already replaced by the one it equals.
+fn share_classes(
+    classes: &mut Vec<Class<'_>>,
+    signatures: &mut [(Py, Py)],
+    def_kinds: &mut [DefKind],
+) {
+    use std::hash::BuildHasher;
+    let hasher = foldhash::fast::FixedState::default();
+    let mut seen: foldhash::HashMap<u64, Vec<usize>> = foldhash::HashMap::default();
+    // Each class's earliest equal, by index.
+    let mut same: Vec<usize> = Vec::with_capacity(classes.len());
+    for i in 0..classes.len() {
+        map_classes_in(&mut classes[i], |c| same[c]);
+        let class = &classes[i];
+        let bucket = seen
+            .entry(hasher.hash_one((&class.fields, class.doc)))
+            .or_default();
+        let earlier = bucket
+            .iter()
+            .copied()
+            .find(|&c| classes[c].fields == class.fields && classes[c].doc == class.doc);
+        same.push(earlier.unwrap_or_else(|| {
+            bucket.push(i);
+            i
+        }));
+    }
+    if same.iter().enumerate().all(|(i, &c)| i == c) {
+        return;
+    }
+    // A class that stands for several, none a definition, is named by
+    // what it holds, not by the first place it occurs: `ContentOutput`,
+    // not `CreateDirectoryOutput` for every tool's `{content: str}`.
+    let mut users: Vec<Vec<usize>> = vec![Vec::new(); classes.len()];
+    for (i, &c) in same.iter().enumerate() {
+        users[c].push(i);
+    }
+    let renamed: Vec<(usize, String)> = users
+        .iter()
+        .enumerate()
+        .filter(|(c, users)| users.len() > 1 && !classes[*c].key.starts_with("d:"))
+        .filter_map(|(c, users)| {
+            shared_name(&classes[c], users.iter().map(|&u| classes[u].base.as_str()))
+                .map(|name| (c, name))
+        })
+        .collect();
+    for (c, name) in renamed {
+        classes[c].base = name;
+    }
+    // The classes kept, numbered anew in the same order.
+    let mut index = vec![0; classes.len()];
+    let mut kept = 0;
+    for (i, &c) in same.iter().enumerate() {
+        if i == c {
+            index[i] = kept;
+            kept += 1;
+        }
+    }
+    let to = |c: usize| index[same[c]];
+    let mut i = 0;
+    classes.retain(|_| {
+        i += 1;
+        same[i - 1] == i - 1
+    });
+    for class in classes.iter_mut() {
+        map_classes_in(class, to);
+    }
+    for (args, output) in signatures {
+        map_classes(args, to);
+        map_classes(output, to);
+    }
+    for kind in def_kinds {
+        match kind {
+            DefKind::Class(c) => *c = to(*c),
+            DefKind::Alias(py) => map_classes(py, to),
+        }
+    }
+}
+
+/// The name of a class that stands for several equal ones made at
+/// `bases`: its one or two keys, then the last word the bases share
+/// (`Args`, `Output`, `Item`), if they share one. None for a class of more
+/// keys, which keeps its first name.
+fn shared_name<'b>(class: &Class<'_>, mut bases: impl Iterator<Item = &'b str>) -> Option<String> {
+    if !(1..=2).contains(&class.fields.len()) {
+        return None;
+    }
+    let last_word = |base: &'b str| {
+        base.rfind(|c: char| c.is_ascii_uppercase())
+            .map_or(base, |at| &base[at..])
+    };
+    let first = last_word(bases.next()?);
+    let suffix = if bases.all(|b| last_word(b) == first) {
+        first
+    } else {
+        ""
+    };
+    let mut name: String = class.fields.iter().map(|f| pascal_case(f.name)).collect();
+    name.push_str(suffix);
+    Some(name)
+}
+
+/// Renumbers every class the fields of `class` name with `to`.
+fn map_classes_in(class: &mut Class<'_>, to: impl Fn(usize) -> usize) {
+    for field in &mut class.fields {
+        map_classes(&mut field.ty, &to);
     }
 }
 
