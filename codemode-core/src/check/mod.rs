@@ -14,6 +14,7 @@
 mod flow;
 pub(crate) mod js;
 mod python;
+mod stack;
 mod value;
 
 use crate::catalog::Catalog;
@@ -103,12 +104,15 @@ impl Catalog {
                 Severity::Error,
             )];
         }
-        let stack = stack_for(code);
-        let (findings, positions) = stacker::maybe_grow(stack, stack, || match language {
+        let walk = || match language {
             Language::JavaScript => js::check(&context, code, false),
             Language::TypeScript => js::check(&context, code, true),
             Language::Python => (python::check(&context, code), Positions::Same),
-        });
+        };
+        let (findings, positions) = match stack_for(code) {
+            Stack::Here => walk(),
+            Stack::Another(size) => stack::on_stack(size, walk),
+        };
         let mut diagnostics: Vec<Diagnostic> = findings
             .into_iter()
             .map(|(severity, finding)| {
@@ -132,17 +136,32 @@ impl Catalog {
 /// `a = b = c`, `x => y => z`, `not not x`). A token takes at least a byte,
 /// so the length bounds the need; only when that bound asks for more than
 /// the thread has left are the tokens counted, for a closer one.
-fn stack_for(code: &str) -> usize {
+fn stack_for(code: &str) -> Stack {
     let need = |tokens: usize| {
         STACK_PER_TOKEN
             .saturating_mul(tokens)
             .saturating_add(MIN_STACK)
     };
-    let by_length = need(code.len());
-    match stacker::remaining_stack() {
-        Some(left) if left >= by_length => by_length,
-        _ => need(token_bound(code)),
+    let Some(left) = stacker::remaining_stack() else {
+        return Stack::Another(need(token_bound(code)));
+    };
+    if left >= need(code.len()) {
+        return Stack::Here;
     }
+    let need = need(token_bound(code));
+    if left >= need {
+        Stack::Here
+    } else {
+        Stack::Another(need)
+    }
+}
+
+/// Where a check runs.
+enum Stack {
+    /// On the caller's stack, which has enough left.
+    Here,
+    /// On another of this many bytes.
+    Another(usize),
 }
 
 /// At least as many as the tokens in `code`, in either language: each byte
