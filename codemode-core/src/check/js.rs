@@ -839,7 +839,7 @@ fn number<'a>(value: f64) -> Val<'a> {
     if value.is_finite() {
         Val::Num(value)
     } else {
-        Val::Null
+        Val::Huge
     }
 }
 

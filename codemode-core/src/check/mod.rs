@@ -516,12 +516,14 @@ pub(crate) fn suggest<'n>(wanted: &str, names: &[&'n str]) -> Option<&'n str> {
     if let Some(same) = names.iter().find(|n| fold(n) == folded) {
         return Some(same);
     }
-    let budget = (wanted.chars().count() / 3).clamp(1, 3);
+    let length = wanted.chars().count();
+    let budget = (length / 3).clamp(1, 3);
+    // Edits must leave something of the name: `b` is no misspelling of `a`.
     names
         .iter()
         .filter(|n| n.len().abs_diff(wanted.len()) <= budget)
         .map(|n| (edit_distance(&folded, &fold(n)), *n))
-        .filter(|(d, _)| *d <= budget)
+        .filter(|&(d, n)| d <= budget && d < length.min(n.chars().count()))
         .min()
         .map(|(_, n)| n)
 }

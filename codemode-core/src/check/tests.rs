@@ -462,6 +462,11 @@ fn suggestions_are_close_or_absent() {
     assert_eq!(suggest("serch", &["fetch", "search"]), Some("search"));
     assert_eq!(suggest("get_page", &["get-page"]), Some("get-page"));
     assert_eq!(suggest("x", &["search"]), None);
+    // A name of one or two letters is not a misspelling of every other.
+    assert_eq!(suggest("b", &["a", "c"]), None);
+    assert_eq!(suggest("id", &["ab"]), None);
+    assert_eq!(suggest("ib", &["id"]), Some("id"));
+    assert_eq!(suggest("B", &["b"]), Some("b"));
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(edit_distance("qurey", "query"), 1);
     assert_eq!(edit_distance("", "ab"), 2);
@@ -799,5 +804,13 @@ fn numeric_keys_and_infinite_numbers_read_as_javascript_sends_them() {
         found[0].message.contains("\"1e+22\""),
         "{}",
         found[0].message
+    );
+    // Where null is no answer, the message says why the number is one.
+    let found = catalog.check_program(Js, "return await tools.nums({ 10: 1e999 });");
+    assert_eq!(
+        found.iter().map(|d| d.message.as_str()).collect::<Vec<_>>(),
+        [
+            "tools.nums(): `[\"10\"]` must be a string, not a number too large for a double (JSON sends it as null)"
+        ]
     );
 }

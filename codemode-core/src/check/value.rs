@@ -22,6 +22,9 @@ pub(super) enum Val<'a> {
     Absent,
     /// `null` / `None`.
     Null,
+    /// A number too large for a double (`1e999`), which JSON sends as
+    /// `null`.
+    Huge,
     /// A boolean.
     Bool(bool),
     /// A number.
@@ -66,6 +69,7 @@ impl Val<'_> {
         match (self, style) {
             (Val::Null, Style::Js) => "null",
             (Val::Null, Style::Py) => "None",
+            (Val::Huge, _) => "a number too large for a double (JSON sends it as null)",
             (Val::Bool(_), _) => "a boolean",
             (Val::Num(_), Style::Js) => "a number",
             (Val::Num(n), Style::Py) if n.fract() == 0.0 => "an int",
@@ -479,7 +483,7 @@ impl Checker<'_> {
             (ty, val),
             (Ty::Unknown, _)
                 | (_, Val::Unknown | Val::Absent)
-                | (Ty::Null, Val::Null)
+                | (Ty::Null, Val::Null | Val::Huge)
                 | (Ty::Bool, Val::Bool(_))
                 | (Ty::Str, Val::Str(_))
                 | (Ty::Int | Ty::Num, Val::Num(_))
