@@ -27,7 +27,9 @@ pub enum Fit {
     Summaries,
     /// An index of names only, grouped by prefix.
     Names,
-    /// Only the groups and how many tools each holds.
+    /// The groups and how many tools each holds, with the names of the
+    /// tools in as many groups as the budget leaves room for (smallest
+    /// groups first).
     Groups,
 }
 
@@ -124,7 +126,51 @@ impl Catalog {
                 return (fit, Some(index));
             }
         }
-        (Fit::Groups, Some(self.index(language, Fit::Groups)))
+        (Fit::Groups, Some(self.groups_within(language, budget)))
+    }
+
+    /// The groups level, with the names of the tools in as many groups as
+    /// `budget` leaves room for: the smallest groups first, so that as many
+    /// groups as possible are spelled out; the rest keep their count.
+    fn groups_within(&self, language: Language, budget: usize) -> String {
+        let groups = groups(self.tools());
+        let bare = self.index_with(language, Fit::Groups, &groups, &|_| false);
+        let prompt =
+            |index: &str| estimate_tokens(&run_code_tool_for_index(language, index).description);
+        let Some(mut left) = budget.checked_sub(prompt(&bare)) else {
+            return bare;
+        };
+        // The header says that some groups are named.
+        left = left.saturating_sub(HEADER_SLACK);
+        let mut costs: Vec<(usize, usize)> = groups
+            .values()
+            .enumerate()
+            .map(|(i, tools)| {
+                let lines: usize = tools
+                    .iter()
+                    .map(|tool| estimate_tokens(&self.name_line(language, tool, Fit::Names)))
+                    .sum();
+                (lines, i)
+            })
+            .collect();
+        costs.sort_unstable();
+        let mut named = vec![false; groups.len()];
+        for (cost, i) in costs {
+            if cost > left {
+                break;
+            }
+            left -= cost;
+            named[i] = true;
+        }
+        if !named.contains(&true) {
+            return bare;
+        }
+        let index = self.index_with(language, Fit::Groups, &groups, &|i| named[i]);
+        if prompt(&index) <= budget {
+            index
+        } else {
+            bare
+        }
     }
 
     /// The SDK for `language` such that the `run_code` description around
@@ -170,26 +216,33 @@ impl Catalog {
         }
     }
 
-    /// The index SDK at one level of detail (for [`Fit::Full`], the SDK).
+    /// The index SDK at one level of detail (for [`Fit::Full`], the SDK;
+    /// for [`Fit::Groups`], the groups without names).
     pub fn index(&self, language: Language, fit: Fit) -> String {
         if fit == Fit::Full {
             return self.render(language).to_owned();
         }
+        let groups = groups(self.tools());
+        self.index_with(language, fit, &groups, &|_| fit != Fit::Groups)
+    }
+
+    /// The index at `fit`, with the tools of group `i` listed when
+    /// `named(i)`.
+    fn index_with(
+        &self,
+        language: Language,
+        fit: Fit,
+        groups: &BTreeMap<String, Vec<&ToolDef>>,
+        named: &dyn Fn(usize) -> bool,
+    ) -> String {
         let python = language == Language::Python;
         let mut out = if python {
             python_index_header()
         } else {
             typescript_index_header()
         };
-        let sign = if python { "#" } else { "//" };
-        let defuse = |text: &str| -> String {
-            if python {
-                defuse_python(text).into_owned()
-            } else {
-                defuse_typescript(text).into_owned()
-            }
-        };
-        let groups = groups(self.tools());
+        let sign = comment_sign(language);
+        let some_named = fit == Fit::Groups && (0..groups.len()).any(named);
         let _ = writeln!(
             out,
             "{sign} {} tools, by group{}:",
@@ -197,24 +250,43 @@ impl Catalog {
             match fit {
                 Fit::Summaries => " (name: summary)",
                 Fit::Names => "",
+                _ if some_named => {
+                    " (how many tools each holds; the tools of the smallest groups by name)"
+                }
                 _ => " (how many tools each holds)",
             }
         );
-        for (group, tools) in &groups {
-            let _ = writeln!(out, "{sign} {} ({})", defuse(&shown(group)), tools.len());
-            if fit == Fit::Groups {
-                continue;
-            }
-            for tool in tools {
-                let _ = write!(out, "{sign}   {}", defuse(&shown(&tool.name)));
-                let summary = summary(tool);
-                if fit == Fit::Summaries && !summary.is_empty() {
-                    let _ = write!(out, ": {}", defuse(&summary));
+        for (i, (group, tools)) in groups.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{sign} {} ({})",
+                defuse(language, &shown(group)),
+                tools.len()
+            );
+            if named(i) {
+                for tool in tools {
+                    out.push_str(&self.name_line(language, tool, fit));
                 }
-                out.push('\n');
             }
         }
         out
+    }
+
+    /// One tool's line in an index: its name, and at [`Fit::Summaries`]
+    /// its summary.
+    fn name_line(&self, language: Language, tool: &ToolDef, fit: Fit) -> String {
+        let mut line = format!(
+            "{}   {}",
+            comment_sign(language),
+            defuse(language, &shown(&tool.name))
+        );
+        let summary = summary(tool);
+        if fit == Fit::Summaries && !summary.is_empty() {
+            line.push_str(": ");
+            line.push_str(&defuse(language, &summary));
+        }
+        line.push('\n');
+        line
     }
 
     /// What `describe(names)` answers: the declarations of the named tools
@@ -225,11 +297,7 @@ impl Catalog {
         let mut wanted: Vec<&str> = names.to_vec();
         wanted.sort_unstable();
         wanted.dedup();
-        let sign = if language == Language::Python {
-            "#"
-        } else {
-            "//"
-        };
+        let sign = comment_sign(language);
         let mut out = String::new();
         if wanted.len() > MAX_DESCRIBED {
             let _ = writeln!(
@@ -255,12 +323,7 @@ impl Catalog {
                         format!("; close: {}", close.join(", "))
                     };
                     let line = format!("no tool is named {}{hint}", quoted(name));
-                    let line = if language == Language::Python {
-                        defuse_python(&line).into_owned()
-                    } else {
-                        defuse_typescript(&line).into_owned()
-                    };
-                    let _ = writeln!(out, "{sign} {line}");
+                    let _ = writeln!(out, "{sign} {}", defuse(language, &line));
                 }
             }
         }
@@ -326,6 +389,28 @@ impl Catalog {
                 summary: summary(tool),
             })
             .collect()
+    }
+}
+
+/// Tokens set aside for the longer header of a groups index that names
+/// some groups.
+const HEADER_SLACK: usize = 16;
+
+/// How a comment line starts in `language`.
+fn comment_sign(language: Language) -> &'static str {
+    if language == Language::Python {
+        "#"
+    } else {
+        "//"
+    }
+}
+
+/// `text` made safe for a comment in `language` (no checker directive).
+fn defuse(language: Language, text: &str) -> String {
+    if language == Language::Python {
+        defuse_python(text).into_owned()
+    } else {
+        defuse_typescript(text).into_owned()
     }
 }
 
@@ -526,7 +611,40 @@ mod tests {
                 "{index}"
             );
             assert!(!index.contains("Does operation"));
+            // Between the groups and the names, the groups that fit are
+            // named, and the description stays within the budget.
+            let between = (groups + names) / 2;
+            assert_eq!(c.fit(language, between), Fit::Groups);
+            let index = c.render_within(language, between);
+            let listed = index.matches("_op0").count();
+            assert!(listed > 0 && listed < 60, "{listed} named:\n{index}");
+            assert!(index.contains("the tools of the smallest groups by name"));
+            let prompt = c.run_code_tool_within(language, between).description;
+            assert!(estimate_tokens(&prompt) <= between);
+            // Without room for a group, none is named.
+            let bare = c.render_within(language, groups);
+            assert!(!bare.contains("_op0") && bare == c.index(language, Fit::Groups));
         }
+    }
+
+    #[test]
+    fn the_smallest_groups_are_named_first() {
+        // One group of 1 tool, one of 2, one of 30.
+        let tools = ["solo_a", "pair_a", "pair_b"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain((0..30).map(|i| format!("big_tool{i:02}")))
+            .map(|name| ToolDef::new(name, json!({})).with_description("Does a thing."));
+        let c = Catalog::new(tools);
+        let language = Language::TypeScript;
+        let groups = estimate_tokens(
+            &run_code_tool_for_index(language, &c.index(language, Fit::Groups)).description,
+        );
+        let index = c.render_within(language, groups + HEADER_SLACK + 20);
+        assert!(
+            index.contains("//   pair_a\n//   pair_b\n") && !index.contains("big_tool00"),
+            "{index}"
+        );
     }
 
     #[test]
