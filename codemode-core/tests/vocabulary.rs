@@ -576,3 +576,37 @@ fn one_line_docs_trail_and_longer_ones_lead() {
         "{py}"
     );
 }
+
+#[test]
+fn a_ref_under_a_nested_id_is_not_read_from_the_root() {
+    // The inner `#/$defs/A` means the inner resource's A (an integer), not
+    // the root's (a string): the SDK must not claim the root's.
+    let schema = json!({
+        "type": "object",
+        "$defs": {"A": {"type": "string"}},
+        "properties": {
+            "x": {
+                "$id": "https://example.com/inner",
+                "$defs": {"A": {"type": "integer"}},
+                "type": "object",
+                "properties": {"y": {"$ref": "#/$defs/A"}}
+            },
+            "z": {"$ref": "#/$defs/A"},
+            "w": {"items": [{"id": "draft-4-base", "$ref": "#/$defs/A"}]}
+        }
+    });
+    let sdk = ts_sdk(schema.clone());
+    assert!(sdk.contains("x?: { y?: unknown }"), "{sdk}");
+    assert!(sdk.contains("z?: A"), "{sdk}");
+    let got = reasons(schema);
+    let pointers: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/inputSchema/properties/w/items/0",
+            "/inputSchema/properties/x/properties/y"
+        ],
+        "{got:?}"
+    );
+    assert!(got[1].1.contains("its own $id"), "{got:?}");
+}

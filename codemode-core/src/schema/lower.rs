@@ -17,6 +17,7 @@ use bumpalo::Bump;
 use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// How many schema levels one type expression may nest before the rest of
@@ -808,6 +809,15 @@ impl<'v> Walk<'v> {
                 format!("$ref {reference:?} is not a local JSON pointer"),
             );
         };
+        if in_embedded_resource(site.root, ptr) {
+            return self.degrade(
+                site,
+                ptr,
+                format!(
+                    "$ref {reference:?} is inside a subschema with its own $id, against which it would resolve"
+                ),
+            );
+        }
         let memo = (site.root as *const Json as usize, pointer.clone());
         if let Some(&id) = self.by_target.get(&memo) {
             return Ty::Named(id);
@@ -849,6 +859,44 @@ impl<'v> Walk<'v> {
         self.by_target.insert(memo, id);
         Ty::Named(id)
     }
+}
+
+/// Whether the schema at `pointer` (from `root`), or one on the way to it
+/// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
+/// string). A `$ref` there resolves against that base, not against the
+/// tool's schema, so it cannot be followed as a pointer from the root.
+fn in_embedded_resource(root: &Json<'_>, pointer: &str) -> bool {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return false;
+    };
+    let mut node = root;
+    for token in rest.split('/') {
+        let token = if token.contains('~') {
+            Cow::Owned(unescape_segment(token))
+        } else {
+            Cow::Borrowed(token)
+        };
+        node = match node {
+            Json::Object(fields) => match fields.get(&token) {
+                Some(next) => next,
+                None => return false,
+            },
+            Json::Array(items) => match token.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                Some(next) => next,
+                None => return false,
+            },
+            _ => return false,
+        };
+        if let Json::Object(fields) = node
+            && [fields.get("$id"), fields.get("id")]
+                .into_iter()
+                .flatten()
+                .any(|id| id.as_str().is_some())
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// A definition that is, at its top level, a union or intersection that
