@@ -419,6 +419,11 @@ fn malformed_nodes_degrade_alone() {
             json!({"additionalProperties": "no"}),
             "/inputSchema/properties/x",
         ),
+        // Read although its keys' type is `unknown` either way.
+        (
+            json!({"type": "object", "patternProperties": {"^a": 5}}),
+            "/inputSchema/properties/x/patternProperties/^a",
+        ),
     ] {
         let schema = json!({"type": "object", "properties": {"x": bad, "y": {"type": "integer"}}});
         let sdk = ts_sdk(schema.clone());

@@ -14,6 +14,9 @@ class FindArgsArgs(TypedDict, total=False):
 class GetArgs(TypedDict, total=False):
     id: str
 
+class HiddenArgs(TypedDict):
+    r: str
+
 class LimitsArgs(TypedDict, total=False):
     big: Literal[9223372036854775807] | int
     huge: int
@@ -46,6 +49,9 @@ class Tools(Protocol):
     @overload
     def __getitem__(self, name: Literal["FindArgs"]) -> Callable[[FindArgsArgs], Awaitable[Any]]:
         """Named like the arguments of find."""
+    @overload
+    def __getitem__(self, name: Literal["_hidden"]) -> Callable[[HiddenArgs], Awaitable[Any]]:
+        """Private to a class for pyright, so reached by subscript."""
     @overload
     def __getitem__(self, name: Literal["overload"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload

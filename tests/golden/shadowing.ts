@@ -4,6 +4,8 @@ declare const tools: {
   Any(args?: { [key: string]: unknown }): Promise<unknown>;
   // Named like the arguments of find.
   FindArgs(args?: { n?: number }): Promise<unknown>;
+  // Private to a class for pyright, so reached by subscript.
+  _hidden(args: { r: string }): Promise<unknown>;
   blank(args: { "": string; id?: number }): Promise<unknown>;
   // Finds records.
   find(args: { q: string }): Promise<unknown>;

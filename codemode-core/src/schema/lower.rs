@@ -689,7 +689,11 @@ impl<'v> Walk<'v> {
             // Keys that match no pattern may hold anything, and which keys
             // a pattern matches is not something a type can say: every
             // other key is declared to hold any value.
-            Some(Json::Object(_)) if extra == Extra::Unspecified => {
+            Some(Json::Object(patterns)) if extra == Extra::Unspecified => {
+                // Lowered still, so that a malformed one is reported.
+                for (pattern, schema) in patterns.iter() {
+                    self.child(site, schema, ptr, &["patternProperties", pattern], depth);
+                }
                 extra = Extra::Values(Box::new(Ty::Unknown));
             }
             Some(Json::Object(patterns)) => {

@@ -4,6 +4,7 @@ async def main() -> None:
     await tools["str"]({"s": "x"})
     await tools["Any"]({})
     await tools["overload"]({})
+    await tools["_hidden"]({"r": "x"})
     await tools.new({"kind": "k"})
     await tools.get({"id": "1"})
     await tools.blank({"": "v", "id": 1})

@@ -2,6 +2,7 @@ async function main(): Promise<void> {
   await tools.find({ q: "x" });
   await tools.FindArgs({ n: 1 });
   await tools.str({ s: "x" });
+  await tools._hidden({ r: "x" });
   await tools.new({ kind: "k" });
   await tools.get({ id: "1" });
   await tools.get();

@@ -308,8 +308,22 @@ impl<'a> Convert<'a> {
                 Extra::Values(_) => Py::Any,
             }));
         }
+        self.other_keys(obj, origin);
         let props = obj.props.iter().map(PropView::of);
         Py::Class(self.class(props, base, key, &NO_DOC, origin))
+    }
+
+    /// Records that an object which takes keys beside its properties
+    /// (`additionalProperties` or `patternProperties`) becomes a TypedDict,
+    /// which takes no others: a checker refuses a call that passes them.
+    pub(super) fn other_keys(&mut self, obj: &Object, origin: &Origin) {
+        if let Extra::Values(_) = obj.extra {
+            self.degradations.push(Degradation {
+                tool: origin.tool.clone(),
+                pointer: origin.pointer.clone(),
+                reason: "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them".to_owned(),
+            });
+        }
     }
 
     /// An object with an empty key, which no TypedDict may have (pyright

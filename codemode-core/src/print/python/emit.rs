@@ -187,7 +187,10 @@ impl Printer<'_> {
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let description = m.description.map(clean_lines).unwrap_or_default();
-            if bare_in_class_body(m.name, module_names) {
+            // A method whose name starts with one `_` is private to the
+            // class for pyright, which refuses `tools._name` outside it.
+            let private = m.name.starts_with('_') && m.name != "_";
+            if !private && bare_in_class_body(m.name, module_names) {
                 self.out.push_str("    async def ");
                 self.out.push_str(m.name);
                 self.out.push_str("(self, args: ");

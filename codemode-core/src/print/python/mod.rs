@@ -46,6 +46,7 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
             Ty::Object(obj)
                 if !obj.props.is_empty() && obj.props.iter().all(|p| !p.name.is_empty()) =>
             {
+                cv.other_keys(obj, &origin);
                 let props = obj.props.iter().map(PropView::of);
                 DefKind::Class(cv.class(props, &def.base, &key, &def.doc, &origin))
             }
@@ -284,10 +285,17 @@ fn share_classes(
             .iter()
             .copied()
             .find(|&c| classes[c].fields == class.fields && classes[c].doc == class.doc);
-        same.push(earlier.unwrap_or_else(|| {
-            bucket.push(i);
-            i
-        }));
+        // A definition keeps its own name, so two `$defs` of one shape stay
+        // two; other classes equal to one become it.
+        let definition = class.key.starts_with("d:");
+        same.push(match earlier {
+            Some(c) if !definition => c,
+            Some(_) => i,
+            None => {
+                bucket.push(i);
+                i
+            }
+        });
     }
     if same.iter().enumerate().all(|(i, &c)| i == c) {
         return;
@@ -431,6 +439,54 @@ mod tests {
                 "an integer literal beyond the signed 64-bit range is widened to int",
                 "an object with an empty property name has no TypedDict; it is a plain dict",
                 "an object with an empty property name has no TypedDict; it is a plain dict",
+            ]
+        );
+    }
+
+    #[test]
+    fn equal_classes_are_one_but_definitions_keep_their_names() {
+        let path = json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]});
+        let content = json!({"type": "object", "properties": {"content": {"type": "string"}}, "required": ["content"]});
+        let tools = vec![
+            ToolDef::new("copy", json!({
+                "type": "object",
+                "properties": {"from": {"$ref": "#/$defs/Source"}, "to": {"$ref": "#/$defs/Target"}},
+                "required": ["from", "to"],
+                "$defs": {"Source": path.clone(), "Target": path.clone()}
+            }))
+            .with_output_schema(content.clone()),
+            ToolDef::new("read", path.clone()).with_output_schema(content.clone()),
+            ToolDef::new("stat", path).with_output_schema(content),
+        ];
+        let (text, _) = render(&lower_borrowed(&tools));
+        for line in [
+            "class Source(TypedDict):\n",
+            "class Target(TypedDict):\n",
+            "class ContentOutput(TypedDict):\n",
+            "async def read(self, args: Source) -> ContentOutput:",
+            "async def stat(self, args: Source) -> ContentOutput:",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+        assert_eq!(text.matches("content: str").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn other_keys_beside_properties_are_recorded() {
+        let tools = vec![ToolDef::new(
+            "t",
+            json!({
+                "type": "object",
+                "properties": {"id": {"type": "integer"}},
+                "patternProperties": {"^x-": {"type": "string"}}
+            }),
+        )];
+        let (_, degradations) = render(&lower_borrowed(&tools));
+        let reasons: Vec<&str> = degradations.iter().map(|d| d.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them"
             ]
         );
     }
