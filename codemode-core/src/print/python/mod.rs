@@ -1,17 +1,21 @@
 //! The Python stub module: TypedDicts for arguments and results, and a
-//! `Tools` protocol with one `async def` per tool.
+//! `Tools` protocol with one `async def` per tool (or, for a name that
+//! cannot be a method, one `__getitem__` overload).
 //!
-//! It is made in three steps, one module each: `convert` turns the shared
-//! IR into `Py` trees and classes, `naming` says which names Python can
-//! spell bare, and `emit` prints. Python cannot say everything TypeScript
+//! It is made in steps: `convert` turns the shared IR into `Py` trees and
+//! classes, this module shares equal classes and names them (the rules of
+//! what Python can spell bare are in `crate::ident::python`), and `emit`
+//! prints. Python cannot say everything TypeScript
 //! can, and every such decision is made in `convert`:
-//! - a nested object becomes a named TypedDict (Python has no anonymous record);
+//! - a nested object becomes a named TypedDict (Python has no anonymous
+//!   record), and equal ones are one class (`share_classes`);
 //! - `allOf` becomes one merged TypedDict when every part is an object, and
 //!   the escape hatch (recorded) otherwise (there is no intersection type);
 //! - a tuple with optional elements or a rest becomes a union of fixed
 //!   lengths or `tuple[T, ...]`;
 //! - a float literal widens to `float` (`Literal` takes no floats);
-//! - extra keys beside listed properties are not expressible in a TypedDict.
+//! - extra keys beside listed properties are not expressible in a TypedDict
+//!   (recorded).
 
 mod convert;
 mod emit;
