@@ -22,7 +22,7 @@ if ! cargo tree --quiet -p codemode-cli --features mcp -e normal --prefix none |
 fi
 # The lean CLI builds, renders, and names the feature `serve` needs.
 sdk="$(echo '[{"name":"ping","inputSchema":{"type":"object"}}]' | cargo run --quiet -p codemode-cli -- render -l ts)"
-grep -q '"ping"' <<<"$sdk" || { echo "lean-build: the lean CLI did not render" >&2; status=1; }
+grep -q '  ping(args' <<<"$sdk" || { echo "lean-build: the lean CLI did not render" >&2; status=1; }
 set +e
 err="$(cargo run --quiet -p codemode-cli -- serve --config mcp.json 2>&1)"
 code=$?
