@@ -125,18 +125,23 @@ impl<'a> Json<'a> {
         let rest = pointer.strip_prefix('/')?;
         let mut target = self;
         for token in rest.split('/') {
-            let token = if token.contains('~') {
-                std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
-            } else {
-                std::borrow::Cow::Borrowed(token)
-            };
-            target = match target {
-                Json::Object(fields) => fields.get(&token)?,
-                Json::Array(items) => items.get(array_index(&token)?)?,
-                _ => return None,
-            };
+            target = target.step(token)?;
         }
         Some(target)
+    }
+
+    /// The value one (escaped) pointer token names inside this one.
+    pub(crate) fn step(&'a self, token: &str) -> Option<&'a Json<'a>> {
+        let token = if token.contains('~') {
+            std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            std::borrow::Cow::Borrowed(token)
+        };
+        match self {
+            Json::Object(fields) => fields.get(&token),
+            Json::Array(items) => items.get(array_index(&token)?),
+            _ => None,
+        }
     }
 
     /// The same value as a `serde_json::Value`.

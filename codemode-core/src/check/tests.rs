@@ -814,3 +814,23 @@ fn numeric_keys_and_infinite_numbers_read_as_javascript_sends_them() {
         ]
     );
 }
+
+#[test]
+fn a_private_name_is_suggested_as_the_python_sdk_declares_it() {
+    let catalog = Catalog::new(vec![ToolDef::new("_hidden", json!({"type": "object"}))]);
+    let said = |language, code| {
+        catalog
+            .check_program(language, code)
+            .into_iter()
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        said(Py, "return await tools._hiden({})"),
+        [r#"no tool is named "_hiden"; did you mean tools["_hidden"]?"#]
+    );
+    assert_eq!(
+        said(Js, "return await tools._hiden({})"),
+        [r#"no tool is named "_hiden"; did you mean tools._hidden?"#]
+    );
+}

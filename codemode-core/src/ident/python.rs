@@ -62,6 +62,13 @@ pub(crate) fn is_plain_member(name: &str) -> bool {
     is_identifier(name) && KEYWORDS.binary_search(&name).is_err() && !name.starts_with("__")
 }
 
+/// Whether a tool named `name` can be a method of `tools` that a program
+/// calls as `tools.name`: a plain member that is not private to the class
+/// either (pyright refuses `tools._name` outside it; `_` alone is public).
+pub(crate) fn is_plain_method(name: &str) -> bool {
+    is_plain_member(name) && (name == "_" || !name.starts_with('_'))
+}
+
 /// Every name a Python module sees without importing it, every `typing`
 /// name, and every keyword (hard and soft), one per line, sorted.
 /// Regenerate with `python3 tests/interop/py-reserved.py`.

@@ -17,7 +17,6 @@ use bumpalo::Bump;
 use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 /// How many schema levels one type expression may nest before the rest of
@@ -875,22 +874,10 @@ fn in_embedded_resource(root: &Json<'_>, pointer: &str) -> bool {
     };
     let mut node = root;
     for token in rest.split('/') {
-        let token = if token.contains('~') {
-            Cow::Owned(unescape_segment(token))
-        } else {
-            Cow::Borrowed(token)
+        let Some(next) = node.step(token) else {
+            return false;
         };
-        node = match node {
-            Json::Object(fields) => match fields.get(&token) {
-                Some(next) => next,
-                None => return false,
-            },
-            Json::Array(items) => match token.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                Some(next) => next,
-                None => return false,
-            },
-            _ => return false,
-        };
+        node = next;
         if let Json::Object(fields) = node
             && [fields.get("$id"), fields.get("id")]
                 .into_iter()

@@ -60,6 +60,14 @@ pub(super) struct Class<'a> {
     pub(super) doc: &'a Doc,
 }
 
+impl Class<'_> {
+    /// Whether the class is a `$defs` definition's (its key starts `d:`),
+    /// which keeps the definition's name.
+    pub(super) fn is_definition(&self) -> bool {
+        self.key.starts_with("d:")
+    }
+}
+
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub(super) struct Field<'a> {
     pub(super) name: &'a str,
@@ -149,12 +157,17 @@ impl<'a> Convert<'a> {
 
     /// Records that the type at `origin` is printed as the wider `to`.
     fn widen(&mut self, origin: &Origin, reason: &str, to: Py) -> Py {
+        self.record(origin, reason);
+        to
+    }
+
+    /// Records a degradation at `origin`.
+    fn record(&mut self, origin: &Origin, reason: &str) {
         self.degradations.push(Degradation {
             tool: origin.tool.clone(),
             pointer: origin.pointer.clone(),
             reason: reason.to_owned(),
         });
-        to
     }
 
     pub(super) fn class(
@@ -318,11 +331,10 @@ impl<'a> Convert<'a> {
     /// which takes no others: a checker refuses a call that passes them.
     pub(super) fn other_keys(&mut self, obj: &Object, origin: &Origin) {
         if let Extra::Values(_) = obj.extra {
-            self.degradations.push(Degradation {
-                tool: origin.tool.clone(),
-                pointer: origin.pointer.clone(),
-                reason: "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them".to_owned(),
-            });
+            self.record(
+                origin,
+                "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them",
+            );
         }
     }
 

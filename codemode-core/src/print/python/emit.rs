@@ -4,7 +4,7 @@ use super::super::comment::{clean_lines, defuse_python, doc_lines};
 use super::convert::{Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::json_string;
-use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
+use crate::ident::python::{ANNOTATION_NAMES, is_plain_member, is_plain_method};
 use crate::schema::Doc;
 use foldhash::HashSet;
 use std::borrow::Cow;
@@ -187,10 +187,7 @@ impl Printer<'_> {
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let description = m.description.map(clean_lines).unwrap_or_default();
-            // A method whose name starts with one `_` is private to the
-            // class for pyright, which refuses `tools._name` outside it.
-            let private = m.name.starts_with('_') && m.name != "_";
-            if !private && bare_in_class_body(m.name, module_names) {
+            if is_plain_method(m.name) && bare_in_class_body(m.name, module_names) {
                 self.out.push_str("    async def ");
                 self.out.push_str(m.name);
                 self.out.push_str("(self, args: ");

@@ -291,9 +291,8 @@ fn share_classes(
             .find(|&c| classes[c].fields == class.fields && classes[c].doc == class.doc);
         // A definition keeps its own name, so two `$defs` of one shape stay
         // two; other classes equal to one become it.
-        let definition = class.key.starts_with("d:");
         same.push(match earlier {
-            Some(c) if !definition => c,
+            Some(c) if !class.is_definition() => c,
             Some(_) => i,
             None => {
                 bucket.push(i);
@@ -314,7 +313,7 @@ fn share_classes(
     let renamed: Vec<(usize, String)> = users
         .iter()
         .enumerate()
-        .filter(|(c, users)| users.len() > 1 && !classes[*c].key.starts_with("d:"))
+        .filter(|(c, users)| users.len() > 1 && !classes[*c].is_definition())
         .filter_map(|(c, users)| {
             shared_name(&classes[c], users.iter().map(|&u| classes[u].base.as_str()))
                 .map(|name| (c, name))
