@@ -93,7 +93,8 @@
 //! assert!(ts.contains(r#"units?: "metric" | "imperial";"#));
 //!
 //! let py = render_report(Language::Python, &tools);
-//! assert!(py.text.contains("async def get_weather(self, args: GetWeatherArgs) -> Any:"));
+//! assert!(py.text.contains("        city: str,  # City name.\n"));
+//! assert!(py.text.contains("        units: Literal[\"metric\", \"imperial\"] = ...,\n"));
 //! assert!(py.degradations.is_empty());
 //! ```
 
@@ -246,7 +247,7 @@ pub use codemode_macros::toolset;
 ///     "get_weather",
 ///     json!({"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}),
 /// )];
-/// let found = check_program(Language::Python, &tools, "w = await tools.get_wether({'city': 'Oslo'})");
+/// let found = check_program(Language::Python, &tools, "w = await tools.get_wether(city='Oslo')");
 /// assert_eq!((found[0].line, found[0].column, found[0].code), (1, 17, DiagnosticCode::UnknownTool));
 /// assert!(found[0].message.ends_with("did you mean tools.get_weather?"));
 /// ```

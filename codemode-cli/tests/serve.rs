@@ -253,10 +253,10 @@ async fn serves_python_programs_over_streamable_http_on_loopback() {
     let client = Recorder::default().serve(transport).await.unwrap();
     let sdk = description(&client, "run_code").await;
     assert!(
-        sdk.contains("async def echo(self, args: EchoArgs)"),
+        sdk.contains("async def echo(self, *, message: str"),
         "{sdk}"
     );
-    let program = "import asyncio\nfirst, second = await asyncio.gather(tools.echo({'message': 'a'}), tools.add({'a': 1, 'b': 2}))\n{'echo': first['echo']['message'], 'sum': second['sum']}";
+    let program = "import asyncio\nfirst, second = await asyncio.gather(tools.echo(message='a'), tools.add({'a': 1, 'b': 2}))\n{'echo': first['echo']['message'], 'sum': second['sum']}";
     let result = run_code(&client, program, false).await;
     assert_eq!(
         result.structured_content,

@@ -20,6 +20,12 @@ fn py_sdk(schema: Value) -> String {
     render(Language::Python, &[ToolDef::new("t", schema)])
 }
 
+/// The Python SDK of one tool that takes one dict (a tool reached by
+/// subscript), so its arguments are the class `TArgs`.
+fn py_class_sdk(schema: Value) -> String {
+    render(Language::Python, &[ToolDef::new("t!", schema)])
+}
+
 fn reasons(schema: Value) -> Vec<(String, String)> {
     render_report(Language::TypeScript, &[ToolDef::new("t", schema)])
         .degradations
@@ -124,10 +130,9 @@ fn all_of_of_non_objects_degrades_in_python_only() {
     assert!(t.text.contains("x?: string & number"), "{}", t.text);
     assert!(t.degradations.is_empty());
     let p = render_report(Language::Python, &[tool]);
-    // Every field optional: the class is total=False, with no wrapper.
     assert!(
         p.text
-            .contains("class TArgs(TypedDict, total=False):\n    x: Any\n"),
+            .contains("async def t(self, *, x: Any = ...) -> Any: ..."),
         "{}",
         p.text
     );
@@ -161,11 +166,17 @@ fn optional_and_nullable_stay_apart() {
         sdk.contains("both?: string | null; nul: string | null; opt?: string"),
         "{sdk}"
     );
-    let sdk = py_sdk(json!({
+    let schema = json!({
         "type": "object",
         "properties": {"opt": {"type": "string"}, "nul": {"type": ["string", "null"]}},
         "required": ["nul"]
-    }));
+    });
+    let sdk = py_sdk(schema.clone());
+    assert!(
+        sdk.contains("(self, *, nul: str | None, opt: str = ...)"),
+        "{sdk}"
+    );
+    let sdk = py_class_sdk(schema);
     assert!(
         sdk.contains("    nul: str | None\n    opt: NotRequired[str]\n"),
         "{sdk}"
@@ -516,6 +527,10 @@ fn arguments_may_be_left_out_when_nothing_is_required() {
     );
     assert!(
         py_sdk(json!({"properties": {"a": {"type": "string"}}}))
+            .contains("async def t(self, *, a: str = ...) -> Any:")
+    );
+    assert!(
+        py_sdk(json!({"properties": {"a-b": {"type": "string"}}}))
             .contains("async def t(self, args: TArgs = ...) -> Any:")
     );
 }
@@ -544,7 +559,7 @@ fn standalone_expressions_inline_definitions() {
 
 #[test]
 fn python_marks_the_rarer_of_required_and_optional() {
-    let mostly_optional = py_sdk(
+    let mostly_optional = py_class_sdk(
         json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}}, "required": ["a"]}),
     );
     assert!(
@@ -553,7 +568,7 @@ fn python_marks_the_rarer_of_required_and_optional() {
         ),
         "{mostly_optional}"
     );
-    let mostly_required = py_sdk(
+    let mostly_required = py_class_sdk(
         json!({"properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}}, "required": ["a", "b"]}),
     );
     assert!(
@@ -562,7 +577,7 @@ fn python_marks_the_rarer_of_required_and_optional() {
         "{mostly_required}"
     );
     let functional =
-        py_sdk(json!({"properties": {"class": {"type": "string"}, "b": {"type": "string"}}}));
+        py_class_sdk(json!({"properties": {"class": {"type": "string"}, "b": {"type": "string"}}}));
     assert!(functional.contains("}, total=False)\n"), "{functional}");
 }
 
@@ -575,7 +590,12 @@ fn one_line_docs_trail_and_longer_ones_lead() {
         ts.contains("    /**\nTwo\nlines.\n     */\n    b?: string;\n"),
         "{ts}"
     );
-    let py = py_sdk(schema);
+    let py = py_sdk(schema.clone());
+    assert!(
+        py.contains("        a: str = ...,  # One line.\n        # Two\n        # lines.\n        b: str = ...,\n"),
+        "{py}"
+    );
+    let py = py_class_sdk(schema);
     assert!(
         py.contains("    a: str  # One line.\n    # Two\n    # lines.\n    b: str\n"),
         "{py}"

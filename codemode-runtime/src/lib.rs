@@ -496,8 +496,9 @@ one_engine_runtime!(
     /// interpreter is contained only when it unwinds.
     ///
     /// A program is a module with top-level `await`: its `return` or its
-    /// last expression is the result. `tools.name(args)` (or
-    /// `tools["name"](args)`) calls a tool; `asyncio.gather` runs calls
+    /// last expression is the result. `tools.name(key=value)`,
+    /// `tools.name(args)` with one dict, or `tools["name"](args)` calls a
+    /// tool; `asyncio.gather` runs calls
     /// together; a failure raises `ToolCallError` where the call is awaited
     /// (a coroutine inside `gather` catches its own), and its `toolName` and
     /// `kind` name the tool and the kind.

@@ -101,6 +101,11 @@ fn every_promise_of_the_instructions_holds() {
             json!([true, true, "no KvSetArgs", "no Tools"]),
         ),
         (
+            "tools.name(key=value): keyword arguments are the arguments object",
+            "a = await tools.echo(n=1, s='x')\nb = await tools.echo()\n[a, b]",
+            json!([{"n": 1, "s": "x"}, {}]),
+        ),
+        (
             "tools.name(args) and tools[\"name\"](args)",
             "a = await tools.echo({'n': 1})\nb = await tools['kv.set']({'k': 'v'})\nname = 'kv.set'\nc = await tools[name]({})\n[a, b, c]",
             json!([{"n": 1}, {"stored": {"k": "v"}}, {"stored": {}}]),
@@ -156,7 +161,8 @@ fn every_promise_of_the_instructions_holds() {
         "last expression",
         "`print`",
         "`tools` and `ToolCallError`",
-        "`await tools.name(args)`",
+        "`await tools.name(key=value)`",
+        "`await tools[\"name\"](args)`",
         "`e.toolName` and `e.kind`",
         "`await asyncio.gather(...)`",
     ] {

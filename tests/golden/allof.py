@@ -5,9 +5,6 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
-class ConstrainedArgs(TypedDict, total=False):
-    code: Any
-
 class CreateUserArgs(TypedDict):
     age: NotRequired[int]
     name: str
@@ -18,7 +15,7 @@ class Profile(TypedDict):
     name: str
 
 class Tools(Protocol):
-    async def constrained(self, args: ConstrainedArgs = ...) -> Any:
+    async def constrained(self, *, code: Any = ...) -> Any:
         """An allOf that is not made of objects."""
         ...
     async def create_user(self, args: CreateUserArgs) -> Any:

@@ -1,24 +1,12 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, Required, TypedDict
+from typing import Any, Literal, Protocol
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
-class BrokenArgs(TypedDict, total=False):
-    bad_enum: Any
-    bad_items: list[Any]
-    bad_props: Any
-    bad_required: Any
-    fine: Required[str]
-    missing: Any
-    number_schema: Any
-    object_enum: Any
-    remote: Any
-    unknown_type: Any
-
 class Tools(Protocol):
-    async def broken(self, args: BrokenArgs) -> Any:
+    async def broken(self, *, bad_enum: Any = ..., bad_items: list[Any] = ..., bad_props: Any = ..., bad_required: Any = ..., fine: str, missing: Any = ..., number_schema: Any = ..., object_enum: Any = ..., remote: Any = ..., unknown_type: Any = ...) -> Any:
         """Schemas the renderer cannot fully express."""
         ...
 

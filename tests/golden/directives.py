@@ -1,18 +1,9 @@
 from __future__ import annotations
-from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict
+from typing import Any, Awaitable, Callable, Literal, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
-
-class AnnotateArgs(TypedDict, total=False):
-    # The text.
-    # # pyright : basic
-    # // @ts-ignore
-    body: str
-    kind: Kind
-    note: Required[str]  # @ts-expect-error
-    tag: str  # type : ignore
 
 # mypy : ignore-errors
 Kind: TypeAlias = 'Literal["plain", "rich"]'
@@ -23,7 +14,16 @@ OddTypeIgnoreArgs = TypedDict("OddTypeIgnoreArgs", {
 }, total=False)
 
 class Tools(Protocol):
-    async def annotate(self, args: AnnotateArgs) -> Any:
+    async def annotate(
+        self, *,
+        # The text.
+        # # pyright : basic
+        # // @ts-ignore
+        body: str = ...,
+        kind: Kind = ...,
+        note: str,  # @ts-expect-error
+        tag: str = ...,  # type : ignore
+    ) -> Any:
         """Adds a note to a record.
 @ts-expect-error
 # type: ignore

@@ -16,9 +16,6 @@ EndCommentArgs = TypedDict("EndCommentArgs", {
     "*/": 'str',  # key */ here
 }, total=False)
 
-class GetWeatherArgs(TypedDict, total=False):
-    city: str  # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
-
 LeArgs = TypedDict("LeArgs", {
     "ﬁeld": 'bool',
 }, total=False)
@@ -34,23 +31,20 @@ QuoteBackSlashArgs = TypedDict("QuoteBackSlashArgs", {
 
 ToolCallErrorType: TypeAlias = 'str'
 
-class ToolsArgs(TypedDict, total=False):
-    ToolCallError: ToolCallErrorType
-
-class UnicodArgs(TypedDict, total=False):
-    naïve: str
-
 class Tools(Protocol):
-    async def get_weather(self, args: GetWeatherArgs = ...) -> Any:
+    async def get_weather(
+        self, *,
+        city: str = ...,  # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
+    ) -> Any:
         """# not a comment
 \"\"\"
 '''
         """
         ...
-    async def tools(self, args: ToolsArgs = ...) -> Any:
+    async def tools(self, *, ToolCallError: ToolCallErrorType = ...) -> Any:
         """Named like the global"""
         ...
-    async def unicodé(self, args: UnicodArgs = ...) -> Any:
+    async def unicodé(self, *, naïve: str = ...) -> Any:
         """Unicode identifiers are fine in Python"""
         ...
     @overload

@@ -1,19 +1,12 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, Required, TypedDict
+from typing import Any, Literal, Protocol
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
-class SetModeArgs(TypedDict, total=False):
-    confirm: Required[Literal[True]]
-    level: Literal[1, 2, 3] | None
-    mode: Required[Literal["heat", "cool", "off"]]
-    quote: Literal["it's \"quoted\" \\ here"]
-    ratio: float | Literal[1]
-
 class Tools(Protocol):
-    async def set_mode(self, args: SetModeArgs) -> Any:
+    async def set_mode(self, *, confirm: Literal[True], level: Literal[1, 2, 3] | None = ..., mode: Literal["heat", "cool", "off"], quote: Literal["it's \"quoted\" \\ here"] = ..., ratio: float | Literal[1] = ...) -> Any:
         """Switch the thermostat mode."""
         ...
 

@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
+from typing import Any, Literal, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
@@ -28,16 +28,11 @@ class Tree(TypedDict):
     children: list[Tree]
     value: int
 
-class TreeInsertArgs(TypedDict):
-    at: NotRequired[Path]
-    tree: Tree
-    value: Json
-
 class Tools(Protocol):
     async def nested_filter(self, args: NestedFilterArgs = ...) -> Any:
         """A filter that refers to itself through the root."""
         ...
-    async def tree_insert(self, args: TreeInsertArgs) -> Tree:
+    async def tree_insert(self, *, at: Path = ..., tree: Tree, value: Json) -> Tree:
         """Insert a value into a tree."""
         ...
 

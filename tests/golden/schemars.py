@@ -43,16 +43,6 @@ Quantity: TypeAlias = 'int | QuantityGrams'
 class QuantityGrams(TypedDict):
     grams: float
 
-class ShipArgs(TypedDict):
-    category: NotRequired[Category | None]
-    dimensions: tuple[float, float, float]
-    labels: dict[str, str]  # Extra label lines.
-    payment: Payment
-    quantity: Quantity
-    shipping: Shipping
-    to: Address
-    weights: dict[str, list[int | None]]
-
 class ShipOutput(TypedDict):
     eta: NotRequired[tuple[int, int, int] | None]
     tracking: str
@@ -68,7 +58,17 @@ class ShippingStandard(TypedDict):
     kind: Literal["standard"]
 
 class Tools(Protocol):
-    async def ship(self, args: ShipArgs) -> ShipOutput:
+    async def ship(
+        self, *,
+        category: Category | None = ...,
+        dimensions: tuple[float, float, float],
+        labels: dict[str, str],  # Extra label lines.
+        payment: Payment,
+        quantity: Quantity,
+        shipping: Shipping,
+        to: Address,
+        weights: dict[str, list[int | None]],
+    ) -> ShipOutput:
         """Ship an order."""
         ...
 

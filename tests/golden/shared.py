@@ -8,20 +8,8 @@ class ToolCallError(Exception):
 class Content(TypedDict):
     content: str
 
-class GetUserArgs(TypedDict):
-    id: str
-
 class ListUsersOutput(TypedDict):
     users: list[User]
-
-class PathArgs(TypedDict):
-    path: str
-
-class RenameUserArgs(TypedDict):
-    user: User
-
-class TagNoteArgs(TypedDict):
-    path: str  # Where the note is
 
 class TagNoteOutput(TypedDict):
     tags: list[Content]
@@ -31,22 +19,25 @@ class User(TypedDict):
     name: str  # Display name
 
 class Tools(Protocol):
-    async def get_user(self, args: GetUserArgs) -> User:
+    async def get_user(self, *, id: str) -> User:
         """One user."""
         ...
-    async def list_users(self, args: dict[str, Any]) -> ListUsersOutput:
+    async def list_users(self, **args: Any) -> ListUsersOutput:
         """Every user."""
         ...
-    async def read_note(self, args: PathArgs) -> Content:
+    async def read_note(self, *, path: str) -> Content:
         """Reads a note."""
         ...
-    async def rename_user(self, args: RenameUserArgs) -> User:
+    async def rename_user(self, *, user: User) -> User:
         """Renames a user and returns it."""
         ...
-    async def stat_note(self, args: PathArgs) -> Content:
+    async def stat_note(self, *, path: str) -> Content:
         """Sizes a note."""
         ...
-    async def tag_note(self, args: TagNoteArgs) -> TagNoteOutput:
+    async def tag_note(
+        self, *,
+        path: str,  # Where the note is
+    ) -> TagNoteOutput:
         """Tags a note; its path is described, so its arguments are a class of their own."""
         ...
 

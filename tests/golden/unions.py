@@ -1,14 +1,9 @@
 from __future__ import annotations
-from typing import Literal, NotRequired, Protocol, TypedDict
+from typing import Literal, Protocol, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
-
-class NotifyArgs(TypedDict):
-    body: str | list[str]
-    target: NotifyArgsTargetChannel | NotifyArgsTargetUser
-    thread: NotRequired[str | None]
 
 class NotifyArgsTargetChannel(TypedDict):
     id: str
@@ -22,7 +17,7 @@ class NotifyOutputSentAt(TypedDict):
     sent_at: str  # @format date-time
 
 class Tools(Protocol):
-    async def notify(self, args: NotifyArgs) -> NotifyOutputSentAt | None:
+    async def notify(self, *, body: str | list[str], target: NotifyArgsTargetChannel | NotifyArgsTargetUser, thread: str | None = ...) -> NotifyOutputSentAt | None:
         """Send a notification to a channel or a user."""
         ...
 

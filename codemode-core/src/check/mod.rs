@@ -489,7 +489,7 @@ impl std::fmt::Display for Spelled<'_> {
         let (name, global) = (self.name, crate::GLOBAL);
         let plain = match self.style {
             Style::Js => crate::ident::typescript::is_plain_key(name) && name != "then",
-            Style::Py => crate::ident::python::is_plain_method(name),
+            Style::Py => crate::ident::python::is_bare_method(name),
         };
         if self.style == Style::Js && name == "then" {
             write!(f, "{global}(\"then\", args)")

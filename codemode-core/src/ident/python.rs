@@ -69,6 +69,22 @@ pub(crate) fn is_plain_method(name: &str) -> bool {
     is_plain_member(name) && (name == "_" || !name.starts_with('_'))
 }
 
+/// Whether the Python SDK declares a tool named `name` as a method that a
+/// program calls as `tools.name`, not only through `__getitem__`: a plain
+/// method name that no annotation uses (a method binds its name in the
+/// class body and would hide it from the annotations after it). The
+/// module's classes and aliases are named around these names.
+pub(crate) fn is_bare_method(name: &str) -> bool {
+    is_plain_method(name) && ANNOTATION_NAMES.binary_search(&name).is_err()
+}
+
+/// Whether a property named `name` can be a keyword parameter of a
+/// method: a plain member name (a `__x` would be mangled in the class
+/// body) other than `self`.
+pub(crate) fn is_keyword_param(name: &str) -> bool {
+    is_plain_member(name) && name != "self"
+}
+
 /// Every name a Python module sees without importing it, every `typing`
 /// name, and every keyword (hard and soft), one per line, sorted.
 /// Regenerate with `python3 tests/interop/py-reserved.py`.

@@ -1,3 +1,3 @@
-# expect: typeddict-item
+# expect: call-arg
 async def main() -> None:
-    await tools.create_ticket({"priority": "urgent"})
+    await tools.create_ticket(priority="urgent")

@@ -6,4 +6,4 @@ def helper(x):
     return x
 
 async def main() -> None:
-    await tools.annotate({"note": "n", "tag": "t", "kind": "plain"})
+    await tools.annotate(note="n", tag="t", kind="plain")

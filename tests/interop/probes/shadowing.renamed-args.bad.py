@@ -1,4 +1,4 @@
-# expect: typeddict-unknown-key
-# expect-pyright: reportArgumentType
+# expect: call-arg
+# expect-pyright: reportCallIssue
 async def main() -> None:
-    await tools["FindArgs"]({"q": "x"})
+    await tools.FindArgs(q="x")

@@ -1,3 +1,4 @@
-# expect: typeddict-item
+# expect: call-arg
+# expect-pyright: reportCallIssue
 async def main() -> None:
-    await tools.create_issue({"body": "no title"})
+    await tools.create_issue(body="no title")

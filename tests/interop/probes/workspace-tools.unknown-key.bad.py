@@ -1,3 +1,4 @@
-# expect: typeddict-unknown-key
+# expect: call-arg
+# expect-pyright: reportCallIssue
 async def main() -> None:
-    await tools.read_file({"path": "a.txt", "encoding": "latin1"})
+    await tools.read_file(path="a.txt", encoding="latin1")

@@ -1,3 +1,3 @@
 # expect: attr-defined
 async def main() -> None:
-    await tools.delete_everything({})
+    await tools.delete_everything()

@@ -1,3 +1,4 @@
-# expect: typeddict-item
+# expect: arg-type
+# expect-pyright: reportArgumentType
 async def main() -> None:
-    await tools.read_file({"path": 42})
+    await tools.read_file(path=42)

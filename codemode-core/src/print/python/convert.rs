@@ -3,6 +3,7 @@
 
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
+use crate::ident::python::is_keyword_param;
 use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -108,9 +109,34 @@ static UNKNOWN: Ty = Ty::Unknown;
 pub(super) struct Method<'a> {
     pub(super) name: &'a str,
     pub(super) description: Option<&'a str>,
-    pub(super) args: Py,
+    pub(super) args: Args<'a>,
     pub(super) output: Py,
-    pub(super) optional: bool,
+}
+
+/// How a tool takes its arguments.
+#[derive(Debug, PartialEq)]
+pub(super) enum Args<'a> {
+    /// One keyword parameter per property (`*, path: str, head: int = ...`),
+    /// and `**name: V` when other keys take values of type `V`. Chosen when
+    /// the tool is a method and its arguments are one object whose every
+    /// key can be a parameter.
+    Keywords {
+        params: Vec<Field<'a>>,
+        rest: Option<Py>,
+    },
+    /// One dict (`args: T`), which may be left out when `optional`.
+    Dict { ty: Py, optional: bool },
+}
+
+impl Args<'_> {
+    /// Every type the arguments name, to renumber classes in.
+    pub(super) fn types_mut(&mut self) -> impl Iterator<Item = &mut Py> {
+        let (params, one): (&mut [Field<'_>], Option<&mut Py>) = match self {
+            Args::Keywords { params, rest } => (params, rest.as_mut()),
+            Args::Dict { ty, .. } => (&mut [], Some(ty)),
+        };
+        params.iter_mut().map(|p| &mut p.ty).chain(one)
+    }
 }
 
 /// Turns IR into [`Py`], creating a class for each object with properties.
@@ -178,7 +204,26 @@ impl<'a> Convert<'a> {
         doc: &'a Doc,
         origin: &Origin,
     ) -> usize {
-        let fields = props
+        let fields = self.fields(props, base, key, origin);
+        self.classes.push(Class {
+            base: base.to_owned(),
+            key: key.to_owned(),
+            fields,
+            doc,
+        });
+        self.classes.len() - 1
+    }
+
+    /// The fields of `props`, whose nested classes are named from `base`
+    /// and `key` and the property's name.
+    pub(super) fn fields(
+        &mut self,
+        props: impl ExactSizeIterator<Item = PropView<'a>>,
+        base: &str,
+        key: &str,
+        origin: &Origin,
+    ) -> Vec<Field<'a>> {
+        props
             .map(|prop| Field {
                 name: prop.name,
                 ty: self.conv_part(
@@ -194,14 +239,46 @@ impl<'a> Convert<'a> {
                 required: prop.required,
                 doc: prop.doc,
             })
-            .collect();
-        self.classes.push(Class {
-            base: base.to_owned(),
-            key: key.to_owned(),
-            fields,
-            doc,
-        });
-        self.classes.len() - 1
+            .collect()
+    }
+
+    /// A method's arguments: keyword parameters when `keywords` (the tool
+    /// is a method) and its arguments are one object whose every key can
+    /// be a parameter, else one dict of type `ty`.
+    pub(super) fn args(
+        &mut self,
+        ty: &'a Ty,
+        keywords: bool,
+        base: &str,
+        key: &str,
+        origin: &Origin,
+    ) -> Args<'a> {
+        match ty {
+            Ty::Object(obj)
+                if keywords
+                    && !self.standalone
+                    && obj.props.iter().all(|p| is_keyword_param(&p.name)) =>
+            {
+                let params = self.fields(obj.props.iter().map(PropView::of), base, key, origin);
+                // Keys beyond the properties: any, for an object that lists
+                // none and says nothing of others; none, for one that lists
+                // some (as TypeScript and a TypedDict print it).
+                let rest = match &obj.extra {
+                    Extra::Unspecified if obj.props.is_empty() => Some(Py::Any),
+                    Extra::Unspecified | Extra::Closed => None,
+                    Extra::Values(v) => Some(self.conv_part(
+                        v,
+                        || (format!("{base}Value"), format!("{key}{{}}")),
+                        origin,
+                    )),
+                };
+                Args::Keywords { params, rest }
+            }
+            ty => Args::Dict {
+                ty: self.conv(ty, base, key, origin),
+                optional: false,
+            },
+        }
     }
 
     pub(super) fn conv(&mut self, ty: &'a Ty, base: &str, key: &str, origin: &Origin) -> Py {

@@ -1,10 +1,10 @@
 //! [`Py`] trees and classes printed as stub source.
 
 use super::super::comment::{clean_lines, defuse_python, doc_lines};
-use super::convert::{Class, Field, Method, Py};
+use super::convert::{Args, Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::json_string;
-use crate::ident::python::{ANNOTATION_NAMES, is_plain_member, is_plain_method};
+use crate::ident::python::{ANNOTATION_NAMES, is_bare_method, is_plain_member};
 use crate::schema::Doc;
 use foldhash::HashSet;
 use std::borrow::Cow;
@@ -107,11 +107,17 @@ impl Printer<'_> {
     /// A field's doc: a longer one is written above the field here, and a
     /// one-line one is returned to trail it.
     fn field_doc<'d>(&mut self, doc: &'d Doc) -> Option<Cow<'d, str>> {
+        self.doc_above(doc, "    # ")
+    }
+
+    /// A doc of several lines written here after `prefix`, or the line of
+    /// a one-line doc returned.
+    fn doc_above<'d>(&mut self, doc: &'d Doc, prefix: &str) -> Option<Cow<'d, str>> {
         let mut lines = doc_lines(doc);
         if lines.len() == 1 {
             return lines.pop();
         }
-        self.comment_lines("    # ", lines);
+        self.comment_lines(prefix, lines);
         None
     }
 
@@ -180,22 +186,18 @@ impl Printer<'_> {
         self.out.push('\n');
     }
 
-    pub(super) fn tools(&mut self, methods: &[Method<'_>], module_names: &HashSet<&str>) {
+    pub(super) fn tools(&mut self, methods: &[Method<'_>]) {
         let _ = writeln!(self.out, "class Tools(Protocol):");
         let mut statements = 0;
         let mut subscripted = Vec::new();
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let description = m.description.map(clean_lines).unwrap_or_default();
-            if is_plain_method(m.name) && bare_in_class_body(m.name, module_names) {
+            if is_bare_method(m.name) {
                 self.out.push_str("    async def ");
                 self.out.push_str(m.name);
-                self.out.push_str("(self, args: ");
-                self.ty(&m.args);
-                if m.optional {
-                    self.out.push_str(" = ...");
-                }
-                self.out.push_str(") -> ");
+                self.params(&m.args);
+                self.out.push_str(" -> ");
                 self.ty(&m.output);
                 // A body of `...` (after the docstring, if any) marks a
                 // stub that returns what it declares, for every checker.
@@ -208,7 +210,11 @@ impl Printer<'_> {
                 }
                 statements += 1;
             } else {
-                let args = self.text(&m.args);
+                let args = match &m.args {
+                    Args::Dict { ty, .. } => self.text(ty),
+                    // Not made for a tool that is no method.
+                    Args::Keywords { .. } => self.captured(|p| p.import("Any")),
+                };
                 let output = self.text(&m.output);
                 subscripted.push((m.name, args, output, description));
             }
@@ -251,6 +257,83 @@ impl Printer<'_> {
         }
         let _ = writeln!(self.out, "\n{GLOBAL}: Tools");
     }
+}
+
+impl Printer<'_> {
+    /// A method's parameter list, from `(self` to `)`. Keyword parameters
+    /// that have docs go one to a line, each doc trailing its parameter
+    /// (or above it, when longer than a line).
+    fn params(&mut self, args: &Args<'_>) {
+        let (params, rest) = match args {
+            Args::Dict { ty, optional } => {
+                self.out.push_str("(self, args: ");
+                self.ty(ty);
+                if *optional {
+                    self.out.push_str(" = ...");
+                }
+                self.out.push(')');
+                return;
+            }
+            Args::Keywords { params, rest } => (params, rest),
+        };
+        let rest = rest.as_ref().map(|ty| (rest_name(params), ty));
+        let documented = params.iter().any(|p| !p.doc.is_empty());
+        if !documented {
+            self.out.push_str("(self");
+            if !params.is_empty() {
+                self.out.push_str(", *");
+            }
+            for param in params {
+                self.out.push_str(", ");
+                self.param(param);
+            }
+            if let Some((name, ty)) = rest {
+                let _ = write!(self.out, ", **{name}: ");
+                self.ty(ty);
+            }
+            self.out.push(')');
+            return;
+        }
+        self.out.push_str("(\n        self, *,\n");
+        for param in params {
+            let trailing = self.doc_above(param.doc, "        # ");
+            self.out.push_str("        ");
+            self.param(param);
+            self.out.push(',');
+            if let Some(one) = trailing {
+                self.out.push_str("  # ");
+                self.out.push_str(&defuse_python(&one));
+            }
+            self.out.push('\n');
+        }
+        if let Some((name, ty)) = rest {
+            let _ = write!(self.out, "        **{name}: ");
+            self.ty(ty);
+            self.out.push_str(",\n");
+        }
+        self.out.push_str("    )");
+    }
+
+    /// `name: T`, and ` = ...` when a call may leave it out.
+    fn param(&mut self, param: &Field<'_>) {
+        self.out.push_str(param.name);
+        self.out.push_str(": ");
+        self.ty(&param.ty);
+        if !param.required {
+            self.out.push_str(" = ...");
+        }
+    }
+}
+
+/// The name of the `**` parameter that takes the keys beyond `params`:
+/// `args` when there are none, else `extra`, with underscores added until
+/// no parameter has it.
+fn rest_name(params: &[Field<'_>]) -> String {
+    let mut name = if params.is_empty() { "args" } else { "extra" }.to_owned();
+    while params.iter().any(|p| p.name == name) {
+        name.push('_');
+    }
+    name
 }
 
 /// Whether `name` can be bound in a class body (as a field or a method):

@@ -1,6 +1,8 @@
-//! The Python stub module: TypedDicts for arguments and results, and a
-//! `Tools` protocol with one `async def` per tool (or, for a name that
-//! cannot be a method, one `__getitem__` overload).
+//! The Python stub module: TypedDicts for nested objects and results, and
+//! a `Tools` protocol with one `async def` per tool (or, for a name that
+//! cannot be a method, one `__getitem__` overload). A method takes its
+//! arguments as keyword parameters (`*, path: str, head: int = ...`) when
+//! every key can be one, and one TypedDict otherwise.
 //!
 //! It is made in steps: `convert` turns the shared IR into `Py` trees and
 //! classes, this module shares equal classes and names them (the rules of
@@ -26,7 +28,7 @@ use crate::error::ErrorKind;
 use crate::ident;
 use crate::ident::pascal_case;
 use crate::schema::{Def, Degradation, Doc, Lowered, LoweredTool, Origin, Ty};
-use convert::{Class, Convert, DefKind, Method, PropView, Py};
+use convert::{Args, Class, Convert, DefKind, Method, PropView, Py};
 use emit::Printer;
 use foldhash::HashSet;
 use std::collections::BTreeSet;
@@ -63,12 +65,16 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
         .tools
         .iter()
         .zip(signatures)
-        .map(|(tool, (args, output))| Method {
-            name: &tool.name,
-            description: tool.description.as_deref(),
-            optional: cv.all_optional(&args, &def_kinds),
-            args,
-            output,
+        .map(|(tool, (mut args, output))| {
+            if let Args::Dict { ty, optional } = &mut args {
+                *optional = cv.all_optional(ty, &def_kinds);
+            }
+            Method {
+                name: &tool.name,
+                description: tool.description.as_deref(),
+                args,
+                output,
+            }
         })
         .collect();
 
@@ -81,7 +87,16 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     }
     let alias_count = requests.len();
     requests.extend(cv.classes.iter().map(|c| (c.base.clone(), c.key.clone())));
-    let assigned = ident::assign(&requests, ident::python::reserved);
+    // A tool declared as a method binds its name in the `Tools` class
+    // body, so no class or alias may have it.
+    let methods_named: HashSet<&str> = methods
+        .iter()
+        .map(|m| m.name)
+        .filter(|name| ident::python::is_bare_method(name))
+        .collect();
+    let assigned = ident::assign(&requests, |name| {
+        ident::python::reserved(name) || methods_named.contains(name)
+    });
     let mut alias_names = assigned[..alias_count].iter();
     let def_names: Vec<String> = def_kinds
         .iter()
@@ -131,7 +146,7 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     }
     p.imports.insert("Protocol");
     p.imports.insert("Literal");
-    p.tools(&methods, &module_names);
+    p.tools(&methods);
     let body = std::mem::take(&mut p.out);
     // No module docstring: how to call tools the `run_code` instructions say
     // once, and the stub only declares.
@@ -166,7 +181,7 @@ fn convert_tools<'a>(
     cv: &mut Convert<'a>,
     defs: &'a [Def],
     tools: &'a [LoweredTool],
-) -> Vec<(Py, Py)> {
+) -> Vec<(Args<'a>, Py)> {
     let at = crate::parallel::split_point(tools.len());
     let second = &tools[at..];
     let budget = cv.merge_budget;
@@ -182,7 +197,7 @@ fn convert_tools<'a>(
         |second| {
             let mut other = Convert::new(defs, false);
             other.merge_budget = budget;
-            let rest: Vec<(Py, Py)> = second
+            let rest: Vec<(Args<'a>, Py)> = second
                 .iter()
                 .map(|tool| signature(&mut other, tool))
                 .collect();
@@ -208,23 +223,26 @@ fn convert_tools<'a>(
     cv.classes.extend(classes);
     cv.degradations.extend(other.degradations);
     signatures.extend(rest.into_iter().map(|(mut args, mut output)| {
-        map_classes(&mut args, |i| i + offset);
+        for ty in args.types_mut() {
+            map_classes(ty, |i| i + offset);
+        }
         map_classes(&mut output, |i| i + offset);
         (args, output)
     }));
     signatures
 }
 
-/// One tool's argument and result types.
-fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Py, Py) {
+/// One tool's arguments and result type.
+fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Args<'a>, Py) {
     let base = pascal_case(&tool.name);
     let origin = |field: &str| Origin {
         tool: tool.name.clone(),
         pointer: format!("/{field}"),
     };
     let key = format!("t:{}", tool.name);
-    let args = cv.conv(
+    let args = cv.args(
         &tool.input,
+        ident::python::is_bare_method(&tool.name),
         &format!("{base}Args"),
         &format!("{key}:args"),
         &origin("inputSchema"),
@@ -271,7 +289,7 @@ fn map_classes(py: &mut Py, to: impl Fn(usize) -> usize) {
 /// order sees each nested class already replaced by the one it equals.
 fn share_classes(
     classes: &mut Vec<Class<'_>>,
-    signatures: &mut [(Py, Py)],
+    signatures: &mut [(Args<'_>, Py)],
     def_kinds: &mut [DefKind],
 ) {
     use std::hash::BuildHasher;
@@ -341,7 +359,9 @@ fn share_classes(
         map_classes_in(class, to);
     }
     for (args, output) in signatures {
-        map_classes(args, to);
+        for ty in args.types_mut() {
+            map_classes(ty, to);
+        }
         map_classes(output, to);
     }
     for kind in def_kinds {
@@ -427,10 +447,10 @@ mod tests {
         let lowered = lower_borrowed(&tools);
         let (text, degradations) = render(&lowered);
         for line in [
-            "    big: int\n",
-            "    small: Literal[-9223372036854775808]\n",
-            "    o: dict[str, Any]\n",
-            "    m: dict[str, Any]\n",
+            "big: int = ...",
+            "small: Literal[-9223372036854775808] = ...",
+            "o: dict[str, Any] = ...",
+            "m: dict[str, Any] = ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
         }
@@ -466,8 +486,8 @@ mod tests {
             "class Source(TypedDict):\n",
             "class Target(TypedDict):\n",
             "class ContentOutput(TypedDict):\n",
-            "async def read(self, args: Source) -> ContentOutput:",
-            "async def stat(self, args: Source) -> ContentOutput:",
+            "async def read(self, *, path: str) -> ContentOutput:",
+            "async def stat(self, *, path: str) -> ContentOutput:",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
         }
@@ -475,22 +495,102 @@ mod tests {
     }
 
     #[test]
-    fn other_keys_beside_properties_are_recorded() {
-        let tools = vec![ToolDef::new(
-            "t",
-            json!({
-                "type": "object",
-                "properties": {"id": {"type": "integer"}},
-                "patternProperties": {"^x-": {"type": "string"}}
-            }),
-        )];
-        let (_, degradations) = render(&lower_borrowed(&tools));
+    fn other_keys_are_keyword_arguments_at_the_root_and_recorded_below() {
+        let labelled = json!({
+            "type": "object",
+            "properties": {"id": {"type": "integer"}},
+            "additionalProperties": {"type": "string"}
+        });
+        let tools = vec![
+            ToolDef::new("label", labelled.clone()),
+            ToolDef::new(
+                "nested",
+                json!({"type": "object", "properties": {"item": labelled}}),
+            ),
+        ];
+        let (text, degradations) = render(&lower_borrowed(&tools));
+        assert!(
+            text.contains("async def label(self, *, id: int = ..., **extra: str) -> Any: ..."),
+            "{text}"
+        );
         let reasons: Vec<&str> = degradations.iter().map(|d| d.reason.as_str()).collect();
         assert_eq!(
             reasons,
             [
                 "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them"
             ]
+        );
+    }
+
+    #[test]
+    fn arguments_are_keywords_where_every_key_can_be_a_parameter() {
+        let string = json!({"type": "string"});
+        let tools = vec![
+            // A key that is a keyword, `self` or mangled keeps one dict.
+            ToolDef::new(
+                "a_from",
+                json!({"type": "object", "properties": {"from": string}}),
+            ),
+            ToolDef::new(
+                "b_self",
+                json!({"type": "object", "properties": {"self": string}}),
+            ),
+            ToolDef::new(
+                "c_dunder",
+                json!({"type": "object", "properties": {"__x": string}}),
+            ),
+            // Other keys take a `**` parameter named apart from the keys.
+            ToolDef::new(
+                "d_extra",
+                json!({
+                    "type": "object",
+                    "properties": {"extra": string},
+                    "required": ["extra"],
+                    "additionalProperties": {"type": "integer"}
+                }),
+            ),
+            ToolDef::new("e_open", json!({"type": "object"})),
+            ToolDef::new(
+                "f_closed",
+                json!({"type": "object", "additionalProperties": false}),
+            ),
+            // A tool reached by subscript takes one dict.
+            ToolDef::new(
+                "g-dash",
+                json!({"type": "object", "properties": {"q": string}}),
+            ),
+        ];
+        let (text, _) = render(&lower_borrowed(&tools));
+        for line in [
+            "async def a_from(self, args: AFromArgs = ...) -> Any: ...",
+            "async def b_self(self, args: BSelfArgs = ...) -> Any: ...",
+            "async def c_dunder(self, args: CDunderArgs = ...) -> Any: ...",
+            "async def d_extra(self, *, extra: str, **extra_: int) -> Any: ...",
+            "async def e_open(self, **args: Any) -> Any: ...",
+            "async def f_closed(self) -> Any: ...",
+            "Callable[[GDashArgs], Awaitable[Any]]",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn no_class_takes_the_name_of_a_method() {
+        // The tool `Point` binds that name in the class body; the class
+        // for the `$defs` entry `Point` is named around it.
+        let tools = vec![ToolDef::new(
+            "Point",
+            json!({
+                "type": "object",
+                "properties": {"at": {"$ref": "#/$defs/Point"}},
+                "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}}
+            }),
+        )];
+        let (text, _) = render(&lower_borrowed(&tools));
+        assert!(text.contains("class PointType(TypedDict"), "{text}");
+        assert!(
+            text.contains("async def Point(self, *, at: PointType = ...) -> Any: ..."),
+            "{text}"
         );
     }
 
