@@ -22,6 +22,7 @@ use super::ir::{Doc, Extra, Object, Prop, Ty};
 use super::lower::{Def, Lowered};
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use std::collections::hash_map::Entry;
 use std::hash::BuildHasher;
 
 /// Fewest properties an object needs before a name saves more than it
@@ -209,7 +210,7 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
 /// The described property types worth an alias, in the order first met. A
 /// repeat is counted without being entered, as [`count`] does.
 fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
-    let mut seen: HashMap<(&Ty, &Doc), Described> = HashMap::new();
+    let mut seen: HashMap<Keyed<(&Ty, &Doc)>, Described> = HashMap::new();
     let mut order = 0;
     let mut todo: Vec<(&Ty, &str, &str)> = Vec::new();
     for tool in lowered.tools.iter().rev() {
@@ -227,7 +228,7 @@ fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
             if let Step::Property(prop) = step
                 && !prop.doc.is_empty()
             {
-                let key = (&prop.ty, &prop.doc);
+                let key = Keyed::new((&prop.ty, &prop.doc));
                 if let Some(d) = seen.get_mut(&key) {
                     d.count += 1;
                     return;
@@ -259,6 +260,7 @@ fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
     }
     let mut shared: Vec<((Ty, Doc), Described)> = seen
         .into_iter()
+        .map(|(key, d)| (key.key, d))
         .filter(|(_, d)| d.count >= 2 && (d.count - 1) * d.chars >= MIN_SAVED_CHARS)
         .map(|((ty, doc), d)| ((ty.clone(), doc.clone()), d))
         .collect();
@@ -316,17 +318,17 @@ fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
 /// The object types worth a name, each with what the count found, in the
 /// order they were first met.
 fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
-    let mut seen: HashMap<&Ty, Seen> = HashMap::new();
+    let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
     let mut order = 0;
     // Definitions' bodies first: an object equal to one becomes a
     // reference to it rather than a second name.
     for (id, def) in lowered.defs.iter().enumerate() {
         if let Ty::Object(obj) = &def.ty
             && obj.props.len() >= MIN_PROPS
-            && !seen.contains_key(&def.ty)
+            && !seen.contains_key(&Keyed::new(&def.ty))
         {
             seen.insert(
-                &def.ty,
+                Keyed::new(&def.ty),
                 Seen {
                     count: 1,
                     def: Some(id),
@@ -356,6 +358,7 @@ fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
     }
     let mut shapes: Vec<(Ty, Seen)> = seen
         .into_iter()
+        .map(|(key, s)| (key.key, s))
         .filter(|(_, s)| s.count >= 2)
         .map(|(ty, s)| (ty.clone(), s))
         .collect();
@@ -364,16 +367,23 @@ fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
 }
 
 /// Counts `ty` and, the first time it is met, what is inside it.
-fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &mut usize) {
+fn walk<'t>(
+    ty: &'t Ty,
+    ctx: Ctx<'_>,
+    seen: &mut HashMap<Keyed<&'t Ty>, Seen>,
+    order: &mut usize,
+) {
     if let Ty::Object(obj) = ty
         && obj.props.len() >= MIN_PROPS
     {
-        if let Some(s) = seen.get_mut(ty) {
-            s.count += 1;
-            return;
-        }
-        seen.insert(
-            ty,
+        let entry = match seen.entry(Keyed::new(ty)) {
+            Entry::Occupied(mut seen) => {
+                seen.get_mut().count += 1;
+                return;
+            }
+            Entry::Vacant(entry) => entry,
+        };
+        entry.insert(
             Seen {
                 count: 1,
                 def: None,
@@ -389,7 +399,12 @@ fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &
 }
 
 /// Walks the types directly inside `ty`.
-fn walk_within<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<&'t Ty, Seen>, order: &mut usize) {
+fn walk_within<'t>(
+    ty: &'t Ty,
+    ctx: Ctx<'_>,
+    seen: &mut HashMap<Keyed<&'t Ty>, Seen>,
+    order: &mut usize,
+) {
     each_child(ty, &mut |child, step| {
         let ctx = match step {
             Step::Property(prop) => Ctx {
@@ -462,6 +477,37 @@ fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
         | Ty::Named(_) => {}
     }
 }
+
+/// A map key whose hash is computed once. Hashing a type walks its whole
+/// subtree, and a growing map rehashes every key it holds: with the hash
+/// kept beside the key, growing costs no walk.
+struct Keyed<K> {
+    hash: u64,
+    key: K,
+}
+
+impl<K: std::hash::Hash> Keyed<K> {
+    fn new(key: K) -> Self {
+        Keyed {
+            hash: foldhash::fast::FixedState::default().hash_one(&key),
+            key,
+        }
+    }
+}
+
+impl<K> std::hash::Hash for Keyed<K> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl<K: PartialEq> PartialEq for Keyed<K> {
+    fn eq(&self, other: &Self) -> bool {
+        self.hash == other.hash && self.key == other.key
+    }
+}
+
+impl<K: Eq> Eq for Keyed<K> {}
 
 /// The shared shapes and their definitions.
 struct Ids {
