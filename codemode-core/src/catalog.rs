@@ -51,6 +51,10 @@ pub struct Catalog {
     /// The tools' argument types as a check of programs reads them.
     #[cfg(feature = "check")]
     checked: OnceLock<Lowered>,
+    /// [`python_method_aliases`](crate::python_method_aliases) of the
+    /// tools, for the check.
+    #[cfg(feature = "check")]
+    python_aliases: OnceLock<Vec<(String, String)>>,
 }
 
 impl Catalog {
@@ -106,6 +110,8 @@ impl Catalog {
             fingerprint: OnceLock::new(),
             #[cfg(feature = "check")]
             checked: OnceLock::new(),
+            #[cfg(feature = "check")]
+            python_aliases: OnceLock::new(),
         }
     }
 
@@ -122,6 +128,18 @@ impl Catalog {
     /// Prepares the tools `toolset` declares now.
     pub fn from_toolset<T: Toolset + ?Sized>(toolset: &T) -> Self {
         Catalog::new(toolset.defs())
+    }
+
+    /// The methods the Python SDK declares for tools whose names cannot be
+    /// methods, with their tools, by method.
+    #[cfg(feature = "check")]
+    pub(crate) fn python_aliases(&self) -> &[(String, String)] {
+        self.python_aliases.get_or_init(|| {
+            crate::python_method_aliases(self.lowered.tools.iter().map(|t| t.name.as_str()))
+                .into_iter()
+                .map(|(method, tool)| (method, tool.to_owned()))
+                .collect()
+        })
     }
 
     /// The tools' argument types as a check reads them
@@ -187,7 +205,14 @@ impl Catalog {
             Language::JavaScript | Language::TypeScript => &self.typescript,
             Language::Python => &self.python,
         }
-        .get_or_init(|| print(language, &self.lowered))
+        .get_or_init(|| print(language, &self.lowered, None))
+    }
+
+    /// The SDK text of these tools as part of a larger tool set, `among`
+    /// (every name in it): in Python, the methods for dashed names are
+    /// chosen in that set, as the sandbox serving it chooses them.
+    pub(crate) fn render_among(&self, language: Language, among: &[&str]) -> String {
+        print(language, &self.lowered, Some(among)).text
     }
 
     /// Every schema node that fell to the escape hatch in `language`'s SDK,
@@ -267,16 +292,25 @@ fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
     }
 }
 
-/// Prints a lowered tool set. The one place degradations are merged: the
-/// lowering's, and for Python those of its own conversion.
-pub(crate) fn print(language: Language, lowered: &Lowered) -> Rendered {
+/// Prints a lowered tool set (part of the tool set `among`, when given).
+/// The one place degradations are merged: the lowering's, and for Python
+/// those of its own conversion.
+pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]>) -> Rendered {
     match language {
         Language::JavaScript | Language::TypeScript => Rendered {
             text: typescript::render(lowered),
             degradations: lowered.degradations.clone(),
         },
         Language::Python => {
-            let (text, extra) = python::render(lowered);
+            let own: Vec<&str>;
+            let among = match among {
+                Some(among) => among,
+                None => {
+                    own = lowered.tools.iter().map(|t| t.name.as_str()).collect();
+                    &own
+                }
+            };
+            let (text, extra) = python::render(lowered, among);
             let mut degradations = lowered.degradations.clone();
             degradations.extend(extra);
             degradations.sort();

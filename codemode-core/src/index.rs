@@ -329,7 +329,9 @@ impl Catalog {
         }
         if !chosen.is_empty() {
             let sdk = Catalog::new(chosen);
-            out.push_str(without_error_class(sdk.render(language), language));
+            let all: Vec<&str> = self.tool_names().collect();
+            let text = sdk.render_among(language, &all);
+            out.push_str(without_error_class(&text, language));
         }
         out
     }
@@ -673,6 +675,21 @@ mod tests {
             "{py}"
         );
         assert!(!py.contains("class ToolCallError"), "{py}");
+    }
+
+    #[test]
+    fn described_python_methods_are_those_of_the_whole_set() {
+        let c = Catalog::new([
+            ToolDef::new("get-sum", json!({"type": "object"})),
+            ToolDef::new("get_sum", json!({"type": "object"})),
+            ToolDef::new("kv.set", json!({"type": "object"})),
+        ]);
+        // On its own `get-sum` would be the method `get_sum`, which in the
+        // whole set is another tool: it stays a subscript.
+        let py = c.describe(Language::Python, &["get-sum", "kv.set"]);
+        assert!(py.contains("Literal[\"get-sum\"]"), "{py}");
+        assert!(!py.contains("async def get_sum"), "{py}");
+        assert!(py.contains("async def kv_set(self, **args: Any)"), "{py}");
     }
 
     #[test]

@@ -53,7 +53,10 @@ pub mod program {
     pub use crate::check::{line_column, nested_past};
 }
 pub use error::{ErrorKind, ToolCallError};
-pub use ident::{ToolNameError, check_tool_name, is_valid_prefix, server_prefix};
+pub use ident::{
+    ALIAS_SEPARATORS, ToolNameError, check_tool_name, is_valid_prefix, python_method_aliases,
+    server_prefix,
+};
 pub use index::{Fit, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens};
 pub use language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language, UnknownLanguage};
 pub use parallel::set_render_threads;

@@ -56,7 +56,7 @@ pub fn render(language: Language, tools: &[ToolDef]) -> String {
 /// assert_eq!(out.degradations[0].pointer, "/inputSchema/properties/x");
 /// ```
 pub fn render_report(language: Language, tools: &[ToolDef]) -> Rendered {
-    catalog::print(language, &catalog::lower_borrowed(tools))
+    catalog::print(language, &catalog::lower_borrowed(tools), None)
 }
 
 /// Converts one JSON Schema node to a type expression in `language`.
@@ -99,8 +99,8 @@ pub fn json_schema_to_type(language: Language, schema: &Value) -> String {
 /// ```
 pub fn fingerprint(tools: &[ToolDef]) -> String {
     let lowered = catalog::lower_borrowed(tools);
-    let typescript = catalog::print(Language::TypeScript, &lowered).text;
-    let python = catalog::print(Language::Python, &lowered).text;
+    let typescript = catalog::print(Language::TypeScript, &lowered, None).text;
+    let python = catalog::print(Language::Python, &lowered, None).text;
     fingerprint_texts(Some(&typescript), Some(&python))
 }
 

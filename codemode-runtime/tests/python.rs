@@ -106,6 +106,11 @@ fn every_promise_of_the_instructions_holds() {
             json!([{"n": 1, "s": "x"}, {}]),
         ),
         (
+            "tools.kv_set(...): the method the SDK declares for the tool kv.set",
+            "a = await tools.kv_set(k='v')\nf = tools.kv_set\nb = await f()\n[a, b, hasattr(tools, 'kv_set'), hasattr(tools, 'kv_sett')]",
+            json!([{"stored": {"k": "v"}}, {"stored": {}}, true, false]),
+        ),
+        (
             "tools.name(args) and tools[\"name\"](args)",
             "a = await tools.echo({'n': 1})\nb = await tools['kv.set']({'k': 'v'})\nname = 'kv.set'\nc = await tools[name]({})\n[a, b, c]",
             json!([{"n": 1}, {"stored": {"k": "v"}}, {"stored": {}}]),
@@ -666,7 +671,7 @@ fn the_index_functions_answer_in_python_too() {
                     again = await d(names=['echo'])\n\
                     try:\n    await catalog.search(5)\nexcept ToolCallError as e:\n    err = [e.toolName, e.kind]\n\
                     [found[0]['name'], 'async def echo(self, args: ' in text, \
-                     'Literal[\"kv.set\"]' in text, again == (await catalog.describe(['echo'])), err]";
+                     'async def kv_set(' in text, again == (await catalog.describe(['echo'])), err]";
         assert_eq!(
             value(&isolation, code),
             json!([

@@ -83,6 +83,10 @@ impl Catalog {
     pub fn check_program(&self, language: Language, code: &str) -> Vec<Diagnostic> {
         let context = Context {
             lowered: self.checked(),
+            aliases: match language {
+                Language::Python => self.python_aliases(),
+                Language::JavaScript | Language::TypeScript => &[],
+            },
         };
         if code.len() > MAX_CHECKED_BYTES {
             return Vec::new();
@@ -189,6 +193,9 @@ fn token_bound(code: &str) -> usize {
 /// What a language's walk needs.
 pub(crate) struct Context<'c> {
     lowered: &'c Lowered,
+    /// The methods the Python SDK declares for tools whose names cannot be
+    /// methods, with their tools, by method (none for JavaScript).
+    aliases: &'c [(String, String)],
 }
 
 /// A problem at a byte offset of the text the walk parsed.
@@ -353,7 +360,7 @@ impl<'a> Seen<'a> {
                     DiagnosticCode::UnknownTool,
                     format!(
                         "no tool is named {head:?}: the tool {tool:?} is called as {}(args)",
-                        spelled(&tool, style)
+                        context.spelled(&tool, style)
                     ),
                 ));
             }
@@ -377,7 +384,7 @@ impl<'a> Seen<'a> {
                     DiagnosticCode::NotAwaited,
                     format!(
                         "the result of {}() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
-                        spelled(&call.name, style)
+                        context.spelled(&call.name, style)
                     ),
                 ));
             }
@@ -402,11 +409,33 @@ fn error(at: usize, code: DiagnosticCode, message: String) -> (Severity, Finding
 }
 
 impl Context<'_> {
-    /// The tool named `name`, if the SDK declares one.
+    /// The tool named `name`, or declared as the method `name`, if the SDK
+    /// declares one.
     fn tool(&self, name: &str) -> Option<&crate::schema::LoweredTool> {
         let tools = &self.lowered.tools;
-        let i = tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok()?;
+        let find = |name: &str| tools.binary_search_by(|t| t.name.as_str().cmp(name)).ok();
+        let i = find(name).or_else(|| {
+            let a = self
+                .aliases
+                .binary_search_by(|(method, _)| method.as_str().cmp(name))
+                .ok()?;
+            find(&self.aliases[a].1)
+        })?;
         tools.get(i)
+    }
+
+    /// How the SDK has a program name the tool `name`.
+    fn spelled<'n>(&'n self, name: &'n str, style: Style) -> Spelled<'n> {
+        let method = self
+            .aliases
+            .iter()
+            .find(|(_, tool)| tool == name)
+            .map(|(method, _)| method.as_str());
+        Spelled {
+            name,
+            method,
+            style,
+        }
     }
 
     /// Whether the SDK declares a tool named `name`.
@@ -422,11 +451,11 @@ impl Context<'_> {
             }
             let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
             let hint = match suggest(&call.name, &names) {
-                Some(near) => format!("; did you mean {}?", spelled(near, style)),
+                Some(near) => format!("; did you mean {}?", self.spelled(near, style)),
                 None if names.len() <= 12 => {
                     let listed: Vec<String> = names
                         .iter()
-                        .map(|n| spelled(n, style).to_string())
+                        .map(|n| self.spelled(n, style).to_string())
                         .collect();
                     format!("; the tools are {}", listed.join(", "))
                 }
@@ -450,7 +479,7 @@ impl Context<'_> {
             ));
             return;
         }
-        let shown = spelled(&call.name, style);
+        let shown = self.spelled(&call.name, style);
         if let Some(problem) = call.bad_arguments {
             out.push(error(
                 call.at,
@@ -477,11 +506,9 @@ impl Context<'_> {
 #[derive(Clone, Copy)]
 pub(super) struct Spelled<'n> {
     name: &'n str,
+    /// The method the Python SDK declares for a name that cannot be one.
+    method: Option<&'n str>,
     style: Style,
-}
-
-fn spelled(name: &str, style: Style) -> Spelled<'_> {
-    Spelled { name, style }
 }
 
 impl std::fmt::Display for Spelled<'_> {
@@ -493,6 +520,8 @@ impl std::fmt::Display for Spelled<'_> {
         };
         if self.style == Style::Js && name == "then" {
             write!(f, "{global}(\"then\", args)")
+        } else if let (Style::Py, Some(method)) = (self.style, self.method) {
+            write!(f, "{global}.{method}")
         } else if plain {
             write!(f, "{global}.{name}")
         } else {

@@ -104,9 +104,16 @@ fn unknown_tools_are_found_with_a_suggestion() {
         found(Js, "await tools('nope', {})"),
         [(1, 13, "unknown-tool")]
     );
+    // In Python, `get_page` is the method the SDK declares for `get-page`,
+    // and its arguments are checked as that tool's.
+    assert!(found(Py, "await tools.get_page(id=1)").is_empty());
     assert_eq!(
-        found(Py, "await tools.get_page({'id': 1})"),
-        [(1, 13, "unknown-tool")]
+        messages(Py, "await tools.get_page(id='one')"),
+        ["tools.get_page(): `id` must be an int, not a string"]
+    );
+    assert_eq!(
+        messages(Py, "await tools.get_pages(id=1)"),
+        [r#"no tool is named "get_pages"; did you mean tools.get_page?"#]
     );
     assert_eq!(
         found(Py, "x = 1\nawait tools[\"nope\"]()"),
@@ -356,11 +363,11 @@ fn a_dashed_tool_written_as_a_member_is_named() {
         assert_eq!(found.len(), 1, "{code}: {found:?}");
         assert_eq!((found[0].line, found[0].column), at, "{code}");
         assert_eq!(found[0].code, DiagnosticCode::UnknownTool);
-        assert!(
-            found[0].message.contains("tools[\"get-page\"](args)"),
-            "{}",
-            found[0].message
-        );
+        let spelled = match language {
+            Py => "tools.get_page(args)",
+            _ => "tools[\"get-page\"](args)",
+        };
+        assert!(found[0].message.contains(spelled), "{}", found[0].message);
     }
     // A real subtraction is no call of a tool.
     assert!(
@@ -678,11 +685,11 @@ fn programs_that_list_tools_or_drop_values_are_not_judged_on_them() {
             (found[0].column, found[0].code),
             (13, DiagnosticCode::UnknownTool)
         );
-        assert!(
-            found[0].message.contains(r#"tools["kv.set"](args)"#),
-            "{}",
-            found[0].message
-        );
+        let spelled = match language {
+            Py => "tools.kv_set(args)",
+            _ => r#"tools["kv.set"](args)"#,
+        };
+        assert!(found[0].message.contains(spelled), "{}", found[0].message);
     }
     // A byte-order mark takes no column.
     assert_eq!(

@@ -8,6 +8,7 @@
 //! - [`python`]: Python identifiers, keywords, builtins and `typing` names.
 
 pub(crate) mod python;
+pub use python::{ALIAS_SEPARATORS, python_method_aliases};
 pub(crate) mod typescript;
 
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};

@@ -78,6 +78,70 @@ pub(crate) fn is_bare_method(name: &str) -> bool {
     is_plain_method(name) && ANNOTATION_NAMES.binary_search(&name).is_err()
 }
 
+/// The characters of a tool name that its Python method spells `_`: the
+/// separators tool names use (`-`, `.`, `/`, `:` and space).
+pub const ALIAS_SEPARATORS: &[u8] = b"-./: ";
+
+/// The method each tool gets in the Python SDK when its own name cannot be
+/// one only because it holds separators: the name with `_` for each of
+/// [`ALIAS_SEPARATORS`] (`get-sum` is `get_sum`, `kv.set` is `kv_set`). A
+/// tool gets none when its name holds any other character a Python name
+/// cannot, when the result is still no method name (`3d-view`, `-x`), or
+/// is another tool's name, or the method of another tool too. Pairs of
+/// (method, tool), sorted by method; the order of `names` does not matter.
+///
+/// The SDK declares these methods, and the sandbox and the check resolve
+/// them, so the three agree on one rule.
+///
+/// ```
+/// use codemode_core::python_method_aliases;
+///
+/// let aliases = python_method_aliases(["get-sum", "get.sum", "kv.set", "read_file", "x-1", "a#b"]);
+/// assert_eq!(aliases, [("kv_set".to_owned(), "kv.set"), ("x_1".to_owned(), "x-1")]);
+/// ```
+pub fn python_method_aliases<'n>(
+    names: impl IntoIterator<Item = &'n str>,
+) -> Vec<(String, &'n str)> {
+    let separator = |b: u8| ALIAS_SEPARATORS.contains(&b);
+    let names: Vec<&'n str> = names.into_iter().collect();
+    let mut aliases: Vec<(String, &'n str)> = names
+        .iter()
+        .filter(|name| {
+            name.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || separator(b))
+                && !is_bare_method(name)
+        })
+        .map(|&name| {
+            let alias: String = name
+                .bytes()
+                .map(|b| if separator(b) { '_' } else { b as char })
+                .collect();
+            (alias, name)
+        })
+        .filter(|(alias, _)| is_bare_method(alias))
+        .collect();
+    if aliases.is_empty() {
+        return aliases;
+    }
+    let taken: foldhash::HashSet<&str> = names.iter().copied().collect();
+    aliases.retain(|(alias, _)| !taken.contains(alias.as_str()));
+    aliases.sort_unstable();
+    // A method two tools would share is neither's.
+    let mut kept: Vec<(String, &'n str)> = Vec::with_capacity(aliases.len());
+    let mut i = 0;
+    while i < aliases.len() {
+        let mut j = i + 1;
+        while j < aliases.len() && aliases[j].0 == aliases[i].0 {
+            j += 1;
+        }
+        if j == i + 1 {
+            kept.push(std::mem::take(&mut aliases[i]));
+        }
+        i = j;
+    }
+    kept
+}
+
 /// Whether a property named `name` can be a keyword parameter of a
 /// method: a plain member name (a `__x` would be mangled in the class
 /// body) other than `self`.

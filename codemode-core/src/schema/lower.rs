@@ -1070,8 +1070,8 @@ mod tests {
             assert_eq!(joined.degradations, whole.degradations, "split at {at}");
             for language in [Language::TypeScript, Language::Python] {
                 assert_eq!(
-                    print(language, &joined),
-                    print(language, &whole),
+                    print(language, &joined, None),
+                    print(language, &whole, None),
                     "split at {at}"
                 );
             }

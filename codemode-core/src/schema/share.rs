@@ -367,12 +367,7 @@ fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
 }
 
 /// Counts `ty` and, the first time it is met, what is inside it.
-fn walk<'t>(
-    ty: &'t Ty,
-    ctx: Ctx<'_>,
-    seen: &mut HashMap<Keyed<&'t Ty>, Seen>,
-    order: &mut usize,
-) {
+fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<Keyed<&'t Ty>, Seen>, order: &mut usize) {
     if let Ty::Object(obj) = ty
         && obj.props.len() >= MIN_PROPS
     {
@@ -383,16 +378,14 @@ fn walk<'t>(
             }
             Entry::Vacant(entry) => entry,
         };
-        entry.insert(
-            Seen {
-                count: 1,
-                def: None,
-                base: ctx.base(),
-                tool: ctx.tool.to_owned(),
-                pointer: ctx.pointer.to_owned(),
-                order: *order,
-            },
-        );
+        entry.insert(Seen {
+            count: 1,
+            def: None,
+            base: ctx.base(),
+            tool: ctx.tool.to_owned(),
+            pointer: ctx.pointer.to_owned(),
+            order: *order,
+        });
         *order += 1;
     }
     walk_within(ty, ctx, seen, order);

@@ -23,7 +23,7 @@ ticket = await tools.create_ticket(
 )
 updated, weather, cost = await asyncio.gather(
     tools.update_ticket(id=ticket["id"], status={"state": "in_progress", "assignee": "kim"}),
-    tools["weather.current"]({"location": "Oslo"}),
+    tools.weather_current(location="Oslo"),
     # `from` is a Python keyword, so this tool takes one dict.
     tools.convert_currency({"amount": 120, "from": "EUR", "to": "NOK"}),
 )

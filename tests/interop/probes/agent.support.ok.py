@@ -6,7 +6,7 @@ async def main() -> object:
     pages = await asyncio.gather(*(tools.read_doc(id=h["id"], lines=(1, 2)) for h in hits))
     ticket = await tools.create_ticket(title="Login loop", priority="urgent", labels=["auth"])
     await tools.update_ticket(id=ticket["id"], status={"state": "in_progress", "assignee": "kim"})
-    weather = await tools["weather.current"]({"location": {"lat": 59.9, "lon": 10.7}})
+    weather = await tools.weather_current(location={"lat": 59.9, "lon": 10.7})
     # `from` is a keyword: this tool takes one dict.
     money = await tools.convert_currency({"amount": 20.0, "from": "EUR", "to": "NOK"})
     try:

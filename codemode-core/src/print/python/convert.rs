@@ -108,6 +108,9 @@ static UNKNOWN: Ty = Ty::Unknown;
 
 pub(super) struct Method<'a> {
     pub(super) name: &'a str,
+    /// The method's name, if the tool is one (its own name, or the alias
+    /// of a name that cannot be a method); else it is reached by subscript.
+    pub(super) method: Option<&'a str>,
     pub(super) description: Option<&'a str>,
     pub(super) args: Args<'a>,
     pub(super) output: Py,

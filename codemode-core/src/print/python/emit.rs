@@ -4,7 +4,7 @@ use super::super::comment::{clean_lines, defuse_python, doc_lines};
 use super::convert::{Args, Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::json_string;
-use crate::ident::python::{ANNOTATION_NAMES, is_bare_method, is_plain_member};
+use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
 use crate::schema::Doc;
 use foldhash::HashSet;
 use std::borrow::Cow;
@@ -193,9 +193,9 @@ impl Printer<'_> {
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let description = m.description.map(clean_lines).unwrap_or_default();
-            if is_bare_method(m.name) {
+            if let Some(method) = m.method {
                 self.out.push_str("    async def ");
-                self.out.push_str(m.name);
+                self.out.push_str(method);
                 self.params(&m.args);
                 self.out.push_str(" -> ");
                 self.ty(&m.output);

@@ -35,8 +35,11 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Prints the whole stub module for a lowered tool set, and returns the
-/// degradations that only Python has.
-pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
+/// degradations that only Python has. `among` is the whole tool set that
+/// methods for dashed names are chosen in (as the sandbox and the check
+/// choose them): the tools themselves, or the catalog a few of them are
+/// declared from.
+pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradation>) {
     let mut cv = Convert::new(&lowered.defs, false);
     // Definitions first, in id order, then tools in name order: both orders
     // depend only on the tool set.
@@ -59,18 +62,34 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
             ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
         });
     }
-    let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+    // The name each tool's method has: its own, or the alias the SDK, the
+    // sandbox and the check agree on (`get-sum` is `get_sum`); none for a
+    // tool reached only by subscript.
+    let aliases = ident::python_method_aliases(among.iter().copied());
+    let alias_of: foldhash::HashMap<&str, &str> =
+        aliases.iter().map(|(a, n)| (*n, a.as_str())).collect();
+    let method_names: Vec<Option<&str>> = lowered
+        .tools
+        .iter()
+        .map(|t| match ident::python::is_bare_method(&t.name) {
+            true => Some(t.name.as_str()),
+            false => alias_of.get(t.name.as_str()).copied(),
+        })
+        .collect();
+    let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools, &method_names);
     share_classes(&mut cv.classes, &mut signatures, &mut def_kinds);
     let methods: Vec<Method> = lowered
         .tools
         .iter()
         .zip(signatures)
-        .map(|(tool, (mut args, output))| {
+        .zip(&method_names)
+        .map(|((tool, (mut args, output)), &method)| {
             if let Args::Dict { ty, optional } = &mut args {
                 *optional = cv.all_optional(ty, &def_kinds);
             }
             Method {
                 name: &tool.name,
+                method,
                 description: tool.description.as_deref(),
                 args,
                 output,
@@ -89,11 +108,7 @@ pub(crate) fn render(lowered: &Lowered) -> (String, Vec<Degradation>) {
     requests.extend(cv.classes.iter().map(|c| (c.base.clone(), c.key.clone())));
     // A tool declared as a method binds its name in the `Tools` class
     // body, so no class or alias may have it.
-    let methods_named: HashSet<&str> = methods
-        .iter()
-        .map(|m| m.name)
-        .filter(|name| ident::python::is_bare_method(name))
-        .collect();
+    let methods_named: HashSet<&str> = methods.iter().filter_map(|m| m.method).collect();
     let assigned = ident::assign(&requests, |name| {
         ident::python::reserved(name) || methods_named.contains(name)
     });
@@ -181,9 +196,11 @@ fn convert_tools<'a>(
     cv: &mut Convert<'a>,
     defs: &'a [Def],
     tools: &'a [LoweredTool],
+    methods: &[Option<&str>],
 ) -> Vec<(Args<'a>, Py)> {
     let at = crate::parallel::split_point(tools.len());
     let second = &tools[at..];
+    let keywords = |i: usize| methods.get(i).is_some_and(Option::is_some);
     let budget = cv.merge_budget;
     let (mut signatures, rest) = crate::parallel::halves(
         tools,
@@ -191,7 +208,8 @@ fn convert_tools<'a>(
         |first| {
             first
                 .iter()
-                .map(|tool| signature(cv, tool))
+                .enumerate()
+                .map(|(i, tool)| signature(cv, tool, keywords(i)))
                 .collect::<Vec<_>>()
         },
         |second| {
@@ -199,7 +217,8 @@ fn convert_tools<'a>(
             other.merge_budget = budget;
             let rest: Vec<(Args<'a>, Py)> = second
                 .iter()
-                .map(|tool| signature(&mut other, tool))
+                .enumerate()
+                .map(|(i, tool)| signature(&mut other, tool, keywords(at + i)))
                 .collect();
             (rest, other)
         },
@@ -209,7 +228,12 @@ fn convert_tools<'a>(
     };
     let spent = budget - other.merge_budget;
     if spent > cv.merge_budget {
-        signatures.extend(second.iter().map(|tool| signature(cv, tool)));
+        signatures.extend(
+            second
+                .iter()
+                .enumerate()
+                .map(|(i, tool)| signature(cv, tool, keywords(at + i))),
+        );
         return signatures;
     }
     cv.merge_budget -= spent;
@@ -232,8 +256,9 @@ fn convert_tools<'a>(
     signatures
 }
 
-/// One tool's arguments and result type.
-fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Args<'a>, Py) {
+/// One tool's arguments (keyword parameters only for a method) and result
+/// type.
+fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (Args<'a>, Py) {
     let base = pascal_case(&tool.name);
     let origin = |field: &str| Origin {
         tool: tool.name.clone(),
@@ -242,7 +267,7 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool) -> (Args<'a>, Py) 
     let key = format!("t:{}", tool.name);
     let args = cv.args(
         &tool.input,
-        ident::python::is_bare_method(&tool.name),
+        method,
         &format!("{base}Args"),
         &format!("{key}:args"),
         &origin("inputSchema"),
@@ -430,6 +455,12 @@ mod tests {
     use crate::tool::ToolDef;
     use serde_json::json;
 
+    /// The stub of a tool set on its own.
+    fn render_all(lowered: &Lowered) -> (String, Vec<Degradation>) {
+        let names: Vec<&str> = lowered.tools.iter().map(|t| t.name.as_str()).collect();
+        render(lowered, &names)
+    }
+
     #[test]
     fn literals_and_keys_no_checker_takes_are_widened_and_recorded() {
         let tools = vec![ToolDef::new(
@@ -445,7 +476,7 @@ mod tests {
             }}),
         )];
         let lowered = lower_borrowed(&tools);
-        let (text, degradations) = render(&lowered);
+        let (text, degradations) = render_all(&lowered);
         for line in [
             "big: int = ...",
             "small: Literal[-9223372036854775808] = ...",
@@ -481,7 +512,7 @@ mod tests {
             ToolDef::new("read", path.clone()).with_output_schema(content.clone()),
             ToolDef::new("stat", path).with_output_schema(content),
         ];
-        let (text, _) = render(&lower_borrowed(&tools));
+        let (text, _) = render_all(&lower_borrowed(&tools));
         for line in [
             "class Source(TypedDict):\n",
             "class Target(TypedDict):\n",
@@ -508,7 +539,7 @@ mod tests {
                 json!({"type": "object", "properties": {"item": labelled}}),
             ),
         ];
-        let (text, degradations) = render(&lower_borrowed(&tools));
+        let (text, degradations) = render_all(&lower_borrowed(&tools));
         assert!(
             text.contains("async def label(self, *, id: int = ..., **extra: str) -> Any: ..."),
             "{text}"
@@ -556,11 +587,16 @@ mod tests {
             ),
             // A tool reached by subscript takes one dict.
             ToolDef::new(
-                "g-dash",
+                "g#dash",
+                json!({"type": "object", "properties": {"q": string}}),
+            ),
+            // A dashed name is the method with `_` for each dash.
+            ToolDef::new(
+                "h-dash",
                 json!({"type": "object", "properties": {"q": string}}),
             ),
         ];
-        let (text, _) = render(&lower_borrowed(&tools));
+        let (text, _) = render_all(&lower_borrowed(&tools));
         for line in [
             "async def a_from(self, args: AFromArgs = ...) -> Any: ...",
             "async def b_self(self, args: BSelfArgs = ...) -> Any: ...",
@@ -569,6 +605,7 @@ mod tests {
             "async def e_open(self, **args: Any) -> Any: ...",
             "async def f_closed(self) -> Any: ...",
             "Callable[[GDashArgs], Awaitable[Any]]",
+            "async def h_dash(self, *, q: str = ...) -> Any: ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
         }
@@ -586,7 +623,7 @@ mod tests {
                 "$defs": {"Point": {"type": "object", "properties": {"x": {"type": "number"}}}}
             }),
         )];
-        let (text, _) = render(&lower_borrowed(&tools));
+        let (text, _) = render_all(&lower_borrowed(&tools));
         assert!(text.contains("class PointType(TypedDict"), "{text}");
         assert!(
             text.contains("async def Point(self, *, at: PointType = ...) -> Any: ..."),
@@ -614,7 +651,12 @@ mod tests {
         let run = |budget: usize| {
             let mut cv = Convert::new(&lowered.defs, false);
             cv.merge_budget = budget;
-            let signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools);
+            let methods: Vec<Option<&str>> = lowered
+                .tools
+                .iter()
+                .map(|t| Some(t.name.as_str()))
+                .collect();
+            let signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools, &methods);
             (signatures, cv.classes, cv.degradations, cv.merge_budget)
         };
         // None, some, half, most and all of the merges fit the budget.

@@ -79,6 +79,10 @@ pub(crate) fn run(job: Job, io: Box<dyn EngineIo>, cancelled: Arc<AtomicBool>) -
         unraised: BTreeSet::new(),
         outstanding: BTreeSet::new(),
         failures: BTreeMap::new(),
+        aliases: codemode_core::python_method_aliases(job.tools.iter().map(String::as_str))
+            .into_iter()
+            .map(|(method, tool)| (method, tool.to_owned()))
+            .collect(),
     };
     let outcome = match catch_unwind(AssertUnwindSafe(|| engine.run(&job))) {
         Ok(outcome) => outcome,
@@ -118,6 +122,9 @@ struct Engine {
     /// The message of each failure raised into the program, with its tool
     /// and kind (what `e.toolName` and `e.kind` read).
     failures: BTreeMap<String, (String, String)>,
+    /// The methods the SDK declares for tools whose names cannot be
+    /// methods (`get_sum` for `get-sum`), with their tools, by method.
+    aliases: Vec<(String, String)>,
 }
 
 /// The way to the host, and `print`: each whole line goes to the host as it
@@ -309,6 +316,12 @@ impl Engine {
                         {
                             NameLookupResult::Value(tool_function(&lookup.name))
                         }
+                        Some(id) if id == MontyUuid::from_u128(TOOLS_ID) => {
+                            match self.alias_of(&lookup.name) {
+                                Some(tool) => NameLookupResult::Value(tool_function(tool)),
+                                None => NameLookupResult::Undefined,
+                            }
+                        }
                         Some(id)
                             if id == MontyUuid::from_u128(INDEX_ID)
                                 && INDEX_FUNCTIONS.contains(&lookup.name.as_str()) =>
@@ -338,10 +351,23 @@ impl Engine {
         step(PrintWriter::Callback(&mut self.out))
     }
 
+    /// The tool a method the SDK declares in place of its name stands for.
+    fn alias_of(&self, method: &str) -> Option<&str> {
+        let i = self
+            .aliases
+            .binary_search_by(|(m, _)| m.as_str().cmp(method))
+            .ok()?;
+        Some(&self.aliases[i].1)
+    }
+
     /// A call the program made: a tool, the failure-field helper, or a name
     /// that is not defined.
     fn function_call(&mut self, call: monty::FunctionCall) -> Step {
         if let Some(name) = method_of(&call, TOOLS_ID, GLOBAL) {
+            let name = match self.alias_of(&name) {
+                Some(tool) => tool.to_owned(),
+                None => name,
+            };
             return self.tool_call(call, name);
         }
         if let Some(function) = method_of(&call, INDEX_ID, INDEX_GLOBAL) {

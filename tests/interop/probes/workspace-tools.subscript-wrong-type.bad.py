@@ -1,3 +1,0 @@
-# expect: typeddict-item
-async def main() -> None:
-    await tools["search-issues"]({"query": 7})
