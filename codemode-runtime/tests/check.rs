@@ -74,8 +74,8 @@ fn deny_stops_a_program_with_errors_before_any_call() {
     // A correct program runs under deny.
     let (outcome, calls) = run_with(
         CheckPolicy::Deny,
-        Language::Python,
-        "return (await tools.note(text='x'))['text']",
+        Language::JavaScript,
+        "return (await tools.note({ text: 'x' })).text;",
     );
     assert_eq!((outcome.value, calls), (json!("x"), 1));
     assert!(outcome.diagnostics.is_empty());
@@ -236,6 +236,17 @@ mod python {
         assert_eq!(outcome.value, json!(1), "{:?}", outcome.error);
         let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
         assert!(catalog.check_program(Language::Python, code).is_empty());
+    }
+
+    #[test]
+    fn a_correct_python_program_runs_under_deny() {
+        let (outcome, calls) = run_with(
+            CheckPolicy::Deny,
+            Language::Python,
+            "return (await tools.note(text='x'))['text']",
+        );
+        assert_eq!((outcome.value, calls), (json!("x"), 1));
+        assert!(outcome.diagnostics.is_empty());
     }
 
     #[test]
