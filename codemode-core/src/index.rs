@@ -308,8 +308,16 @@ impl Catalog {
             wanted.truncate(MAX_DESCRIBED);
         }
         let mut chosen: Vec<ToolDef> = Vec::new();
+        // A name the Python SDK declares as a method stands for its tool.
+        let mut aliases: Option<Vec<(String, &str)>> = None;
         for name in &wanted {
-            match self.tools().find(|t| t.name == *name) {
+            let found = self.tools().find(|t| t.name == *name).or_else(|| {
+                let aliases =
+                    aliases.get_or_insert_with(|| crate::python_method_aliases(self.tool_names()));
+                let (_, tool) = aliases.iter().find(|(method, _)| method == name)?;
+                self.tools().find(|t| t.name == *tool)
+            });
+            match found {
                 Some(tool) => chosen.push(tool.clone()),
                 None => {
                     let close: Vec<String> = self
@@ -686,10 +694,12 @@ mod tests {
         ]);
         // On its own `get-sum` would be the method `get_sum`, which in the
         // whole set is another tool: it stays a subscript.
-        let py = c.describe(Language::Python, &["get-sum", "kv.set"]);
+        let py = c.describe(Language::Python, &["get-sum", "kv_set"]);
         assert!(py.contains("Literal[\"get-sum\"]"), "{py}");
         assert!(!py.contains("async def get_sum"), "{py}");
-        assert!(py.contains("async def kv_set(self, **args: Any)"), "{py}");
+        // `kv_set`, the method, names the tool `kv.set`.
+        assert!(py.contains("async def kv_set(self, **kwargs: Any)"), "{py}");
+        assert!(!py.contains("no tool is named"), "{py}");
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crate::language::Language;
 use crate::render::render;
 use crate::tool::ToolDef;
 use serde_json::{Value, json};
+use std::borrow::Cow;
 
 /// The name of the tool.
 pub const RUN_CODE: &str = "run_code";
@@ -73,7 +74,7 @@ const PYTHON: Flavor = Flavor {
         "\n",
         "- The program runs as a module with top-level `await`. Its result is the value of a top-level `return`, or else of its last expression, and must be JSON: a dict with str keys, list, tuple, str, int, float, bool or None. `print` output is returned as well.\n",
         "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs: their TypedDict classes do not exist at run time.\n",
-        "- Call a tool with the keyword arguments its declaration names: `await tools.name(key=value)`. In a method's name, `_` stands for each `-`, `.`, `/`, `:` or space of the tool's name (the tool `get-sum` is `tools.get_sum`; its errors name `get-sum`). A declaration with one `args` parameter instead (a key that is no Python name, or a tool declared only through `__getitem__`, called as `await tools[\"name\"](args)`) takes one plain dict.\n",
+        "- Call a tool with the keyword arguments its declaration names: `await tools.name(key=value)`. In a method's name, `_` stands for each `-`, `.`, `/`, `:` or space of the tool's name (the tool `get-sum` is `tools.get_sum`; its errors name `get-sum`). A method declared `(self, args: T)`, and a tool declared only through `__getitem__` (called as `await tools[\"name\"](args)`), take one argument of the declared type instead: a plain dict for a TypedDict.\n",
         "- A failed call raises `ToolCallError`: `e.toolName` and `e.kind` say which tool failed and how, and `str(e)` says why. Catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `import asyncio`, then `await asyncio.gather(...)`.\n",
         "- The sandbox runs a subset of Python: functions, async functions, lambdas, comprehensions, f-strings, try/except, plain classes and dataclasses, and the modules asyncio (`gather`, without keyword arguments), json, math, re, datetime, collections, itertools, functools, dataclasses and typing. It has no class inheritance (so no exception classes of your own), no generators (`yield`), no `match`, no clock or timers (`time`, `asyncio.sleep`), no `random`, no files (`open`), no network, and no `eval` or `exec`: reach the outside only through `tools`.\n",
@@ -143,14 +144,30 @@ pub(crate) fn run_code_tool_for_index(language: Language, index: &str) -> RunCod
 
 const INDEX_ITEM_TYPESCRIPT: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the TypeScript declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as `{ name, summary }`.\n";
 
+const TWO_NAMES_PYTHON: &str = "exactly two names are bound: `tools` and `ToolCallError`.";
+const THREE_NAMES_PYTHON: &str =
+    "exactly three names are bound: `tools`, `ToolCallError` and `catalog`.";
+const TWO_NAMES_JS: &str = "Exactly two globals are bound: `tools` and `ToolCallError`.";
+const THREE_NAMES_JS: &str =
+    "Exactly three globals are bound: `tools`, `ToolCallError` and `catalog`.";
+
 const INDEX_ITEM_PYTHON: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the Python declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as dicts with `name` and `summary`.\n";
 
 fn run_code_tool_with(language: Language, sdk: &str, extra: &str) -> RunCodeTool {
     let flavor = flavor(language);
-    let description = format!(
-        "{}{extra}\n```{}\n{}```\n",
-        flavor.instructions, flavor.fence, sdk
-    );
+    let instructions = if extra.is_empty() {
+        Cow::Borrowed(flavor.instructions)
+    } else {
+        // An index binds `catalog` beside the two names the instructions
+        // count.
+        Cow::Owned(
+            flavor
+                .instructions
+                .replace(TWO_NAMES_PYTHON, THREE_NAMES_PYTHON)
+                .replace(TWO_NAMES_JS, THREE_NAMES_JS),
+        )
+    };
+    let description = format!("{instructions}{extra}\n```{}\n{}```\n", flavor.fence, sdk);
     RunCodeTool {
         language,
         name: RUN_CODE,
@@ -282,6 +299,22 @@ impl RunCodeTool {
 mod tests {
     use super::*;
     use crate::{ERROR_CLASS, GLOBAL};
+
+    #[test]
+    fn an_index_counts_catalog_among_the_bound_names() {
+        let catalog = crate::Catalog::new(tool_set(3));
+        for language in Language::ALL {
+            let full = run_code_tool(language, &tool_set(3)).description;
+            let index = catalog.run_code_tool_within(language, 0).description;
+            assert!(full.to_lowercase().contains("exactly two"), "{full}");
+            assert!(!full.contains("`catalog`"), "{full}");
+            assert!(
+                index.contains("`tools`, `ToolCallError` and `catalog`"),
+                "{index}"
+            );
+            assert!(!index.to_lowercase().contains("exactly two"), "{index}");
+        }
+    }
 
     #[test]
     fn the_description_says_nothing_twice() {

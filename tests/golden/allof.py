@@ -10,10 +10,6 @@ class CreateUserArgs(TypedDict):
     name: str
     password: str  # @minLength 12
 
-class Profile(TypedDict):
-    age: NotRequired[int]
-    name: str
-
 class Tools(Protocol):
     async def constrained(self, *, code: Any = ...) -> Any:
         """An allOf that is not made of objects."""

@@ -31,6 +31,9 @@ QuoteBackSlashArgs = TypedDict("QuoteBackSlashArgs", {
 
 ToolCallErrorType: TypeAlias = 'str'
 
+class UnicodArgs(TypedDict, total=False):
+    naïve: str
+
 class Tools(Protocol):
     async def get_weather(
         self, *,
@@ -44,7 +47,7 @@ class Tools(Protocol):
     async def tools(self, *, ToolCallError: ToolCallErrorType = ...) -> Any:
         """Named like the global"""
         ...
-    async def unicodé(self, *, naïve: str = ...) -> Any:
+    async def unicodé(self, args: UnicodArgs = ...) -> Any:
         """Unicode identifiers are fine in Python"""
         ...
     @overload

@@ -22,7 +22,7 @@ class Tools(Protocol):
     async def get_user(self, *, id: str) -> User:
         """One user."""
         ...
-    async def list_users(self, **args: Any) -> ListUsersOutput:
+    async def list_users(self, **kwargs: Any) -> ListUsersOutput:
         """Every user."""
         ...
     async def read_note(self, *, path: str) -> Content:

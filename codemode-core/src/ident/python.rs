@@ -144,9 +144,10 @@ pub fn python_method_aliases<'n>(
 
 /// Whether a property named `name` can be a keyword parameter of a
 /// method: a plain member name (a `__x` would be mangled in the class
-/// body) other than `self`.
+/// body) other than `self`, in ASCII (a letter newer than the Unicode of
+/// an older Python would not parse there, while a dict key always does).
 pub(crate) fn is_keyword_param(name: &str) -> bool {
-    is_plain_member(name) && name != "self"
+    name.is_ascii() && is_plain_member(name) && name != "self"
 }
 
 /// Every name a Python module sees without importing it, every `typing`

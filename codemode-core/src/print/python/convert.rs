@@ -256,8 +256,19 @@ impl<'a> Convert<'a> {
         key: &str,
         origin: &Origin,
     ) -> Args<'a> {
-        match ty {
-            Ty::Object(obj)
+        // An object spelled out, or a definition's (a shape several tools
+        // share is one definition, and each tool still lists its keys).
+        let defs = self.defs;
+        let object = match ty {
+            Ty::Object(obj) => Some(obj),
+            Ty::Named(id) => match defs.get(*id).map(|def| &def.ty) {
+                Some(Ty::Object(obj)) => Some(obj),
+                _ => None,
+            },
+            _ => None,
+        };
+        match object {
+            Some(obj)
                 if keywords
                     && !self.standalone
                     && obj.props.iter().all(|p| is_keyword_param(&p.name)) =>
@@ -277,7 +288,7 @@ impl<'a> Convert<'a> {
                 };
                 Args::Keywords { params, rest }
             }
-            ty => Args::Dict {
+            _ => Args::Dict {
                 ty: self.conv(ty, base, key, origin),
                 optional: false,
             },

@@ -326,10 +326,10 @@ impl Printer<'_> {
 }
 
 /// The name of the `**` parameter that takes the keys beyond `params`:
-/// `args` when there are none, else `extra`, with underscores added until
-/// no parameter has it.
+/// `kwargs` when there are none, else `extra`, with underscores added
+/// until no parameter has it.
 fn rest_name(params: &[Field<'_>]) -> String {
-    let mut name = if params.is_empty() { "args" } else { "extra" }.to_owned();
+    let mut name = if params.is_empty() { "kwargs" } else { "extra" }.to_owned();
     while params.iter().any(|p| p.name == name) {
         name.push('_');
     }

@@ -97,44 +97,59 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         })
         .collect();
 
+    // Only what a declaration uses is printed: a definition whose one use
+    // was a tool's arguments, now keyword parameters, is left out.
+    let (used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
     // One namespace for classes and aliases.
     let mut requests: Vec<(String, String)> = Vec::new();
+    let mut alias_slot: Vec<Option<usize>> = vec![None; lowered.defs.len()];
     for (id, def) in lowered.defs.iter().enumerate() {
-        if let DefKind::Alias(_) = def_kinds[id] {
+        if let DefKind::Alias(_) = def_kinds[id]
+            && used_defs[id]
+        {
+            alias_slot[id] = Some(requests.len());
             requests.push((def.base.clone(), format!("d:{}", def.key)));
         }
     }
-    let alias_count = requests.len();
-    requests.extend(cv.classes.iter().map(|c| (c.base.clone(), c.key.clone())));
+    let mut class_slot: Vec<Option<usize>> = vec![None; cv.classes.len()];
+    for (i, class) in cv.classes.iter().enumerate() {
+        if used_classes[i] {
+            class_slot[i] = Some(requests.len());
+            requests.push((class.base.clone(), class.key.clone()));
+        }
+    }
     // A tool declared as a method binds its name in the `Tools` class
     // body, so no class or alias may have it.
     let methods_named: HashSet<&str> = methods.iter().filter_map(|m| m.method).collect();
     let assigned = ident::assign(&requests, |name| {
         ident::python::reserved(name) || methods_named.contains(name)
     });
-    let mut alias_names = assigned[..alias_count].iter();
+    let name_in = |slot: Option<usize>| slot.map(|s| assigned[s].clone()).unwrap_or_default();
     let def_names: Vec<String> = def_kinds
         .iter()
-        .map(|kind| match kind {
-            DefKind::Alias(_) => alias_names.next().cloned().unwrap_or_default(),
-            DefKind::Class(c) => assigned[alias_count + c].clone(),
+        .enumerate()
+        .map(|(id, kind)| match kind {
+            DefKind::Alias(_) => name_in(alias_slot[id]),
+            DefKind::Class(c) => name_in(class_slot[*c]),
         })
         .collect();
-    let class_names = assigned[alias_count..].to_vec();
+    let class_names: Vec<String> = class_slot.iter().map(|&slot| name_in(slot)).collect();
     let module_names: HashSet<&str> = assigned.iter().map(String::as_str).collect();
 
     // Classes and aliases in name order.
     let mut items: Vec<(&str, Item)> = Vec::new();
     for (id, kind) in def_kinds.iter().enumerate() {
         match kind {
-            DefKind::Alias(py) => {
+            DefKind::Alias(py) if used_defs[id] => {
                 items.push((&def_names[id], Item::Alias(py, &lowered.defs[id].doc)))
             }
-            DefKind::Class(_) => {}
+            DefKind::Alias(_) | DefKind::Class(_) => {}
         }
     }
     for (i, class) in cv.classes.iter().enumerate() {
-        items.push((&class_names[i], Item::Class(class)));
+        if used_classes[i] {
+            items.push((&class_names[i], Item::Class(class)));
+        }
     }
     items.sort_by(|a, b| a.0.cmp(b.0));
     // Printed in two halves at once when there are many.
@@ -184,6 +199,60 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     );
     out.push_str(&body);
     (out, cv.degradations)
+}
+
+/// Which definitions and classes the methods' declarations use, directly
+/// or through other classes and aliases.
+fn used<'p>(
+    methods: &'p [Method<'_>],
+    classes: &'p [Class<'_>],
+    def_kinds: &'p [DefKind],
+) -> (Vec<bool>, Vec<bool>) {
+    let mut defs = vec![false; def_kinds.len()];
+    let mut used = vec![false; classes.len()];
+    let mut todo: Vec<&'p Py> = Vec::new();
+    for m in methods {
+        match &m.args {
+            Args::Keywords { params, rest } => {
+                todo.extend(params.iter().map(|p| &p.ty));
+                todo.extend(rest);
+            }
+            Args::Dict { ty, .. } => todo.push(ty),
+        }
+        todo.push(&m.output);
+    }
+    let class = |i: usize, used: &mut Vec<bool>, todo: &mut Vec<&'p Py>| {
+        if let Some(false) = used.get(i).copied() {
+            used[i] = true;
+            todo.extend(classes[i].fields.iter().map(|f| &f.ty));
+        }
+    };
+    while let Some(py) = todo.pop() {
+        match py {
+            Py::Class(i) => class(*i, &mut used, &mut todo),
+            Py::Def(id) => {
+                if defs.get(*id).copied() != Some(false) {
+                    continue;
+                }
+                defs[*id] = true;
+                match &def_kinds[*id] {
+                    DefKind::Class(c) => class(*c, &mut used, &mut todo),
+                    DefKind::Alias(py) => todo.push(py),
+                }
+            }
+            Py::List(inner) | Py::TupleOf(inner) | Py::Dict(inner) => todo.push(inner),
+            Py::Tuple(items) | Py::Union(items) => todo.extend(items),
+            Py::Any
+            | Py::Never
+            | Py::None
+            | Py::Bool
+            | Py::Int
+            | Py::Float
+            | Py::Str
+            | Py::Literal(_) => {}
+        }
+    }
+    (defs, used)
 }
 
 /// Each tool's argument and result types, converted after the
@@ -602,13 +671,45 @@ mod tests {
             "async def b_self(self, args: BSelfArgs = ...) -> Any: ...",
             "async def c_dunder(self, args: CDunderArgs = ...) -> Any: ...",
             "async def d_extra(self, *, extra: str, **extra_: int) -> Any: ...",
-            "async def e_open(self, **args: Any) -> Any: ...",
+            "async def e_open(self, **kwargs: Any) -> Any: ...",
             "async def f_closed(self) -> Any: ...",
             "Callable[[GDashArgs], Awaitable[Any]]",
             "async def h_dash(self, *, q: str = ...) -> Any: ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
         }
+    }
+
+    #[test]
+    fn a_shared_argument_shape_is_still_keywords_and_no_unused_class() {
+        // Equal argument objects become one definition; each tool still
+        // lists its keys, and the definition, used by nothing else, is not
+        // printed. Used as a result too, it is.
+        let point = json!({
+            "type": "object",
+            "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+            "required": ["x", "y"]
+        });
+        let tools = vec![
+            ToolDef::new("move_to", point.clone()),
+            ToolDef::new("line_to", point.clone()),
+        ];
+        let (text, _) = render_all(&lower_borrowed(&tools));
+        assert!(
+            text.contains("async def move_to(self, *, x: float, y: float) -> Any: ..."),
+            "{text}"
+        );
+        assert!(!text.contains("TypedDict)"), "{text}");
+        let tools = vec![
+            ToolDef::new("move_to", point.clone()),
+            ToolDef::new("get_position", json!({"type": "object"})).with_output_schema(point),
+        ];
+        let (text, _) = render_all(&lower_borrowed(&tools));
+        assert!(
+            text.contains("async def move_to(self, *, x: float, y: float) -> Any: ..."),
+            "{text}"
+        );
+        assert_eq!(text.matches("(TypedDict):").count(), 1, "{text}");
     }
 
     #[test]

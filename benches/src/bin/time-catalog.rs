@@ -1,0 +1,64 @@
+//! Times the path a tool list's text takes through `codemode::Catalog`:
+//! `time-catalog FILE ROUNDS [ts|py]` prints, as JSON, the best time per
+//! tool of reading and lowering (`Catalog::parse`) and of printing one
+//! language, over the rounds. Per-tool times at several list sizes show
+//! whether the cost per tool stays flat as the list grows.
+
+use std::time::Instant;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> std::process::ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(file), Some(Ok(rounds))) = (args.get(1), args.get(2).map(|r| r.parse::<usize>()))
+    else {
+        eprintln!("usage: time-catalog FILE ROUNDS [ts|py]");
+        return std::process::ExitCode::from(2);
+    };
+    let language = match args.get(3).map(String::as_str) {
+        None | Some("ts") => codemode::Language::TypeScript,
+        Some("py") => codemode::Language::Python,
+        Some(other) => {
+            eprintln!("error: unknown language {other:?} (ts or py)");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => {
+            eprintln!("error: {file}: {e}");
+            return std::process::ExitCode::from(2);
+        }
+    };
+    let (mut parse, mut print, mut tools) = (f64::MAX, f64::MAX, 0);
+    for _ in 0..rounds.max(1) {
+        let started = Instant::now();
+        let catalog = match codemode::Catalog::parse(file, text.clone()) {
+            Ok(catalog) => catalog,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return std::process::ExitCode::from(2);
+            }
+        };
+        let parsed = started.elapsed().as_secs_f64();
+        let started = Instant::now();
+        std::hint::black_box(catalog.render(language).len());
+        print = print.min(started.elapsed().as_secs_f64());
+        parse = parse.min(parsed);
+        tools = catalog.len();
+    }
+    let per_tool = |seconds: f64| seconds * 1e6 / tools.max(1) as f64;
+    println!(
+        "{}",
+        serde_json::json!({
+            "tools": tools,
+            "language": language.as_str(),
+            "parse_us_per_tool": per_tool(parse),
+            "print_us_per_tool": per_tool(print),
+            "total_us_per_tool": per_tool(parse + print),
+        })
+    );
+    std::process::ExitCode::SUCCESS
+}
