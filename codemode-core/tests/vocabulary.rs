@@ -635,3 +635,24 @@ fn a_ref_under_a_nested_id_is_not_read_from_the_root() {
     );
     assert!(got[1].1.contains("its own $id"), "{got:?}");
 }
+
+#[test]
+fn the_order_of_required_does_not_split_a_definition() {
+    let def = |required: Value| {
+        json!({
+            "type": "object",
+            "properties": {"p": {"$ref": "#/$defs/P"}},
+            "$defs": {"P": {"type": "object", "properties": {
+                "x": {"type": "number"}, "y": {"type": "number"}, "z": {"type": "number"}
+            }, "required": required}}
+        })
+    };
+    let tools = [
+        ToolDef::new("a", def(json!(["x", "y"]))),
+        ToolDef::new("b", def(json!(["y", "x"]))),
+    ];
+    for language in [Language::TypeScript, Language::Python] {
+        let sdk = render(language, &tools);
+        assert!(!sdk.contains("P2"), "{sdk}");
+    }
+}

@@ -295,7 +295,27 @@ impl<'v> Document<'v> {
                     for (k, child) in map.iter() {
                         h.update((k.len() as u64).to_le_bytes());
                         h.update(k.as_bytes());
-                        h.update(self.hashes.get(&addr(child)).copied().unwrap_or_default());
+                        match (k, child) {
+                            // `required` is a set: its order says nothing,
+                            // so two definitions that list it in another
+                            // order are one.
+                            ("required", Json::Array(items)) => {
+                                let mut each: Vec<Hash> = items
+                                    .iter()
+                                    .map(|item| {
+                                        self.hashes.get(&addr(item)).copied().unwrap_or_default()
+                                    })
+                                    .collect();
+                                each.sort_unstable();
+                                h.update(b"r");
+                                for item in each {
+                                    h.update(item);
+                                }
+                            }
+                            _ => {
+                                h.update(self.hashes.get(&addr(child)).copied().unwrap_or_default())
+                            }
+                        }
                     }
                 }
             }

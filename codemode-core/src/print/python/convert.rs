@@ -111,6 +111,9 @@ pub(super) struct Method<'a> {
     /// The method's name, if the tool is one (its own name, or the alias
     /// of a name that cannot be a method); else it is reached by subscript.
     pub(super) method: Option<&'a str>,
+    /// The doc of the definition the keyword parameters were taken from,
+    /// when that definition is not printed (its words go to the method).
+    pub(super) args_doc: Option<&'a Doc>,
     pub(super) description: Option<&'a str>,
     pub(super) args: Args<'a>,
     pub(super) output: Py,
@@ -258,15 +261,7 @@ impl<'a> Convert<'a> {
     ) -> Args<'a> {
         // An object spelled out, or a definition's (a shape several tools
         // share is one definition, and each tool still lists its keys).
-        let defs = self.defs;
-        let object = match ty {
-            Ty::Object(obj) => Some(obj),
-            Ty::Named(id) => match defs.get(*id).map(|def| &def.ty) {
-                Some(Ty::Object(obj)) => Some(obj),
-                _ => None,
-            },
-            _ => None,
-        };
+        let object = self.object_of(ty);
         match object {
             Some(obj)
                 if keywords
@@ -293,6 +288,20 @@ impl<'a> Convert<'a> {
                 optional: false,
             },
         }
+    }
+
+    /// The object `ty` is, spelled out or through a few references to
+    /// definitions.
+    pub(super) fn object_of(&self, ty: &'a Ty) -> Option<&'a Object> {
+        let mut ty = ty;
+        for _ in 0..8 {
+            match ty {
+                Ty::Object(obj) => return Some(obj),
+                Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
+                _ => return None,
+            }
+        }
+        None
     }
 
     pub(super) fn conv(&mut self, ty: &'a Ty, base: &str, key: &str, origin: &Origin) -> Py {

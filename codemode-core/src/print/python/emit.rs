@@ -192,7 +192,10 @@ impl Printer<'_> {
         let mut subscripted = Vec::new();
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
-            let description = m.description.map(clean_lines).unwrap_or_default();
+            let mut description = m.description.map(clean_lines).unwrap_or_default();
+            if let Some(doc) = m.args_doc {
+                description.extend(doc_lines(doc));
+            }
             if let Some(method) = m.method {
                 self.out.push_str("    async def ");
                 self.out.push_str(method);

@@ -44,7 +44,10 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     // Definitions first, in id order, then tools in name order: both orders
     // depend only on the tool set.
     let mut def_kinds = Vec::with_capacity(lowered.defs.len());
-    for def in &lowered.defs {
+    // Which degradations each definition's conversion recorded.
+    let mut def_records: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (id, def) in lowered.defs.iter().enumerate() {
+        let recorded = cv.degradations.len();
         let origin = Origin {
             tool: def.tool.clone(),
             pointer: def.pointer.clone(),
@@ -61,6 +64,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
             }
             ty => DefKind::Alias(cv.conv(ty, &def.base, &key, &origin)),
         });
+        def_records.push((id, recorded..cv.degradations.len()));
     }
     // The name each tool's method has: its own, or the alias the SDK, the
     // sandbox and the check agree on (`get-sum` is `get_sum`); none for a
@@ -90,6 +94,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
             Method {
                 name: &tool.name,
                 method,
+                args_doc: None,
                 description: tool.description.as_deref(),
                 args,
                 output,
@@ -98,8 +103,24 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         .collect();
 
     // Only what a declaration uses is printed: a definition whose one use
-    // was a tool's arguments, now keyword parameters, is left out.
+    // was a tool's arguments, now keyword parameters, is left out, and its
+    // doc goes to the tool's method.
+    let mut methods = methods;
     let (used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
+    for (m, tool) in methods.iter_mut().zip(&lowered.tools) {
+        if let Args::Keywords { .. } = m.args {
+            m.args_doc = unprinted_doc(&tool.input, &lowered.defs, &used_defs);
+        }
+    }
+    // What the conversion recorded inside a definition that is not printed
+    // is no one's: the tools that use its keys record their own.
+    let mut at = 0;
+    cv.degradations.retain(|_| {
+        at += 1;
+        !def_records
+            .iter()
+            .any(|&(id, ref range)| !used_defs[id] && range.contains(&(at - 1)))
+    });
     // One namespace for classes and aliases.
     let mut requests: Vec<(String, String)> = Vec::new();
     let mut alias_slot: Vec<Option<usize>> = vec![None; lowered.defs.len()];
@@ -199,6 +220,21 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     );
     out.push_str(&body);
     (out, cv.degradations)
+}
+
+/// The doc of the first definition with one that `input` refers to through
+/// references alone, when that definition is not printed.
+fn unprinted_doc<'a>(input: &Ty, defs: &'a [Def], used_defs: &[bool]) -> Option<&'a Doc> {
+    let mut ty = input;
+    for _ in 0..8 {
+        let Ty::Named(id) = ty else { return None };
+        let def = defs.get(*id)?;
+        if !def.doc.is_empty() {
+            return (!used_defs[*id]).then_some(&def.doc);
+        }
+        ty = &def.ty;
+    }
+    None
 }
 
 /// Which definitions and classes the methods' declarations use, directly
@@ -710,6 +746,45 @@ mod tests {
             "{text}"
         );
         assert_eq!(text.matches("(TypedDict):").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn keywords_from_a_definition_keep_its_doc_and_report_once() {
+        let tools = vec![
+            // A reference to a reference to an object, with a doc.
+            ToolDef::new(
+                "move_to",
+                json!({
+                    "$ref": "#/$defs/Q",
+                    "$defs": {
+                        "Q": {"$ref": "#/$defs/P"},
+                        "P": {
+                            "type": "object",
+                            "description": "Point in pixels.",
+                            "properties": {"x": {"type": "number"}},
+                            "required": ["x"],
+                            "additionalProperties": {"type": "integer"}
+                        }
+                    }
+                }),
+            ),
+            // `Catalog` is an index's class: a definition takes another name.
+            ToolDef::new(
+                "pick",
+                json!({"type": "object", "properties": {"c": {"$ref": "#/$defs/Catalog"}},
+                       "$defs": {"Catalog": {"type": "object", "properties": {"id": {"type": "string"}}}}}),
+            ),
+        ];
+        let (text, degradations) = render_all(&lower_borrowed(&tools));
+        assert!(
+            text.contains("async def move_to(self, *, x: float, **extra: int) -> Any:\n        \"\"\"Point in pixels.\"\"\""),
+            "{text}"
+        );
+        // The definition is not printed, so its TypedDict's limit on other
+        // keys is no one's.
+        assert!(!text.contains("class P("), "{text}");
+        assert!(degradations.is_empty(), "{degradations:?}");
+        assert!(text.contains("class CatalogType(TypedDict"), "{text}");
     }
 
     #[test]
