@@ -362,3 +362,16 @@ fn value_for(schema: &Value, python: bool) -> String {
         _ => r#""text""#.into(),
     }
 }
+
+/// The `FILE ROUNDS` arguments that the timing programs (`time-render`,
+/// `time-catalog`) take, with the file's text; on a missing or bad
+/// argument, the usage line, and on a file that cannot be read, the error,
+/// to print before exiting with 2.
+pub fn file_and_rounds(args: &[String], usage: &str) -> Result<(String, usize, String), String> {
+    let (Some(file), Some(Ok(rounds))) = (args.get(1), args.get(2).map(|r| r.parse::<usize>()))
+    else {
+        return Err(format!("usage: {usage}"));
+    };
+    let text = std::fs::read_to_string(file).map_err(|e| format!("error: {file}: {e}"))?;
+    Ok((file.clone(), rounds, text))
+}

@@ -12,11 +12,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(file), Some(Ok(rounds))) = (args.get(1), args.get(2).map(|r| r.parse::<usize>()))
-    else {
-        eprintln!("usage: time-catalog FILE ROUNDS [ts|py]");
-        return std::process::ExitCode::from(2);
-    };
+    let (file, rounds, text) =
+        match codemode_benches::file_and_rounds(&args, "time-catalog FILE ROUNDS [ts|py]") {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("{message}");
+                return std::process::ExitCode::from(2);
+            }
+        };
     let language = match args.get(3).map(String::as_str) {
         None | Some("ts") => codemode::Language::TypeScript,
         Some("py") => codemode::Language::Python,
@@ -25,17 +28,10 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return std::process::ExitCode::from(2);
-        }
-    };
     let (mut parse, mut print, mut tools) = (f64::MAX, f64::MAX, 0);
     for _ in 0..rounds.max(1) {
         let started = Instant::now();
-        let catalog = match codemode::Catalog::parse(file, text.clone()) {
+        let catalog = match codemode::Catalog::parse(&file, text.clone()) {
             Ok(catalog) => catalog,
             Err(e) => {
                 eprintln!("error: {e}");

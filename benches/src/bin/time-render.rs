@@ -10,18 +10,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(file), Some(Ok(rounds))) = (args.get(1), args.get(2).map(|r| r.parse::<usize>()))
-    else {
-        eprintln!("usage: time-render FILE ROUNDS");
-        return std::process::ExitCode::from(2);
-    };
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => {
-            eprintln!("error: {file}: {e}");
-            return std::process::ExitCode::from(2);
-        }
-    };
+    let (file, rounds, text) =
+        match codemode_benches::file_and_rounds(&args, "time-render FILE ROUNDS") {
+            Ok(input) => input,
+            Err(message) => {
+                eprintln!("{message}");
+                return std::process::ExitCode::from(2);
+            }
+        };
     let value: serde_json::Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {

@@ -82,7 +82,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         .collect();
     let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools, &method_names);
     share_classes(&mut cv.classes, &mut signatures, &mut def_kinds);
-    let methods: Vec<Method> = lowered
+    let mut methods: Vec<Method> = lowered
         .tools
         .iter()
         .zip(signatures)
@@ -105,7 +105,6 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     // Only what a declaration uses is printed: a definition whose one use
     // was a tool's arguments, now keyword parameters, is left out, and its
     // doc goes to the tool's method.
-    let mut methods = methods;
     let (used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
     for (m, tool) in methods.iter_mut().zip(&lowered.tools) {
         if let Args::Keywords { .. } = m.args {
