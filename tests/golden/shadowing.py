@@ -11,6 +11,11 @@ class HiddenArgs(TypedDict):
 class StrArgs(TypedDict, total=False):
     s: str
 
+UnicodeArgs = TypedDict("UnicodeArgs", {
+    "été": 'str',
+    "𞀰": 'int',
+}, total=False)
+
 class Tools(Protocol):
     async def FindArgs(self, *, n: int = ...) -> Any:
         """Named like the arguments of find."""
@@ -25,12 +30,17 @@ class Tools(Protocol):
         """Named like a construct signature."""
         ...
     async def proto(self, *, constructor: int = ..., id: str, toString: str = ..., valueOf: bool = ...) -> Any: ...
+    async def unicode(self, args: UnicodeArgs = ...) -> Any:
+        """One key Python 3.11 can spell as a name, one it cannot."""
+        ...
     async def with_dash(self, **kwargs: Any) -> Any: ...
     @overload
     def __getitem__(self, name: Literal["Any"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload
     def __getitem__(self, name: Literal["_hidden"]) -> Callable[[HiddenArgs], Awaitable[Any]]:
         """Private to a class for pyright, so reached by subscript."""
+    @overload
+    def __getitem__(self, name: Literal["a‌b"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload
     def __getitem__(self, name: Literal["overload"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload

@@ -6,6 +6,7 @@ declare const tools: {
   FindArgs(args?: { n?: number }): Promise<unknown>;
   // Private to a class for pyright, so reached by subscript.
   _hidden(args: { r: string }): Promise<unknown>;
+  "a‌b"(args?: { [key: string]: unknown }): Promise<unknown>;
   blank(args: { "": string; id?: number }): Promise<unknown>;
   // Finds records.
   find(args: { q: string }): Promise<unknown>;
@@ -16,5 +17,7 @@ declare const tools: {
   overload(args?: { [key: string]: unknown }): Promise<unknown>;
   proto(args: { constructor?: number | Object["constructor"]; id: string; toString?: string | Object["toString"]; valueOf?: boolean | Object["valueOf"] }): Promise<unknown>;
   str(args?: { s?: string }): Promise<unknown>;
+  // One key Python 3.11 can spell as a name, one it cannot.
+  unicode(args?: { "été"?: string; "𞀰"?: number }): Promise<unknown>;
   "with-dash"(args?: { [key: string]: unknown }): Promise<unknown>;
 };

@@ -36,6 +36,9 @@ echo "interop: $("$tsc" --version), $("$mypy" --version), $("$pyright" --version
 "$cache/venv/bin/python" "$here/py-reserved.py" \
   | diff -q - "$root/codemode-core/src/ident/py_reserved.txt" >/dev/null \
   || fail "codemode-core/src/ident/py_reserved.txt is stale: regenerate it with tests/interop/py-reserved.py"
+"$cache/venv/bin/python" "$here/py-identifiers.py" \
+  | diff -q - "$root/codemode-core/src/ident/py_identifiers.rs" >/dev/null \
+  || fail "codemode-core/src/ident/py_identifiers.rs is stale: regenerate it with tests/interop/py-identifiers.py"
 
 # --- render every tool set ----------------------------------------------------
 (cd "$root" && cargo build --quiet -p codemode-cli -p agent --features codemode-cli/mcp && cargo run --quiet -p codemode-core --example hostile_corpus -- "$work/hostile" 24)

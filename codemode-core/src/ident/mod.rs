@@ -7,6 +7,7 @@
 //!   keys that need no quotes.
 //! - [`python`]: Python identifiers, keywords, builtins and `typing` names.
 
+mod py_identifiers;
 pub(crate) mod python;
 pub use python::{ALIAS_SEPARATORS, python_method_aliases};
 pub(crate) mod typescript;

@@ -1,9 +1,12 @@
 //! Which names Python source can spell bare, and which it reserves.
 
+use super::py_identifiers::{CONTINUE, START};
 use unicode_normalization::UnicodeNormalization;
 
 /// Whether `name` can be written bare in Python source as an identifier:
-/// XID characters and stable under NFKC (the form Python compares names in).
+/// name characters as CPython 3.11 knows them (Unicode 14.0: a letter added
+/// since would not parse there), and stable under NFKC (the form Python
+/// compares names in).
 pub(crate) fn is_identifier(name: &str) -> bool {
     if name.is_ascii() {
         // ASCII is its own NFKC form.
@@ -18,8 +21,17 @@ pub(crate) fn is_identifier(name: &str) -> bool {
     let mut chars = name.chars();
     let start = chars
         .next()
-        .is_some_and(|c| c == '_' || unicode_ident::is_xid_start(c));
-    start && chars.all(unicode_ident::is_xid_continue) && name.nfkc().eq(name.chars())
+        .is_some_and(|c| c == '_' || c.is_ascii_alphabetic() || in_ranges(START, c));
+    start
+        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric() || in_ranges(CONTINUE, c))
+        && name.nfkc().eq(name.chars())
+}
+
+/// Whether `c` lies in one of `ranges` (sorted, inclusive, disjoint).
+fn in_ranges(ranges: &[(u32, u32)], c: char) -> bool {
+    let c = u32::from(c);
+    let after = ranges.partition_point(|&(start, _)| start <= c);
+    after > 0 && c <= ranges[after - 1].1
 }
 
 /// Python's hard keywords; none of them can name a method or a field.
@@ -184,5 +196,32 @@ mod tests {
         }
         let reserved: Vec<&str> = PY_RESERVED.lines().collect();
         assert!(reserved.windows(2).all(|w| w[0] < w[1]));
+        for ranges in [START, CONTINUE] {
+            assert!(ranges.iter().all(|&(a, b)| a <= b));
+            assert!(
+                ranges.windows(2).all(|w| w[0].1 < w[1].0),
+                "sorted, disjoint"
+            );
+        }
+    }
+
+    #[test]
+    fn identifiers_are_those_python_3_11_parses() {
+        for name in ["a", "_x9", "été", "名前", "x\u{663}", "\u{10400}"] {
+            assert!(is_identifier(name), "{name:?}");
+        }
+        for name in [
+            "",
+            "9a",
+            "a-b",
+            "\u{663}x",   // a digit cannot begin a name
+            "\u{fb01}le", // NFKC reads it as `file`
+            "a\u{200c}b", // a name character only since Unicode 15.1
+            "\u{1e030}",  // a letter added in Unicode 15.0
+            "x\u{11f00}", // a Kawi sign, Unicode 15.0
+            "\u{31350}",  // a CJK ideograph added in Unicode 15.0
+        ] {
+            assert!(!is_identifier(name), "{name:?}");
+        }
     }
 }
