@@ -483,4 +483,29 @@ mod tests {
                     [key: string]: number | string | Object[\"toString\"] | undefined }";
         assert!(text.contains(want), "{text}");
     }
+
+    #[test]
+    fn required_keys_without_a_schema_hold_what_other_keys_hold() {
+        let tools = [
+            ToolDef::new(
+                "a",
+                json!({"type": "object", "required": ["x"],
+                       "additionalProperties": {"type": "integer"}}),
+            ),
+            ToolDef::new(
+                "b",
+                json!({"type": "object", "required": ["x"], "additionalProperties": false,
+                       "patternProperties": {"^x": {"type": "boolean"}}}),
+            ),
+            ToolDef::new("c", json!({"type": "object", "required": ["x"]})),
+        ];
+        let text = render(&lower_borrowed(&tools));
+        for want in [
+            "a(args: { x: number; [key: string]: number })",
+            "b(args: { x: boolean; [key: string]: boolean })",
+            "c(args: { x: unknown })",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
+    }
 }

@@ -724,11 +724,17 @@ impl<'v> Walk<'v> {
                 doc: doc_of(schema, Place::Property { name, required }),
             });
         }
-        // A key that is required but not described may hold anything.
+        // A key that is required but not described holds what the object's
+        // other keys hold: anything, unless `additionalProperties` or
+        // `patternProperties` says what.
+        let undescribed = match &extra {
+            Extra::Values(ty) => ty.as_ref(),
+            Extra::Unspecified | Extra::Closed => &Ty::Unknown,
+        };
         for name in required {
             out.push(Prop {
                 name: name.to_owned(),
-                ty: Ty::Unknown,
+                ty: undescribed.clone(),
                 required: true,
                 doc: Doc::default(),
             });
