@@ -110,12 +110,20 @@ fn all_of_is_an_intersection_in_typescript() {
 
 #[test]
 fn all_of_merges_objects_in_python() {
-    let sdk = py_sdk(json!({"allOf": [
+    let merged = json!({"allOf": [
         {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
         {"type": "object", "properties": {"b": {"type": "integer"}}}
-    ]}));
+    ]});
+    // As a tool's arguments, the merged keys are keyword parameters.
+    let sdk = py_sdk(merged.clone());
     assert!(
-        sdk.contains("class TArgs(TypedDict):\n    a: str\n    b: NotRequired[int]\n"),
+        sdk.contains("async def t(self, *, a: str, b: int = ...) -> Any: ..."),
+        "{sdk}"
+    );
+    // Anywhere else, one class.
+    let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
+    assert!(
+        sdk.contains("class TArgsP(TypedDict):\n    a: str\n    b: NotRequired[int]\n"),
         "{sdk}"
     );
 }

@@ -259,6 +259,24 @@ impl<'a> Convert<'a> {
         key: &str,
         origin: &Origin,
     ) -> Args<'a> {
+        // Objects merged by `allOf` (one object each) give their keys as
+        // parameters too, as the class they would merge into has them.
+        if keywords
+            && !self.standalone
+            && let Some(parts) = self.merged_parts(ty)
+        {
+            let props = merge_objects(&parts);
+            let copied: usize = parts.iter().map(|o| o.props.len()).sum();
+            if copied <= self.merge_budget && props.iter().all(|p| is_keyword_param(p.name)) {
+                self.merge_budget -= copied;
+                let open = props.is_empty() && parts.iter().all(|o| o.extra != Extra::Closed);
+                let params = self.fields(props.into_iter(), base, key, origin);
+                return Args::Keywords {
+                    params,
+                    rest: open.then_some(Py::Any),
+                };
+            }
+        }
         // An object spelled out, or a definition's (a shape several tools
         // share is one definition, and each tool still lists its keys).
         let object = self.object_of(ty);
@@ -288,6 +306,28 @@ impl<'a> Convert<'a> {
                 optional: false,
             },
         }
+    }
+
+    /// The objects an `allOf` merges, when `ty` is one (spelled out or
+    /// through a few references) whose every member is one object.
+    fn merged_parts(&self, ty: &'a Ty) -> Option<Vec<&'a Object>> {
+        let mut ty = ty;
+        for _ in 0..8 {
+            match ty {
+                Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
+                Ty::Inter(members, _) => {
+                    return members
+                        .iter()
+                        .map(|m| match object_alternatives(m, self.defs, 0)?.as_slice() {
+                            [one] => Some(*one),
+                            _ => None,
+                        })
+                        .collect();
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// The object `ty` is, spelled out or through a few references to
