@@ -8,7 +8,6 @@ class ToolCallError(Exception):
 class Tools(Protocol):
     async def constrained(self, *, code: Any = ...) -> Any:
         """An allOf that is not made of objects."""
-        ...
     async def create_user(
         self, *,
         age: int = ...,
@@ -16,6 +15,5 @@ class Tools(Protocol):
         password: str,  # @minLength 12
     ) -> Any:
         """Create a user from a base profile plus credentials."""
-        ...
 
 tools: Tools

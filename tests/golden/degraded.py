@@ -8,6 +8,5 @@ class ToolCallError(Exception):
 class Tools(Protocol):
     async def broken(self, *, bad_enum: Any = ..., bad_items: list[Any] = ..., bad_props: Any = ..., bad_required: Any = ..., fine: str, missing: Any = ..., number_schema: Any = ..., object_enum: Any = ..., remote: Any = ..., unknown_type: Any = ...) -> Any:
         """Schemas the renderer cannot fully express."""
-        ...
 
 tools: Tools

@@ -28,7 +28,6 @@ class Tools(Protocol):
 @ts-expect-error
 # type: ignore
         """
-        ...
     def __getitem__(self, name: Literal["odd # type: ignore"]) -> Callable[[OddTypeIgnoreArgs], Awaitable[Any]]:
         """pyright: basic
 @TS-NOCHECK

@@ -43,13 +43,10 @@ class Tools(Protocol):
 \"\"\"
 '''
         """
-        ...
     async def tools(self, *, ToolCallError: ToolCallErrorType = ...) -> Any:
         """Named like the global"""
-        ...
     async def unicodé(self, args: UnicodArgs = ...) -> Any:
         """Unicode identifiers are fine in Python"""
-        ...
     @overload
     def __getitem__(self, name: Literal[""]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
         """The empty name"""

@@ -8,6 +8,5 @@ class ToolCallError(Exception):
 class Tools(Protocol):
     async def set_mode(self, *, confirm: Literal[True], level: Literal[1, 2, 3] | None = ..., mode: Literal["heat", "cool", "off"], quote: Literal["it's \"quoted\" \\ here"] = ..., ratio: float | Literal[1] = ...) -> Any:
         """Switch the thermostat mode."""
-        ...
 
 tools: Tools

@@ -11,6 +11,5 @@ class SetHeadersArgsLabelled(TypedDict):
 class Tools(Protocol):
     async def set_headers(self, *, counts: dict[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: dict[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
-        ...
 
 tools: Tools

@@ -31,7 +31,6 @@ class Tree(TypedDict):
 class Tools(Protocol):
     async def nested_filter(self, args: NestedFilterArgs = ...) -> Any:
         """A filter that refers to itself through the root."""
-        ...
     async def tree_insert(self, *, at: Path = ..., tree: Tree, value: Json) -> Tree:
         """Insert a value into a tree."""
         ...

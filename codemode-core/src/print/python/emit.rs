@@ -203,13 +203,17 @@ impl Printer<'_> {
                 self.out.push_str(" -> ");
                 self.ty(&m.output);
                 // A body of `...` (after the docstring, if any) marks a
-                // stub that returns what it declares, for every checker.
+                // stub that returns what it declares, for every checker. A
+                // docstring alone is body enough where falling off the end
+                // (returning None) fits the declared type.
                 if description.is_empty() {
                     self.out.push_str(": ...\n");
                 } else {
                     self.out.push_str(":\n");
                     docstring(&mut self.out, description, "        ");
-                    self.out.push_str("        ...\n");
+                    if !matches!(m.output, Py::Any | Py::None) {
+                        self.out.push_str("        ...\n");
+                    }
                 }
                 statements += 1;
             } else {
