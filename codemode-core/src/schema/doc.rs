@@ -90,6 +90,9 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             Some(Json::String(s))
                 if key == "format" && matches!(*s, "double" | "float" | "int64") => {}
             Some(Json::Null) if key == "default" && optional => {}
+            Some(value)
+                if key == "default"
+                    && text.as_deref().is_some_and(|t| states_default(t, value)) => {}
             Some(Json::Number(n)) if key == "minimum" && n.number().as_f64() == low => {}
             Some(Json::Number(n)) if key == "maximum" && n.number().as_f64() == high => {}
             Some(Json::Number(n))
@@ -161,6 +164,48 @@ fn same_words(title: &str, name: &str) -> bool {
     };
     words(title) == words(name)
 }
+
+/// Whether `text` already gives `value` as the default: the value (a
+/// string's own text, a number or a boolean), as a whole word, shortly
+/// after the word "default" (`Defaults to "info".`, `Default is css.`).
+fn states_default(text: &str, value: &Json<'_>) -> bool {
+    let number;
+    let value = match *value {
+        Json::String(s) => s,
+        Json::Bool(b) => {
+            if b {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Json::Number(n) => {
+            number = n.number().to_string();
+            &number
+        }
+        _ => return false,
+    };
+    let value = value.trim();
+    if value.is_empty() || !text.is_ascii() || !value.is_ascii() {
+        return false;
+    }
+    let (text, value) = (text.to_ascii_lowercase(), value.to_ascii_lowercase());
+    let word_at = |at: usize, len: usize| {
+        let bytes = text.as_bytes();
+        let apart = |b: Option<&u8>| b.is_none_or(|b| !b.is_ascii_alphanumeric());
+        apart(at.checked_sub(1).and_then(|i| bytes.get(i))) && apart(bytes.get(at + len))
+    };
+    text.match_indices("default").any(|(at, _)| {
+        let after = at + "default".len();
+        let window = &text[after..text.len().min(after + DEFAULT_WINDOW)];
+        window
+            .match_indices(value.as_str())
+            .any(|(i, _)| word_at(after + i, value.len()))
+    })
+}
+
+/// How far after "default" (in bytes) a description may give the value.
+const DEFAULT_WINDOW: usize = 24;
 
 /// The keywords a doc comment notes, in the order it notes them (`format`
 /// first: the others look at it).
@@ -248,6 +293,40 @@ mod tests {
         assert_eq!(notes(&doc(schema, Place::Alone)), [("format", "int32")]);
         for format in ["double", "float", "int64"] {
             assert!(notes(&doc(json!({"format": format}), Place::Alone)).is_empty());
+        }
+    }
+
+    #[test]
+    fn a_default_the_description_gives_is_not_noted_again() {
+        let stated = [
+            json!({"description": "Level to show. Defaults to \"info\".", "default": "info"}),
+            json!({"description": "Scale. Default is css.", "default": "css"}),
+            json!({"description": "How many (default: 10).", "default": 10}),
+            json!({"description": "Whether to wait; defaults to true", "default": true}),
+        ];
+        for schema in stated {
+            assert!(
+                notes(&doc(schema.clone(), Place::Alone)).is_empty(),
+                "{schema}"
+            );
+        }
+        let kept = [
+            // Given, but not as the default.
+            json!({"description": "Show info lines. Defaults to all.", "default": "info"}),
+            // Part of another word.
+            json!({"description": "Defaults to 100.", "default": 10}),
+            // No default mentioned.
+            json!({"description": "Number of steps", "default": 5}),
+            // Too far after it.
+            json!({"description": "The default, unless the caller asks otherwise, is 5", "default": 5}),
+            json!({"description": "Defaults to the empty list", "default": []}),
+        ];
+        for schema in kept {
+            assert_eq!(
+                notes(&doc(schema.clone(), Place::Alone)).len(),
+                1,
+                "{schema}"
+            );
         }
     }
 }
