@@ -71,6 +71,20 @@ pub(crate) fn to_canonical(value: &Json<'_>, limit: Option<usize>) -> String {
 /// TypeScript and Python string literal: quotes, backslashes, control
 /// characters and U+2028/U+2029 are escaped.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
+    push_quoted(out, s, false);
+}
+
+/// `s` as a string literal for an SDK's source text: as
+/// [`push_json_string`] writes it, and with every character that prints as
+/// nothing or as a plain space escaped as well (`"a\u200cb"`, not a name
+/// that looks like `"ab"`), so a reader sees which string it is.
+pub(crate) fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_quoted(&mut out, s, true);
+    out
+}
+
+fn push_quoted(out: &mut String, s: &str, visible: bool) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -82,17 +96,38 @@ pub(crate) fn push_json_string(out: &mut String, s: &str) {
             c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
+            c if visible && unseen(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push(c),
         }
     }
     out.push('"');
 }
 
-/// `s` as a quoted string literal (see [`push_json_string`]).
-pub(crate) fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    push_json_string(&mut out, s);
-    out
+/// Whether `c` (in the Basic Multilingual Plane, where `\uXXXX` means the
+/// same character to JSON, TypeScript and Python) prints as nothing or as a
+/// plain space: C1 controls, spaces other than U+0020, and format
+/// characters (soft hyphen, zero-width and joining characters, direction
+/// marks and overrides, word joiners, the byte order mark).
+fn unseen(c: char) -> bool {
+    matches!(
+        c,
+        '\u{80}'..='\u{a0}'
+            | '\u{ad}'
+            | '\u{34f}'
+            | '\u{61c}'
+            | '\u{115f}'..='\u{1160}'
+            | '\u{1680}'
+            | '\u{17b4}'..='\u{17b5}'
+            | '\u{180b}'..='\u{180f}'
+            | '\u{2000}'..='\u{200f}'
+            | '\u{202a}'..='\u{202f}'
+            | '\u{205f}'..='\u{206f}'
+            | '\u{3000}'
+            | '\u{3164}'
+            | '\u{feff}'
+            | '\u{ffa0}'
+            | '\u{fff0}'..='\u{fffb}'
+    )
 }
 
 #[cfg(test)]
@@ -144,6 +179,18 @@ mod tests {
         while let Value::Array(mut items) = cur {
             cur = items.pop().unwrap_or(Value::Null);
         }
+    }
+
+    #[test]
+    fn source_literals_show_characters_that_print_as_nothing() {
+        assert_eq!(
+            json_string("a\u{200c}b\u{a0}c\u{202e}d\u{85}é名"),
+            r#""a\u200cb\u00a0c\u202ed\u0085é名""#
+        );
+        // The canonical form keeps them as they are.
+        let mut canonical = String::new();
+        push_json_string(&mut canonical, "a\u{200c}b");
+        assert_eq!(canonical, "\"a\u{200c}b\"");
     }
 
     #[test]

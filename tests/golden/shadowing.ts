@@ -6,7 +6,7 @@ declare const tools: {
   FindArgs(args?: { n?: number }): Promise<unknown>;
   // Private to a class for pyright, so reached by subscript.
   _hidden(args: { r: string }): Promise<unknown>;
-  "a‌b"(args?: { [key: string]: unknown }): Promise<unknown>;
+  "a\u200cb"(args?: { [key: string]: unknown }): Promise<unknown>;
   blank(args: { "": string; id?: number }): Promise<unknown>;
   // Finds records.
   find(args: { q: string }): Promise<unknown>;
