@@ -275,18 +275,15 @@ impl Catalog {
     /// One tool's line in an index: its name, and at [`Fit::Summaries`]
     /// its summary.
     fn name_line(&self, language: Language, tool: &ToolDef, fit: Fit) -> String {
-        let mut line = format!(
-            "{}   {}",
-            comment_sign(language),
-            defuse(language, &shown(&tool.name))
-        );
+        let mut text = shown(&tool.name);
         let summary = summary(tool);
         if fit == Fit::Summaries && !summary.is_empty() {
-            line.push_str(": ");
-            line.push_str(&defuse(language, &summary));
+            text.push_str(": ");
+            text.push_str(&summary);
         }
-        line.push('\n');
-        line
+        // Defused whole: a name and its summary together can form a
+        // directive (`type` and `ignore`) that neither forms alone.
+        format!("{}   {}\n", comment_sign(language), defuse(language, &text))
     }
 
     /// What `describe(names)` answers: the declarations of the named tools
@@ -766,6 +763,16 @@ mod tests {
         let py = c.index(Language::Python, Fit::Summaries);
         assert!(
             py.contains("# type : ignore") && !py.contains("# type: ignore"),
+            "{py}"
+        );
+        // A name and its summary, each harmless alone.
+        let c = Catalog::new([
+            ToolDef::new("type", json!({})).with_description("ignore"),
+            ToolDef::new("pyright", json!({})).with_description("basic"),
+        ]);
+        let py = c.index(Language::Python, Fit::Summaries);
+        assert!(
+            py.contains("#   type : ignore") && py.contains("#   pyright : basic"),
             "{py}"
         );
     }

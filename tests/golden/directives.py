@@ -8,6 +8,9 @@ class ToolCallError(Exception):
 # mypy : ignore-errors
 Kind: TypeAlias = 'Literal["plain", "rich"]'
 
+# ﻿pyright : basic
+Level: TypeAlias = 'Literal["low", "high"]'
+
 OddTypeIgnoreArgs = TypedDict("OddTypeIgnoreArgs", {
     "class": 'str',  # pyre -ignore
     "x-y": 'int',  # Count # type : ignore[misc]
@@ -21,6 +24,7 @@ class Tools(Protocol):
         # // @ts-ignore
         body: str = ...,
         kind: Kind = ...,
+        level: Level = ...,
         note: str,  # @ts-expect-error
         tag: str = ...,  # type : ignore
     ) -> Any:

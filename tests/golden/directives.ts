@@ -3,6 +3,9 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 // mypy: ignore-errors
 type Kind = "plain" | "rich";
 
+// ﻿pyright: basic
+type Level = "low" | "high";
+
 declare const tools: {
   /**
 Adds a note to a record.
@@ -17,6 +20,7 @@ The text.
      */
     body?: string;
     kind?: Kind;
+    level?: Level;
     note: string; // @ ts-expect-error
     tag?: string; // type: ignore
   }): Promise<unknown>;

@@ -146,7 +146,9 @@ pub(crate) fn defuse_python(text: &str) -> Cow<'_, str> {
             after_hash = false;
             continue;
         }
-        after_hash = c == '#' || (after_hash && c.is_whitespace());
+        // U+FEFF is no whitespace to Rust, but JavaScript's `\s` (and so
+        // pyright) skips it.
+        after_hash = c == '#' || (after_hash && (c.is_whitespace() || c == '\u{feff}'));
         out.push(c);
         rest = &rest[c.len_utf8()..];
     }
@@ -257,6 +259,8 @@ mod tests {
             ("pytype: disable=x", "pytype : disable=x"),
             ("pyre-ignore[16]", "pyre -ignore[16]"),
             ("# # type: int", "# # type : int"),
+            ("\u{feff}pyright: basic", "\u{feff}pyright : basic"),
+            ("# \u{feff} type: ignore", "# \u{feff} type : ignore"),
             // Not after a `#`: no checker reads these.
             ("the type: a string", "the type: a string"),
             ("Type: ignore", "Type: ignore"),
