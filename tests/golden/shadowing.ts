@@ -11,7 +11,7 @@ declare const tools: {
   // Finds records.
   find(args: { q: string }): Promise<unknown>;
   "get"(args?: { id?: string }): Promise<unknown>;
-  limits(args?: { big?: 9223372036854775807 | 9223372036854775808; huge?: 18446744073709551615 }): Promise<unknown>;
+  limits(args?: { big?: 9223372036854775807 | 9223372036854775808; huge?: 18446744073709551615; least?: -9223372036854775808 }): Promise<unknown>;
   // Named like a construct signature.
   "new"(args: { kind: string }): Promise<unknown>;
   overload(args?: { [key: string]: unknown }): Promise<unknown>;

@@ -358,11 +358,13 @@ impl<'a> Convert<'a> {
                 Py::Literal(vec![if *b { "True" } else { "False" }.to_owned()])
             }
             Ty::Lit(Lit::Num(n)) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Py::Literal(vec![i.to_string()]),
+                // mypy reads `-9223372036854775808` as the negation of a
+                // number past the signed 64-bit range, and refuses it.
+                (Some(i), _) if i != i64::MIN => Py::Literal(vec![i.to_string()]),
                 // mypy takes only 64-bit signed integers in `Literal`.
-                (None, Some(_)) => self.widen(
+                (Some(_), _) | (None, Some(_)) => self.widen(
                     origin,
-                    "an integer literal beyond the signed 64-bit range is widened to int",
+                    "an integer literal outside what mypy takes in Literal (-2^63+1 to 2^63-1) is widened to int",
                     Py::Int,
                 ),
                 _ => Py::Float,
