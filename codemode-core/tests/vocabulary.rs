@@ -120,6 +120,17 @@ fn all_of_merges_objects_in_python() {
         sdk.contains("async def t(self, *, a: str, b: int = ...) -> Any: ..."),
         "{sdk}"
     );
+    // Other keys: typed as the members that type them agree, none past a
+    // closed member.
+    let open = json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}},
+        {"type": "object", "additionalProperties": {"type": "string"}}
+    ]});
+    let sdk = py_sdk(open);
+    assert!(
+        sdk.contains("async def t(self, *, a: str = ..., **extra: str) -> Any: ..."),
+        "{sdk}"
+    );
     // Anywhere else, one class.
     let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
     assert!(

@@ -267,14 +267,27 @@ impl<'a> Convert<'a> {
         {
             let props = merge_objects(&parts);
             let copied: usize = parts.iter().map(|o| o.props.len()).sum();
-            if copied <= self.merge_budget && props.iter().all(|p| is_keyword_param(p.name)) {
+            // Other keys must suit every member: none if one is closed,
+            // the values' type if members that type them agree on it.
+            let mut typed = parts.iter().filter_map(|o| match &o.extra {
+                Extra::Values(v) => Some(v.as_ref()),
+                _ => None,
+            });
+            let rest = match typed.next() {
+                _ if parts.iter().any(|o| o.extra == Extra::Closed) => Some(None),
+                Some(v) => typed.all(|w| w == v).then_some(Some(v)),
+                None => Some((props.is_empty()).then_some(&UNKNOWN)),
+            };
+            if let Some(rest) = rest
+                && copied <= self.merge_budget
+                && props.iter().all(|p| is_keyword_param(p.name))
+            {
                 self.merge_budget -= copied;
-                let open = props.is_empty() && parts.iter().all(|o| o.extra != Extra::Closed);
                 let params = self.fields(props.into_iter(), base, key, origin);
-                return Args::Keywords {
-                    params,
-                    rest: open.then_some(Py::Any),
-                };
+                let rest = rest.map(|v| {
+                    self.conv_part(v, || (format!("{base}Value"), format!("{key}{{}}")), origin)
+                });
+                return Args::Keywords { params, rest };
             }
         }
         // An object spelled out, or a definition's (a shape several tools
