@@ -84,7 +84,8 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
     let mut notes = Vec::new();
     for (key, value) in NOTES.into_iter().zip(found) {
         match value {
-            None | Some(Json::Bool(false)) => {}
+            None => {}
+            Some(Json::Bool(false)) if key != "default" => {}
             Some(_) if tuple && (key == "minItems" || key == "maxItems") => {}
             // Number encodings say nothing the type does not.
             Some(Json::String(s))
@@ -165,9 +166,11 @@ fn same_words(title: &str, name: &str) -> bool {
     words(title) == words(name)
 }
 
-/// Whether `text` already gives `value` as the default: the value (a
-/// string's own text, a number or a boolean), as a whole word, shortly
-/// after the word "default" (`Defaults to "info".`, `Default is css.`).
+/// Whether `text` already gives `value` as the default: the word
+/// "default" (or "defaults"), then only punctuation and the words "is",
+/// "to", "value" and "of", then the value itself as a whole word (a
+/// string's own text, a number or a boolean): `Defaults to "info".`,
+/// `Default is css.`, `(default: 10)`.
 fn states_default(text: &str, value: &Json<'_>) -> bool {
     let number;
     let value = match *value {
@@ -190,22 +193,26 @@ fn states_default(text: &str, value: &Json<'_>) -> bool {
         return false;
     }
     let (text, value) = (text.to_ascii_lowercase(), value.to_ascii_lowercase());
-    let word_at = |at: usize, len: usize| {
-        let bytes = text.as_bytes();
-        let apart = |b: Option<&u8>| b.is_none_or(|b| !b.is_ascii_alphanumeric());
-        apart(at.checked_sub(1).and_then(|i| bytes.get(i))) && apart(bytes.get(at + len))
-    };
     text.match_indices("default").any(|(at, _)| {
-        let after = at + "default".len();
-        let window = &text[after..text.len().min(after + DEFAULT_WINDOW)];
-        window
-            .match_indices(value.as_str())
-            .any(|(i, _)| word_at(after + i, value.len()))
+        let mut rest = text[at + "default".len()..]
+            .strip_prefix('s')
+            .unwrap_or_else(|| &text[at + "default".len()..]);
+        loop {
+            rest = rest.trim_start_matches([' ', ':', '=', '(', '"', '\'', '`']);
+            let word = rest
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .next()
+                .unwrap_or("");
+            if matches!(word, "is" | "to" | "value" | "of") {
+                rest = &rest[word.len()..];
+            } else {
+                break;
+            }
+        }
+        rest.strip_prefix(value.as_str())
+            .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_alphanumeric()))
     })
 }
-
-/// How far after "default" (in bytes) a description may give the value.
-const DEFAULT_WINDOW: usize = 24;
 
 /// The keywords a doc comment notes, in the order it notes them (`format`
 /// first: the others look at it).
@@ -317,8 +324,10 @@ mod tests {
             json!({"description": "Defaults to 100.", "default": 10}),
             // No default mentioned.
             json!({"description": "Number of steps", "default": 5}),
-            // Too far after it.
+            // Not right after it.
             json!({"description": "The default, unless the caller asks otherwise, is 5", "default": 5}),
+            json!({"description": "Not the default. Set false to disable.", "default": false}),
+            json!({"description": "Defaults: none. Max 5.", "default": 5}),
             json!({"description": "Defaults to the empty list", "default": []}),
         ];
         for schema in kept {
