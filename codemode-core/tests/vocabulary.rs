@@ -109,6 +109,25 @@ fn all_of_is_an_intersection_in_typescript() {
 }
 
 #[test]
+fn all_of_over_unions_that_multiply_out_too_far_degrades() {
+    let union_of = |i: usize, n: usize| {
+        let members: Vec<_> = (0..n)
+            .map(|j| json!({"type": "object", "properties": {format!("a{i}_{j}"): {"type": "string"}}}))
+            .collect();
+        json!({"anyOf": members})
+    };
+    // 10^3 alternatives are printed; 10^4 would be more than tsc takes in
+    // its stride (it gives up past 100,000), and are degraded.
+    for (parts, degraded) in [(3, false), (4, true)] {
+        let all: Vec<_> = (0..parts).map(|i| union_of(i, 10)).collect();
+        let tool = ToolDef::new("t", json!({"allOf": all}));
+        let t = render_report(Language::TypeScript, &[tool]);
+        assert_eq!(!t.degradations.is_empty(), degraded, "{}", t.text);
+        assert_eq!(t.text.contains("t(args: unknown)"), degraded, "{}", t.text);
+    }
+}
+
+#[test]
 fn all_of_merges_objects_in_python() {
     let merged = json!({"allOf": [
         {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},

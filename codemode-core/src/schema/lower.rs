@@ -29,6 +29,22 @@ pub const MAX_DEPTH: usize = 12;
 /// languages share it so they degrade the same nodes.
 pub const MAX_LIST_NESTING: usize = 8;
 
+/// How many alternatives an `allOf` over unions may multiply out to before
+/// it becomes the escape hatch.
+const MAX_ALTERNATIVES: usize = 1_000;
+
+/// How many alternatives the intersection of `parts` multiplies out to:
+/// the product of its unions' sizes (saturating).
+fn alternatives(parts: &[Ty]) -> usize {
+    parts.iter().fold(1usize, |n, part| {
+        n.saturating_mul(match part {
+            Ty::Union(members) => members.len(),
+            Ty::Inter(members, _) => alternatives(members),
+            _ => 1,
+        })
+    })
+}
+
 /// A schema node the renderer could not express, so it was given the
 /// language's escape hatch type.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -498,6 +514,13 @@ impl<'v> Walk<'v> {
         Ok(match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
+            // Checkers multiply an intersection of unions out (TypeScript
+            // gives up past 100,000 members): too many is no type.
+            _ if alternatives(&parts) > MAX_ALTERNATIVES => self.degrade(
+                site,
+                ptr,
+                format!("allOf over anyOf/oneOf makes more than {MAX_ALTERNATIVES} alternatives"),
+            ),
             // Only a real intersection needs to know where it came from.
             _ => {
                 let origin = Origin {
