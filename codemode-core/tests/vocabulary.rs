@@ -150,6 +150,57 @@ fn all_of_merges_objects_in_python() {
         sdk.contains("async def t(self, *, a: str = ..., **extra: str) -> Any: ..."),
         "{sdk}"
     );
+    // An allOf reached through a reference, inside another, merges too;
+    // and an allOf inside a union is one more alternative.
+    let nested = json!({
+        "allOf": [{"$ref": "#/$defs/A"}, {"type": "object", "properties": {"d": {"type": "number"}}}],
+        "$defs": {
+            "A": {"allOf": [{"$ref": "#/$defs/C"}, {"type": "object", "properties": {"b": {"type": "integer"}}}]},
+            "C": {"type": "object", "properties": {"c": {"type": "string"}}, "required": ["c"]}
+        }
+    });
+    let sdk = py_sdk(nested);
+    assert!(
+        sdk.contains("async def t(self, *, b: int = ..., c: str, d: float = ...) -> Any: ..."),
+        "{sdk}"
+    );
+    let alternatives = json!({"type": "object", "properties": {"p": {"allOf": [
+        {"anyOf": [
+            {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+            {"allOf": [
+                {"type": "object", "properties": {"y": {"type": "string"}}, "required": ["y"]},
+                {"type": "object", "properties": {"z": {"type": "string"}}, "required": ["z"]}
+            ]}
+        ]},
+        {"type": "object", "properties": {"w": {"type": "integer"}}, "required": ["w"]}
+    ]}}, "required": ["p"]});
+    let sdk = py_sdk(alternatives);
+    assert!(sdk.contains("p: TArgsP | TArgsP2"), "{sdk}");
+    assert!(
+        sdk.contains("    w: int\n    y: str\n    z: str\n"),
+        "{sdk}"
+    );
+    // A key the members type differently: anything and T is T; two other
+    // types are Any, and recorded.
+    let conflict = ToolDef::new(
+        "t",
+        json!({"allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "c": {}}},
+            {"type": "object", "properties": {"a": {"type": "integer"}, "c": {"type": "boolean"}}}
+        ]}),
+    );
+    let p = render_report(Language::Python, &[conflict]);
+    assert!(
+        p.text
+            .contains("async def t(self, *, a: Any = ..., c: bool = ...) -> Any: ..."),
+        "{}",
+        p.text
+    );
+    let reasons: Vec<&str> = p.degradations.iter().map(|d| d.reason.as_str()).collect();
+    assert_eq!(
+        reasons,
+        ["allOf members give the key \"a\" different types; it is typed Any"]
+    );
     // Anywhere else, one class.
     let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
     assert!(

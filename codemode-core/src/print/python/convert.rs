@@ -84,6 +84,8 @@ pub(super) struct PropView<'a> {
     ty: &'a Ty,
     required: bool,
     doc: &'a Doc,
+    /// Merged from parts that give it types with no common Python type.
+    conflict: bool,
 }
 
 impl<'a> PropView<'a> {
@@ -93,6 +95,7 @@ impl<'a> PropView<'a> {
             ty: &prop.ty,
             required: prop.required,
             doc: &prop.doc,
+            conflict: false,
         }
     }
 }
@@ -193,6 +196,18 @@ impl<'a> Convert<'a> {
         to
     }
 
+    /// Records each of the merged `props` ([`merge_objects`]) whose parts
+    /// gave it types that could not be merged.
+    fn record_conflicts(&mut self, props: &[PropView<'a>], origin: &Origin) {
+        for prop in props.iter().filter(|p| p.conflict) {
+            let reason = format!(
+                "allOf members give the key {} different types; it is typed Any",
+                json_string(prop.name)
+            );
+            self.record(origin, &reason);
+        }
+    }
+
     /// Records a degradation at `origin`.
     fn record(&mut self, origin: &Origin, reason: &str) {
         self.degradations.push(Degradation {
@@ -283,6 +298,7 @@ impl<'a> Convert<'a> {
                 && props.iter().all(|p| is_keyword_param(p.name))
             {
                 self.merge_budget -= copied;
+                self.record_conflicts(&props, origin);
                 let params = self.fields(props.into_iter(), base, key, origin);
                 let rest = rest.map(|v| {
                     self.conv_part(v, || (format!("{base}Value"), format!("{key}{{}}")), origin)
@@ -322,20 +338,15 @@ impl<'a> Convert<'a> {
     }
 
     /// The objects an `allOf` merges, when `ty` is one (spelled out or
-    /// through a few references) whose every member is one object.
+    /// through a few references) that merges into one object.
     fn merged_parts(&self, ty: &'a Ty) -> Option<Vec<&'a Object>> {
         let mut ty = ty;
         for _ in 0..8 {
             match ty {
                 Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
                 Ty::Inter(members, _) => {
-                    return members
-                        .iter()
-                        .map(|m| match object_alternatives(m, self.defs, 0)?.as_slice() {
-                            [one] => Some(*one),
-                            _ => None,
-                        })
-                        .collect();
+                    let mut combos = merge_combos(members, self.defs, 0).ok()?;
+                    return (combos.len() == 1).then(|| combos.swap_remove(0));
                 }
                 _ => return None,
             }
@@ -535,24 +546,15 @@ impl<'a> Convert<'a> {
         key: &str,
         origin: &Origin,
     ) -> Py {
-        let mut combos: Vec<Vec<&'a Object>> = vec![Vec::new()];
-        for member in members {
-            let Some(alts) = object_alternatives(member, self.defs, 0) else {
+        let combos = match merge_combos(members, self.defs, 0) {
+            Ok(combos) => combos,
+            Err(NotObjects::Other) => {
                 return self.degrade(origin, "allOf over non-object schemas has no Python type");
-            };
-            let mut next = Vec::with_capacity(combos.len() * alts.len());
-            for combo in &combos {
-                for alt in &alts {
-                    let mut c = combo.clone();
-                    c.push(*alt);
-                    next.push(c);
-                }
             }
-            if next.len() > MAX_MERGED_ALTERNATIVES {
+            Err(NotObjects::TooMany) => {
                 return self.degrade(origin, "allOf expands into too many alternatives");
             }
-            combos = next;
-        }
+        };
         let copied: usize = combos.iter().flatten().map(|o| o.props.len()).sum();
         if copied > self.merge_budget {
             return self.degrade(
@@ -564,6 +566,7 @@ impl<'a> Convert<'a> {
         let mut out = Vec::with_capacity(combos.len());
         for (i, combo) in combos.iter().enumerate() {
             let props = merge_objects(combo);
+            self.record_conflicts(&props, origin);
             let key = if combos.len() == 1 {
                 key.to_owned()
             } else {
@@ -582,37 +585,61 @@ impl<'a> Convert<'a> {
     }
 }
 
-/// The objects a type stands for, if it is objects all the way down
-/// (an object, a definition of one, or a union of such).
+/// Why a type cannot be merged as objects.
+pub(super) enum NotObjects {
+    /// Some alternative is no object.
+    Other,
+    /// Merging would make more than [`MAX_MERGED_ALTERNATIVES`] classes.
+    TooMany,
+}
+
+/// The alternatives a type stands for when it is objects all the way down
+/// (an object, a definition of one, a union or an intersection of such),
+/// each as the objects that merge into it: `A | (B & C)` gives `[A]` and
+/// `[B, C]`.
 pub(super) fn object_alternatives<'t>(
     ty: &'t Ty,
     defs: &'t [Def],
     hops: usize,
-) -> Option<Vec<&'t Object>> {
+) -> Result<Vec<Vec<&'t Object>>, NotObjects> {
     match ty {
-        Ty::Object(obj) => Some(vec![obj]),
-        Ty::Named(id) if hops < 8 => object_alternatives(&defs[*id].ty, defs, hops + 1),
+        Ty::Object(obj) => Ok(vec![vec![obj]]),
+        Ty::Named(id) if hops < 8 => match defs.get(*id) {
+            Some(def) => object_alternatives(&def.ty, defs, hops + 1),
+            None => Err(NotObjects::Other),
+        },
         Ty::Union(members) => {
             let mut out = Vec::new();
             for m in members {
                 out.extend(object_alternatives(m, defs, hops + 1)?);
             }
-            Some(out)
+            Ok(out)
         }
-        Ty::Inter(members, _) => {
-            let mut props: Vec<&Object> = Vec::new();
-            for m in members {
-                match object_alternatives(m, defs, hops + 1)?.as_slice() {
-                    [one] => props.push(one),
-                    _ => return None,
-                }
-            }
-            // A nested intersection of single objects is itself one object,
-            // but it has no storage here; merge at the caller instead.
-            if props.len() == 1 { Some(props) } else { None }
-        }
-        _ => None,
+        Ty::Inter(members, _) => merge_combos(members, defs, hops + 1),
+        _ => Err(NotObjects::Other),
     }
+}
+
+/// The alternatives of an intersection of `members`: one for each way of
+/// picking an alternative of every member, as the objects that merge into
+/// it.
+fn merge_combos<'t>(
+    members: &'t [Ty],
+    defs: &'t [Def],
+    hops: usize,
+) -> Result<Vec<Vec<&'t Object>>, NotObjects> {
+    let mut combos: Vec<Vec<&'t Object>> = vec![Vec::new()];
+    for member in members {
+        let alts = object_alternatives(member, defs, hops)?;
+        if combos.len().saturating_mul(alts.len()) > MAX_MERGED_ALTERNATIVES {
+            return Err(NotObjects::TooMany);
+        }
+        combos = combos
+            .iter()
+            .flat_map(|combo| alts.iter().map(move |alt| [combo.as_slice(), alt].concat()))
+            .collect();
+    }
+    Ok(combos)
 }
 
 /// The properties of one object with every property of every part, sorted
@@ -625,8 +652,13 @@ pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
         for prop in &part.props {
             match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
                 Some(existing) => {
-                    if *existing.ty != prop.ty {
+                    // Anything and T is T; two other types have no Python
+                    // intersection, and the key may hold either.
+                    if *existing.ty == Ty::Unknown {
+                        existing.ty = &prop.ty;
+                    } else if prop.ty != Ty::Unknown && *existing.ty != prop.ty {
                         existing.ty = &UNKNOWN;
+                        existing.conflict = true;
                     }
                     existing.required |= prop.required;
                     if existing.doc.is_empty() {
