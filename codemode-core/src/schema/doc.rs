@@ -16,8 +16,8 @@ const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 /// Where a documented node stands, which decides what its doc need not say.
 #[derive(Clone, Copy)]
 pub(crate) enum Place<'a> {
-    /// A definition, or anything else that is not a property.
-    Alone,
+    /// The definition that asks to be named `name`.
+    Definition { name: &'a str },
     /// The value of the property `name` of an object.
     Property { name: &'a str, required: bool },
 }
@@ -25,7 +25,9 @@ pub(crate) enum Place<'a> {
 /// Description, constraints and annotations of a schema node. What the
 /// type or the place already says is left out:
 /// - a title that only restates the property's name (`"Section Anchor"`
-///   for `section_anchor`, as pydantic writes one on every field);
+///   for `section_anchor`, as pydantic writes one on every field), or the
+///   definition's (`"Item"` for `#/$defs/Item`, as pydantic writes one on
+///   every model);
 /// - `default: null` on an optional property (leaving it out means that);
 /// - the number encodings `double`, `float` and `int64`, and a `minimum` or
 ///   `maximum` that an encoding beside it already says (`uint8` says 0 and
@@ -57,10 +59,8 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             }
         }
     }
-    let title = match place {
-        Place::Property { name, .. } => title.filter(|t| !same_words(t, name)),
-        Place::Alone => title,
-    };
+    let (Place::Property { name, .. } | Place::Definition { name }) = place;
+    let title = title.filter(|t| !same_words(t, name));
     let mut text = description
         .or(title)
         .map(str::to_owned)
@@ -248,6 +248,9 @@ mod tests {
         doc.notes.iter().map(|(k, v)| (*k, v.as_str())).collect()
     }
 
+    /// A definition with no name a title could restate.
+    const ALONE: Place<'static> = Place::Definition { name: "" };
+
     const OPTIONAL: Place<'static> = Place::Property {
         name: "section_anchor",
         required: false,
@@ -262,11 +265,11 @@ mod tests {
             {"type": "object", "description": "not a constant"}
         ]});
         assert_eq!(
-            doc(schema, Place::Alone).text.as_deref(),
+            doc(schema, ALONE).text.as_deref(),
             Some("How to run.\n\"fast\": Skips the checks.\n\"slow\": Runs every check")
         );
         let plain = json!({"anyOf": [{"const": 1}, {"const": 2}]});
-        assert_eq!(doc(plain, Place::Alone).text, None);
+        assert_eq!(doc(plain, ALONE).text, None);
     }
 
     #[test]
@@ -274,10 +277,7 @@ mod tests {
         let titled = json!({"type": "string", "title": "Section Anchor"});
         assert_eq!(doc(titled.clone(), OPTIONAL).text, None);
         // Elsewhere, or saying more, it stays.
-        assert_eq!(
-            doc(titled, Place::Alone).text.as_deref(),
-            Some("Section Anchor")
-        );
+        assert_eq!(doc(titled, ALONE).text.as_deref(), Some("Section Anchor"));
         let more = json!({"title": "Section anchor (optional)"});
         assert!(doc(more, OPTIONAL).text.is_some());
     }
@@ -293,14 +293,33 @@ mod tests {
         assert_eq!(notes(&doc(schema, required)), [("default", "null")]);
         let schema = json!({"format": "uint8", "minimum": 0, "maximum": 100});
         assert_eq!(
-            notes(&doc(schema, Place::Alone)),
+            notes(&doc(schema, ALONE)),
             [("format", "uint8"), ("maximum", "100")]
         );
         let schema = json!({"format": "int32", "minimum": -2147483648i64, "maximum": 2147483647});
-        assert_eq!(notes(&doc(schema, Place::Alone)), [("format", "int32")]);
+        assert_eq!(notes(&doc(schema, ALONE)), [("format", "int32")]);
         for format in ["double", "float", "int64"] {
-            assert!(notes(&doc(json!({"format": format}), Place::Alone)).is_empty());
+            assert!(notes(&doc(json!({"format": format}), ALONE)).is_empty());
         }
+    }
+
+    #[test]
+    fn a_definitions_title_that_restates_its_name_is_left_out() {
+        let item = Place::Definition { name: "Item" };
+        assert_eq!(doc(json!({"title": "Item"}), item).text, None);
+        assert_eq!(
+            doc(json!({"title": "Inventory item"}), item)
+                .text
+                .as_deref(),
+            Some("Inventory item")
+        );
+        // A description is the doc, whatever the title.
+        assert_eq!(
+            doc(json!({"title": "Item", "description": "An item."}), item)
+                .text
+                .as_deref(),
+            Some("An item.")
+        );
     }
 
     #[test]
@@ -312,10 +331,7 @@ mod tests {
             json!({"description": "Whether to wait; defaults to true", "default": true}),
         ];
         for schema in stated {
-            assert!(
-                notes(&doc(schema.clone(), Place::Alone)).is_empty(),
-                "{schema}"
-            );
+            assert!(notes(&doc(schema.clone(), ALONE)).is_empty(), "{schema}");
         }
         let kept = [
             // Given, but not as the default.
@@ -331,11 +347,7 @@ mod tests {
             json!({"description": "Defaults to the empty list", "default": []}),
         ];
         for schema in kept {
-            assert_eq!(
-                notes(&doc(schema.clone(), Place::Alone)).len(),
-                1,
-                "{schema}"
-            );
+            assert_eq!(notes(&doc(schema.clone(), ALONE)).len(), 1, "{schema}");
         }
     }
 }

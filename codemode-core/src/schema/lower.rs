@@ -373,9 +373,11 @@ impl<'v> Walk<'v> {
             self.current = Some(pending.id);
             let mut ptr = pending.pointer;
             let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
+            let name = &self.defs[pending.id].base;
+            let doc = doc_of(pending.node, Place::Definition { name });
             let def = &mut self.defs[pending.id];
             def.ty = ty;
-            def.doc = doc_of(pending.node, Place::Alone);
+            def.doc = doc;
         }
         self.current = None;
         ty
