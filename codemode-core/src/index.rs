@@ -676,7 +676,9 @@ mod tests {
         );
         let py = c.describe(Language::Python, &["db_op002"]);
         assert!(
-            py.contains("async def db_op002(\n        self, *,\n        id: str,  # Which one.\n    ) -> Any:"),
+            py.contains(
+                "async def db_op002(self, *,\n        id: str,  # Which one.\n    ) -> Any:"
+            ),
             "{py}"
         );
         assert!(!py.contains("class ToolCallError"), "{py}");

@@ -8,8 +8,7 @@ class ToolCallError(Exception):
 class Tools(Protocol):
     async def constrained(self, *, code: Any = ...) -> Any:
         """An allOf that is not made of objects."""
-    async def create_user(
-        self, *,
+    async def create_user(self, *,
         age: int = ...,
         name: str,
         password: str,  # @minLength 12

@@ -9,8 +9,7 @@ class GreetOutput(TypedDict):
     message: str
 
 class Tools(Protocol):
-    async def greet(
-        self, *,
+    async def greet(self, *,
         loud: bool = ...,
         name: str,  # Who to greet.
         times: int = ...,  # @minimum 1 @default 1

@@ -17,8 +17,7 @@ OddTypeIgnoreArgs = TypedDict("OddTypeIgnoreArgs", {
 }, total=False)
 
 class Tools(Protocol):
-    async def annotate(
-        self, *,
+    async def annotate(self, *,
         # The text.
         # # pyright : basic
         # // @ts-ignore

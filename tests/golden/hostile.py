@@ -35,8 +35,7 @@ class UnicodArgs(TypedDict, total=False):
     naïve: str
 
 class Tools(Protocol):
-    async def get_weather(
-        self, *,
+    async def get_weather(self, *,
         city: str = ...,  # @pattern ^[^*/]+$ @default "*/ \"\"\" \\"
     ) -> Any:
         """# not a comment

@@ -58,8 +58,7 @@ class ShippingStandard(TypedDict):
     kind: Literal["standard"]
 
 class Tools(Protocol):
-    async def ship(
-        self, *,
+    async def ship(self, *,
         category: Category | None = ...,
         dimensions: tuple[float, float, float],
         labels: dict[str, str],  # Extra label lines.

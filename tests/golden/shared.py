@@ -34,8 +34,7 @@ class Tools(Protocol):
     async def stat_note(self, *, path: str) -> Content:
         """Sizes a note."""
         ...
-    async def tag_note(
-        self, *,
+    async def tag_note(self, *,
         path: str,  # Where the note is
     ) -> TagNoteOutput:
         """Tags a note; its path is described, so its arguments are a class of their own."""

@@ -301,7 +301,7 @@ impl Printer<'_> {
             self.out.push(')');
             return;
         }
-        self.out.push_str("(\n        self, *,\n");
+        self.out.push_str("(self, *,\n");
         for param in params {
             let trailing = self.doc_above(param.doc, "        # ");
             self.out.push_str("        ");
