@@ -125,6 +125,15 @@ fn all_of_over_unions_that_multiply_out_too_far_degrades() {
         assert_eq!(!t.degradations.is_empty(), degraded, "{}", t.text);
         assert_eq!(t.text.contains("t(args: unknown)"), degraded, "{}", t.text);
     }
+    // Counted through references to the unions, too.
+    let defs: serde_json::Map<String, Value> =
+        (0..4).map(|i| (format!("U{i}"), union_of(i, 10))).collect();
+    let refs: Vec<_> = (0..4)
+        .map(|i| json!({"$ref": format!("#/$defs/U{i}")}))
+        .collect();
+    let tool = ToolDef::new("t", json!({"allOf": refs, "$defs": defs}));
+    let t = render_report(Language::TypeScript, &[tool]);
+    assert_eq!(t.degradations.len(), 1, "{}", t.text);
 }
 
 #[test]

@@ -33,16 +33,103 @@ pub const MAX_LIST_NESTING: usize = 8;
 /// it becomes the escape hatch.
 const MAX_ALTERNATIVES: usize = 1_000;
 
-/// How many alternatives the intersection of `parts` multiplies out to:
-/// the product of its unions' sizes (saturating).
-fn alternatives(parts: &[Ty]) -> usize {
-    parts.iter().fold(1usize, |n, part| {
-        n.saturating_mul(match part {
-            Ty::Union(members) => members.len(),
-            Ty::Inter(members, _) => alternatives(members),
-            _ => 1,
-        })
-    })
+/// Replaces each intersection that multiplies out to more than
+/// [`MAX_ALTERNATIVES`] alternatives with the escape hatch, and records it.
+/// Checkers distribute `(A | B) & (C | D)` into four members (TypeScript
+/// gives up past 100,000), through named types too, so the count follows
+/// references.
+fn cap_intersections(
+    tools: &mut [LoweredTool],
+    defs: &mut [Def],
+    degradations: &mut Vec<Degradation>,
+) {
+    let has_inter = |ty: &Ty| {
+        let mut todo = vec![ty];
+        while let Some(ty) = todo.pop() {
+            match ty {
+                Ty::Inter(..) => return true,
+                Ty::Object(obj) => {
+                    todo.extend(obj.props.iter().map(|p| &p.ty));
+                    if let Extra::Values(v) = &obj.extra {
+                        todo.push(v);
+                    }
+                }
+                Ty::Array(item) => todo.push(item),
+                Ty::Tuple(t) => todo.extend(t.items.iter().chain(t.rest.as_deref())),
+                Ty::Union(members) => todo.extend(members),
+                _ => {}
+            }
+        }
+        false
+    };
+    let any = tools
+        .iter()
+        .flat_map(|t| std::iter::once(&t.input).chain(t.output.as_ref()))
+        .chain(defs.iter().map(|d| &d.ty))
+        .any(has_inter);
+    if !any {
+        return;
+    }
+    let mut memo: Vec<Option<usize>> = vec![None; defs.len()];
+    for id in 0..defs.len() {
+        alternatives(&Ty::Named(id), defs, &mut memo, 0);
+    }
+    let mut cap = |ty: &mut Ty| {
+        if let Ty::Inter(_, origin) = &*ty
+            && alternatives(ty, &[], &mut memo, 0) > MAX_ALTERNATIVES
+        {
+            degradations.push(Degradation {
+                tool: origin.tool.clone(),
+                pointer: origin.pointer.clone(),
+                reason: format!(
+                    "allOf over anyOf/oneOf makes more than {MAX_ALTERNATIVES} alternatives"
+                ),
+            });
+            *ty = Ty::Unknown;
+        }
+    };
+    for tool in tools.iter_mut() {
+        super::share::visit_mut(&mut tool.input, &mut cap);
+        if let Some(output) = &mut tool.output {
+            super::share::visit_mut(output, &mut cap);
+        }
+    }
+    for def in defs.iter_mut() {
+        super::share::visit_mut(&mut def.ty, &mut cap);
+    }
+}
+
+/// How many alternatives `ty` stands for once intersections of unions are
+/// multiplied out (saturating): a union adds its members', an intersection
+/// multiplies them, a reference counts as its definition (memoized in
+/// `memo`; `defs` may be empty once every definition is there).
+fn alternatives(ty: &Ty, defs: &[Def], memo: &mut [Option<usize>], depth: usize) -> usize {
+    // Deep nesting is cut short: it can only count too few.
+    if depth > 64 {
+        return 1;
+    }
+    match ty {
+        Ty::Union(members) => members.iter().fold(0, |n: usize, m| {
+            n.saturating_add(alternatives(m, defs, memo, depth + 1))
+        }),
+        Ty::Inter(members, _) => members.iter().fold(1, |n: usize, m| {
+            n.saturating_mul(alternatives(m, defs, memo, depth + 1))
+        }),
+        Ty::Named(id) => match memo.get(*id).copied() {
+            Some(Some(n)) => n,
+            Some(None) => {
+                // A cycle counts once until its count is known.
+                memo[*id] = Some(1);
+                let n = defs
+                    .get(*id)
+                    .map_or(1, |def| alternatives(&def.ty, defs, memo, depth + 1));
+                memo[*id] = Some(n);
+                n
+            }
+            None => 1,
+        },
+        _ => 1,
+    }
 }
 
 /// A schema node the renderer could not express, so it was given the
@@ -286,13 +373,14 @@ fn renumber_refs(ty: &mut Ty, renumber: &[usize]) {
 /// The lowered tool set, once every root is lowered.
 fn finish(part: Part) -> Lowered {
     let Part {
-        tools,
+        mut tools,
         mut defs,
         degradations,
         ..
     } = part;
     let mut degradations: Vec<Degradation> = degradations.into_iter().map(|(_, d)| d).collect();
     break_alias_cycles(&mut defs, &mut degradations);
+    cap_intersections(&mut tools, &mut defs, &mut degradations);
     degradations.sort();
     degradations.dedup();
     Lowered {
@@ -516,13 +604,6 @@ impl<'v> Walk<'v> {
         Ok(match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
-            // Checkers multiply an intersection of unions out (TypeScript
-            // gives up past 100,000 members): too many is no type.
-            _ if alternatives(&parts) > MAX_ALTERNATIVES => self.degrade(
-                site,
-                ptr,
-                format!("allOf over anyOf/oneOf makes more than {MAX_ALTERNATIVES} alternatives"),
-            ),
             // Only a real intersection needs to know where it came from.
             _ => {
                 let origin = Origin {

@@ -433,7 +433,7 @@ fn open_objects(ty: &mut Ty) {
 }
 
 /// Calls `f` on `ty` and on every type inside it, outermost first.
-fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
+pub(super) fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     f(ty);
     each_child_mut(ty, &mut |child| visit_mut(child, f));
 }
