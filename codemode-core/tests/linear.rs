@@ -81,7 +81,34 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             )
         })
         .collect();
+    // Levels of definitions, each an allOf of references to several of the
+    // next level's: merging them naively multiplies the work by the
+    // fan-out at every level.
+    let (fan, levels, width) = (20, 4, n / 20);
+    let layered = defs((0..levels).flat_map(|k| {
+        (0..width).map(move |i| {
+            let body = if k + 1 == levels {
+                json!({"type": "object", "properties": {format!("p{i}"): {"type": "string"}}})
+            } else {
+                let refs: Vec<Value> = (0..fan)
+                    .map(|j| json!({"$ref": format!("#/$defs/D{}_{}", k + 1, (i + j) % width)}))
+                    .collect();
+                json!({"allOf": refs})
+            };
+            (format!("D{k}_{i}"), body)
+        })
+    }));
+    let layered_uses: Vec<Value> = (0..width)
+        .map(|i| json!({"$ref": format!("#/$defs/D0_{i}")}))
+        .collect();
     vec![
+        (
+            "allOf through layers of references",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"anyOf": layered_uses}}, "$defs": layered}),
+            )],
+        ),
         (
             "a chain of objects, each holding the next",
             chain(|next| json!({"type": "object", "properties": {"next": next}})),
@@ -117,6 +144,7 @@ fn allocated_by(language: Language, tools: &[ToolDef]) -> usize {
 fn rendering_grows_linearly_with_hostile_inputs() {
     const SMALL: usize = 400;
     const FACTOR: usize = 4;
+    const MAX_PER_INPUT_BYTE: f64 = 1000.0;
     let small = cases(SMALL);
     let large = cases(SMALL * FACTOR);
     let mut failures = Vec::new();
@@ -125,7 +153,18 @@ fn rendering_grows_linearly_with_hostile_inputs() {
             let a = allocated_by(language, small);
             let b = allocated_by(language, large);
             let ratio = b as f64 / a as f64;
-            eprintln!("{name} ({language:?}): {a} -> {b} bytes, {ratio:.2}x");
+            let input: usize = large.iter().map(|t| t.input_schema.to_string().len()).sum();
+            let per_byte = b as f64 / input as f64;
+            eprintln!(
+                "{name} ({language:?}): {a} -> {b} bytes, {ratio:.2}x; {per_byte:.0} per input byte"
+            );
+            // Linear, and with a small constant: no input multiplies the
+            // work by a fixed but large factor either.
+            if per_byte > MAX_PER_INPUT_BYTE {
+                failures.push(format!(
+                    "{name} ({language:?}): {per_byte:.0} bytes allocated per input byte"
+                ));
+            }
             // Linear growth is about FACTOR; quadratic would be FACTOR².
             if ratio > FACTOR as f64 * 1.75 {
                 failures.push(format!(

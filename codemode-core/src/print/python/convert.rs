@@ -345,7 +345,8 @@ impl<'a> Convert<'a> {
             match ty {
                 Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
                 Ty::Inter(members, _) => {
-                    let mut combos = merge_combos(members, self.defs, 0).ok()?;
+                    let mut combos =
+                        merge_combos(members, self.defs, 0, &mut { MERGE_WORK }).ok()?;
                     return (combos.len() == 1).then(|| combos.swap_remove(0));
                 }
                 _ => return None,
@@ -546,13 +547,16 @@ impl<'a> Convert<'a> {
         key: &str,
         origin: &Origin,
     ) -> Py {
-        let combos = match merge_combos(members, self.defs, 0) {
+        let combos = match merge_combos(members, self.defs, 0, &mut { MERGE_WORK }) {
             Ok(combos) => combos,
             Err(NotObjects::Other) => {
                 return self.degrade(origin, "allOf over non-object schemas has no Python type");
             }
             Err(NotObjects::TooMany) => {
-                return self.degrade(origin, "allOf expands into too many alternatives");
+                return self.degrade(
+                    origin,
+                    "allOf expands into too many alternatives or merged objects",
+                );
             }
         };
         let copied: usize = combos.iter().flatten().map(|o| o.props.len()).sum();
@@ -596,41 +600,61 @@ pub(super) enum NotObjects {
 /// The alternatives a type stands for when it is objects all the way down
 /// (an object, a definition of one, a union or an intersection of such),
 /// each as the objects that merge into it: `A | (B & C)` gives `[A]` and
-/// `[B, C]`.
+/// `[B, C]`. `budget` bounds the objects handled on the way, so nested
+/// intersections through references cannot multiply the work.
 pub(super) fn object_alternatives<'t>(
     ty: &'t Ty,
     defs: &'t [Def],
     hops: usize,
+    budget: &mut usize,
 ) -> Result<Vec<Vec<&'t Object>>, NotObjects> {
     match ty {
-        Ty::Object(obj) => Ok(vec![vec![obj]]),
+        Ty::Object(obj) => {
+            spend(budget, 1)?;
+            Ok(vec![vec![obj]])
+        }
         Ty::Named(id) if hops < 8 => match defs.get(*id) {
-            Some(def) => object_alternatives(&def.ty, defs, hops + 1),
+            Some(def) => object_alternatives(&def.ty, defs, hops + 1, budget),
             None => Err(NotObjects::Other),
         },
         Ty::Union(members) => {
             let mut out = Vec::new();
             for m in members {
-                out.extend(object_alternatives(m, defs, hops + 1)?);
+                out.extend(object_alternatives(m, defs, hops + 1, budget)?);
+                // More than an intersection could take: it multiplies.
+                if out.len() > MAX_MERGED_ALTERNATIVES {
+                    return Err(NotObjects::TooMany);
+                }
             }
             Ok(out)
         }
-        Ty::Inter(members, _) => merge_combos(members, defs, hops + 1),
+        Ty::Inter(members, _) => merge_combos(members, defs, hops + 1, budget),
         _ => Err(NotObjects::Other),
     }
+}
+
+/// Objects one merge may handle, counting each time one is reached or
+/// copied into a combination.
+const MERGE_WORK: usize = 4096;
+
+/// Takes `n` from `budget`, or fails when it has less.
+fn spend(budget: &mut usize, n: usize) -> Result<(), NotObjects> {
+    *budget = budget.checked_sub(n).ok_or(NotObjects::TooMany)?;
+    Ok(())
 }
 
 /// The alternatives of an intersection of `members`: one for each way of
 /// picking an alternative of every member, as the objects that merge into
 /// it.
-fn merge_combos<'t>(
+pub(super) fn merge_combos<'t>(
     members: &'t [Ty],
     defs: &'t [Def],
     hops: usize,
+    budget: &mut usize,
 ) -> Result<Vec<Vec<&'t Object>>, NotObjects> {
     let mut combos: Vec<Vec<&'t Object>> = vec![Vec::new()];
     for member in members {
-        let alts = object_alternatives(member, defs, hops)?;
+        let alts = object_alternatives(member, defs, hops, budget)?;
         if combos.len().saturating_mul(alts.len()) > MAX_MERGED_ALTERNATIVES {
             return Err(NotObjects::TooMany);
         }
@@ -638,6 +662,7 @@ fn merge_combos<'t>(
             .iter()
             .flat_map(|combo| alts.iter().map(move |alt| [combo.as_slice(), alt].concat()))
             .collect();
+        spend(budget, combos.iter().map(Vec::len).sum())?;
     }
     Ok(combos)
 }
