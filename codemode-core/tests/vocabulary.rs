@@ -210,6 +210,23 @@ fn all_of_merges_objects_in_python() {
         reasons,
         ["allOf members give the key \"a\" different types; it is typed Any"]
     );
+    // A merged class takes no other keys, which a member allows: recorded.
+    let typed_rest = ToolDef::new(
+        "t",
+        json!({"type": "object", "properties": {"p": {"allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "integer"}},
+            {"type": "object", "properties": {"b": {"type": "integer"}}}
+        ]}}}),
+    );
+    let p = render_report(Language::Python, &[typed_rest]);
+    assert!(
+        p.degradations
+            .iter()
+            .any(|d| d.pointer == "/inputSchema/properties/p"
+                && d.reason.starts_with("keys beside the listed properties")),
+        "{:?}",
+        p.degradations
+    );
     // Anywhere else, one class.
     let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
     assert!(

@@ -582,6 +582,14 @@ impl<'a> Convert<'a> {
             } else if props.is_empty() || self.standalone {
                 Py::Dict(Box::new(Py::Any))
             } else {
+                // Other keys are allowed unless a member is closed, and
+                // typed when a member types them: as for one object.
+                let closed = combo.iter().any(|o| o.extra == Extra::Closed);
+                if let Some(typed) = combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
+                    && !closed
+                {
+                    self.other_keys(typed, origin);
+                }
                 Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))
             });
         }
