@@ -71,20 +71,42 @@ pub(crate) fn to_canonical(value: &Json<'_>, limit: Option<usize>) -> String {
 /// TypeScript and Python string literal: quotes, backslashes, control
 /// characters and U+2028/U+2029 are escaped.
 pub(crate) fn push_json_string(out: &mut String, s: &str) {
-    push_quoted(out, s, false);
+    push_quoted(out, s, Escape::Canonical);
 }
 
-/// `s` as a string literal for an SDK's source text: as
+/// `s` as a string literal for TypeScript (and JSON) source text: as
 /// [`push_json_string`] writes it, and with every character that prints as
 /// nothing or as a plain space escaped as well (`"a\u200cb"`, not a name
-/// that looks like `"ab"`), so a reader sees which string it is.
+/// that looks like `"ab"`), so a reader sees which string it is. A
+/// character past U+FFFF is escaped as its UTF-16 pair, which JavaScript
+/// and JSON read as the one character.
 pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    push_quoted(&mut out, s, true);
+    push_quoted(&mut out, s, Escape::Utf16);
     out
 }
 
-fn push_quoted(out: &mut String, s: &str, visible: bool) {
+/// `s` as a Python string literal, escaped as [`json_string`] escapes it
+/// but for characters past U+FFFF, which Python spells `\U0001xxxx` (a
+/// UTF-16 pair would be two lone surrogates there).
+pub(crate) fn python_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_quoted(&mut out, s, Escape::Python);
+    out
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Escape {
+    /// Only what a JSON string must escape, and the line separators.
+    Canonical,
+    /// Also unseen characters, past U+FFFF as a UTF-16 pair.
+    Utf16,
+    /// Also unseen characters, past U+FFFF as `\U` and eight digits.
+    Python,
+}
+
+fn push_quoted(out: &mut String, s: &str, escape: Escape) {
+    use std::fmt::Write as _;
     out.push('"');
     for c in s.chars() {
         match c {
@@ -94,21 +116,34 @@ fn push_quoted(out: &mut String, s: &str, visible: bool) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 || c == '\u{7f}' || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+                let _ = write!(out, "\\u{:04x}", c as u32);
             }
-            c if visible && unseen(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if escape != Escape::Canonical && unseen(c) => match (escape, c as u32) {
+                (_, n @ ..=0xffff) => {
+                    let _ = write!(out, "\\u{n:04x}");
+                }
+                (Escape::Python, n) => {
+                    let _ = write!(out, "\\U{n:08x}");
+                }
+                _ => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        let _ = write!(out, "\\u{unit:04x}");
+                    }
+                }
+            },
             c => out.push(c),
         }
     }
     out.push('"');
 }
 
-/// Whether `c` (in the Basic Multilingual Plane, where `\uXXXX` means the
-/// same character to JSON, TypeScript and Python) prints as nothing or as a
-/// plain space: C1 controls, spaces other than U+0020, and format
-/// characters (soft hyphen, zero-width and joining characters, direction
-/// marks and overrides, word joiners, the byte order mark).
-fn unseen(c: char) -> bool {
+/// Whether `c` prints as nothing or as a plain space, or only changes how
+/// the character before it looks: C1 controls, spaces other than U+0020,
+/// format characters (soft hyphen, zero-width and joining characters,
+/// direction marks and overrides, word joiners, the byte order mark, tag
+/// characters), fillers, and variation selectors.
+pub(crate) fn unseen(c: char) -> bool {
     matches!(
         c,
         '\u{80}'..='\u{a0}'
@@ -124,9 +159,12 @@ fn unseen(c: char) -> bool {
             | '\u{205f}'..='\u{206f}'
             | '\u{3000}'
             | '\u{3164}'
+            | '\u{fe00}'..='\u{fe0f}'
             | '\u{feff}'
             | '\u{ffa0}'
             | '\u{fff0}'..='\u{fffb}'
+            | '\u{1d173}'..='\u{1d17a}'
+            | '\u{e0000}'..='\u{e0fff}'
     )
 }
 
@@ -179,6 +217,18 @@ mod tests {
         while let Value::Array(mut items) = cur {
             cur = items.pop().unwrap_or(Value::Null);
         }
+    }
+
+    #[test]
+    fn characters_past_the_basic_plane_are_escaped_as_each_language_reads_them() {
+        // A tag character and a variation selector from the supplement.
+        let s = "a\u{e0041}\u{e0100}";
+        assert_eq!(json_string(s), r#""a\udb40\udc41\udb40\udd00""#);
+        assert_eq!(python_string(s), r#""a\U000e0041\U000e0100""#);
+        // Both read back as the same string.
+        let back: String = serde_json::from_str(&json_string(s)).unwrap();
+        assert_eq!(back, s);
+        assert_eq!(python_string("é名😀"), "\"é名😀\"");
     }
 
     #[test]

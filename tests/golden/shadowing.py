@@ -12,6 +12,7 @@ class StrArgs(TypedDict, total=False):
     s: str
 
 UnicodeArgs = TypedDict("UnicodeArgs", {
+    "k\U000e0100": 'bool',
     "été": 'str',
     "𞀰": 'int',
 }, total=False)
@@ -35,6 +36,8 @@ class Tools(Protocol):
     @overload
     def __getitem__(self, name: Literal["_hidden"]) -> Callable[[HiddenArgs], Awaitable[Any]]:
         """Private to a class for pyright, so reached by subscript."""
+    @overload
+    def __getitem__(self, name: Literal["a\u034fb"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload
     def __getitem__(self, name: Literal["a\u200cb"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
     @overload

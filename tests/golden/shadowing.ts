@@ -6,6 +6,7 @@ declare const tools: {
   FindArgs(args?: { n?: number }): Promise<unknown>;
   // Private to a class for pyright, so reached by subscript.
   _hidden(args: { r: string }): Promise<unknown>;
+  "a\u034fb"(args?: { [key: string]: unknown }): Promise<unknown>;
   "a\u200cb"(args?: { [key: string]: unknown }): Promise<unknown>;
   blank(args: { "": string; id?: number }): Promise<unknown>;
   // Finds records.
@@ -18,6 +19,6 @@ declare const tools: {
   proto(args: { constructor?: number | Object["constructor"]; id: string; toString?: string | Object["toString"]; valueOf?: boolean | Object["valueOf"] }): Promise<unknown>;
   str(args?: { s?: string }): Promise<unknown>;
   // One key Python 3.11 can spell as a name, one it cannot.
-  unicode(args?: { "été"?: string; "𞀰"?: number }): Promise<unknown>;
+  unicode(args?: { "k\udb40\udd00"?: boolean; "été"?: string; "𞀰"?: number }): Promise<unknown>;
   "with-dash"(args?: { [key: string]: unknown }): Promise<unknown>;
 };

@@ -23,7 +23,13 @@ pub(crate) fn is_identifier(name: &str) -> bool {
         .next()
         .is_some_and(|c| c == '_' || c.is_ascii_alphabetic() || in_ranges(START, c));
     start
-        && chars.all(|c| c == '_' || c.is_ascii_alphanumeric() || in_ranges(CONTINUE, c))
+        && chars.all(|c| {
+            (c == '_' || c.is_ascii_alphanumeric() || in_ranges(CONTINUE, c))
+                // A name character that shows nothing (U+034F, a variation
+                // selector, a Hangul filler) would make two names look one.
+                && !crate::canonical::unseen(c)
+        })
+        && !name.starts_with(crate::canonical::unseen)
         && name.nfkc().eq(name.chars())
 }
 
@@ -220,6 +226,9 @@ mod tests {
             "\u{1e030}",  // a letter added in Unicode 15.0
             "x\u{11f00}", // a Kawi sign, Unicode 15.0
             "\u{31350}",  // a CJK ideograph added in Unicode 15.0
+            "t\u{34f}",   // a name character that shows nothing
+            "t\u{fe0f}",  // a variation selector
+            "\u{3164}",   // a Hangul filler, a letter that shows nothing
         ] {
             assert!(!is_identifier(name), "{name:?}");
         }

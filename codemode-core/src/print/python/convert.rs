@@ -1,7 +1,7 @@
 //! IR to [`Py`] trees: every decision Python's type system forces is made
 //! here, before anything is printed.
 
-use crate::canonical::json_string;
+use crate::canonical::{json_string, python_string};
 use crate::ident::pascal_case;
 use crate::ident::python::is_keyword_param;
 use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
@@ -378,7 +378,7 @@ impl<'a> Convert<'a> {
             Ty::Int => Py::Int,
             Ty::Num => Py::Float,
             Ty::Str => Py::Str,
-            Ty::Lit(Lit::Str(s)) => Py::Literal(vec![json_string(s)]),
+            Ty::Lit(Lit::Str(s)) => Py::Literal(vec![python_string(s)]),
             Ty::Lit(Lit::Bool(b)) => {
                 Py::Literal(vec![if *b { "True" } else { "False" }.to_owned()])
             }

@@ -3,7 +3,7 @@
 use super::super::comment::{clean_lines, defuse_python, doc_lines};
 use super::convert::{Args, Class, Field, Method, Py};
 use crate::GLOBAL;
-use crate::canonical::json_string;
+use crate::canonical::python_string;
 use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
 use crate::schema::Doc;
 use foldhash::HashSet;
@@ -160,7 +160,7 @@ impl Printer<'_> {
             docstring(&mut self.out, doc_lines(class.doc), "    ");
         } else {
             self.comments(class.doc);
-            let _ = writeln!(self.out, "{name} = TypedDict({}, {{", json_string(name));
+            let _ = writeln!(self.out, "{name} = TypedDict({}, {{", python_string(name));
         }
         for field in &class.fields {
             let trailing = self.field_doc(field.doc);
@@ -171,7 +171,12 @@ impl Printer<'_> {
                 self.field_type(field, total);
             } else {
                 let ty = self.captured(|p| p.field_type(field, total));
-                let _ = write!(self.out, "    {}: {},", json_string(field.name), quote(&ty));
+                let _ = write!(
+                    self.out,
+                    "    {}: {},",
+                    python_string(field.name),
+                    quote(&ty)
+                );
             }
             if let Some(one) = trailing {
                 self.out.push_str("  # ");
@@ -243,7 +248,7 @@ impl Printer<'_> {
                 let _ = write!(
                     self.out,
                     "    def __getitem__(self, name: Literal[{}]) -> Callable[[{args}], Awaitable[{output}]]",
-                    json_string(name)
+                    python_string(name)
                 );
                 if description.is_empty() {
                     self.out.push_str(": ...\n");

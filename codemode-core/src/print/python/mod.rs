@@ -23,7 +23,7 @@ mod convert;
 mod emit;
 
 use crate::ERROR_CLASS;
-use crate::canonical::json_string;
+use crate::canonical::python_string;
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::ident::pascal_case;
@@ -208,7 +208,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     let _ = writeln!(out, "from typing import {}\n", imports.join(", "));
     let kinds: Vec<String> = ErrorKind::ALL
         .iter()
-        .map(|k| json_string(k.as_str()))
+        .map(|k| python_string(k.as_str()))
         .collect();
     let _ = write!(
         out,
