@@ -192,25 +192,40 @@ fn states_default(text: &str, value: &Json<'_>) -> bool {
     if value.is_empty() || !text.is_ascii() || !value.is_ascii() {
         return false;
     }
-    let (text, value) = (text.to_ascii_lowercase(), value.to_ascii_lowercase());
-    text.match_indices("default").any(|(at, _)| {
-        let mut rest = text[at + "default".len()..]
-            .strip_prefix('s')
-            .unwrap_or_else(|| &text[at + "default".len()..]);
+    // "default" in any case; the value as written.
+    let lower = text.to_ascii_lowercase();
+    lower.match_indices("default").any(|(at, _)| {
+        let after = at + "default".len();
+        let mut rest = &text[after..];
+        rest = rest.strip_prefix(['s', 'S']).unwrap_or(rest);
         loop {
             rest = rest.trim_start_matches([' ', ':', '=', '(', '"', '\'', '`']);
             let word = rest
                 .split(|c: char| !c.is_ascii_alphabetic())
                 .next()
                 .unwrap_or("");
-            if matches!(word, "is" | "to" | "value" | "of") {
+            if matches!(
+                word.to_ascii_lowercase().as_str(),
+                "is" | "to" | "value" | "of"
+            ) {
                 rest = &rest[word.len()..];
             } else {
                 break;
             }
         }
-        rest.strip_prefix(value.as_str())
-            .is_some_and(|after| !after.starts_with(|c: char| c.is_ascii_alphanumeric()))
+        // The whole value: `1` is not the start of `1.5`, nor `fast` of
+        // `fast-path`.
+        rest.strip_prefix(value).is_some_and(|after| {
+            let mut next = after.chars();
+            match next.next() {
+                None => true,
+                Some(c) if c.is_ascii_alphanumeric() => false,
+                Some('.' | '-' | '_' | '/' | ':') => {
+                    !next.next().is_some_and(|c| c.is_ascii_alphanumeric())
+                }
+                Some(_) => true,
+            }
+        })
     })
 }
 
@@ -344,6 +359,11 @@ mod tests {
             json!({"description": "The default, unless the caller asks otherwise, is 5", "default": 5}),
             json!({"description": "Not the default. Set false to disable.", "default": false}),
             json!({"description": "Defaults: none. Max 5.", "default": 5}),
+            // Only the start of what the description gives.
+            json!({"description": "Defaults to 1.5 on slow links.", "default": 1}),
+            json!({"description": "Mode (default: fast-path).", "default": "fast"}),
+            // Another value, in another case.
+            json!({"description": "Defaults to info.", "default": "INFO"}),
             json!({"description": "Defaults to the empty list", "default": []}),
         ];
         for schema in kept {
