@@ -227,6 +227,17 @@ fn all_of_merges_objects_in_python() {
         "{:?}",
         p.degradations
     );
+    // A member that only lists required keys makes them required.
+    let required_only = json!({
+        "allOf": [{"$ref": "#/$defs/Base"}, {"required": ["a"]}],
+        "$defs": {"Base": {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}}
+    });
+    assert!(
+        py_sdk(required_only.clone())
+            .contains("async def t(self, *, a: str, b: int = ...) -> Any: ..."),
+        "{}",
+        py_sdk(required_only)
+    );
     // Anywhere else, one class.
     let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
     assert!(

@@ -683,8 +683,11 @@ impl<'v> Walk<'v> {
             }
             Some(_) => Some(self.malformed(site, ptr, "type", "a type name or an array of them")),
             None => {
+                // `required` alone too: an allOf member that only makes
+                // another member's keys required is common.
                 let object_like = [
                     Kw::Properties,
+                    Kw::Required,
                     Kw::AdditionalProperties,
                     Kw::PatternProperties,
                 ]
