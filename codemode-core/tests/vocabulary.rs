@@ -782,3 +782,32 @@ fn the_order_of_required_does_not_split_a_definition() {
         assert!(!sdk.contains("P2"), "{sdk}");
     }
 }
+
+#[test]
+fn python_records_point_at_the_property_they_are_about() {
+    let tool = ToolDef::new(
+        "n",
+        json!({"type": "object", "properties": {
+            "outer": {"type": "object", "properties": {
+                "inner": {"const": -9223372036854775808i64},
+                "m": {"allOf": [
+                    {"type": "object", "properties": {"a": {"type": "string"}}},
+                    {"type": "object", "properties": {"a": {"type": "integer"}}}
+                ]}
+            }},
+            "x": {"const": -9223372036854775808i64},
+            "y": {"const": -9223372036854775808i64}
+        }}),
+    );
+    let p = render_report(Language::Python, &[tool]);
+    let pointers: Vec<&str> = p.degradations.iter().map(|d| d.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/inputSchema/properties/outer/properties/inner",
+            "/inputSchema/properties/outer/properties/m",
+            "/inputSchema/properties/x",
+            "/inputSchema/properties/y",
+        ]
+    );
+}

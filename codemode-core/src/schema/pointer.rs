@@ -38,7 +38,7 @@ pub(super) fn unescape_segment(segment: &str) -> String {
 }
 
 /// Appends `segment` to a JSON pointer, escaped.
-pub(super) fn push_segment(ptr: &mut String, segment: &str) {
+pub(crate) fn push_segment(ptr: &mut String, segment: &str) {
     ptr.push('/');
     if !segment.contains(['~', '/']) {
         ptr.push_str(segment);

@@ -158,6 +158,10 @@ pub(super) struct Convert<'a> {
     pub(super) merge_budget: usize,
     pub(super) classes: Vec<Class<'a>>,
     pub(super) degradations: Vec<Degradation>,
+    /// Which degradations [`Convert::place_under`] has moved under a
+    /// property (by index; shorter than `degradations` when the rest are
+    /// not).
+    placed: Vec<bool>,
 }
 
 impl<'a> Convert<'a> {
@@ -169,6 +173,7 @@ impl<'a> Convert<'a> {
             merge_budget: MAX_MERGED_PROPS,
             classes: Vec::new(),
             degradations: Vec::new(),
+            placed: Vec::new(),
         }
     }
 
@@ -245,9 +250,9 @@ impl<'a> Convert<'a> {
         origin: &Origin,
     ) -> Vec<Field<'a>> {
         props
-            .map(|prop| Field {
-                name: prop.name,
-                ty: self.conv_part(
+            .map(|prop| {
+                let recorded = self.degradations.len();
+                let ty = self.conv_part(
                     prop.ty,
                     || {
                         (
@@ -256,11 +261,48 @@ impl<'a> Convert<'a> {
                         )
                     },
                     origin,
-                ),
-                required: prop.required,
-                doc: prop.doc,
+                );
+                self.place_under(recorded, &origin.pointer, prop.name);
+                Field {
+                    name: prop.name,
+                    ty,
+                    required: prop.required,
+                    doc: prop.doc,
+                }
             })
             .collect()
+    }
+
+    /// Moves the degradations recorded since `recorded` at `pointer`
+    /// under its property `name`: a record made while converting a
+    /// property's type points at that property. Records already moved under
+    /// a nested property move with it; records with a place of their own
+    /// (an intersection's) stay. Nothing is built unless something was
+    /// recorded.
+    fn place_under(&mut self, recorded: usize, pointer: &str, name: &str) {
+        if recorded == self.degradations.len() {
+            return;
+        }
+        self.placed.resize(self.degradations.len(), false);
+        for (d, placed) in self
+            .degradations
+            .iter_mut()
+            .zip(&mut self.placed)
+            .skip(recorded)
+        {
+            let rest = match d.pointer.strip_prefix(pointer) {
+                Some("") => "",
+                Some(rest) if *placed => rest,
+                _ => continue,
+            };
+            let mut moved = String::with_capacity(d.pointer.len() + name.len() + 12);
+            moved.push_str(pointer);
+            crate::schema::push_segment(&mut moved, "properties");
+            crate::schema::push_segment(&mut moved, name);
+            moved.push_str(rest);
+            d.pointer = moved;
+            *placed = true;
+        }
     }
 
     /// A method's arguments: keyword parameters when `keywords` (the tool
