@@ -7,7 +7,7 @@
 //! the index and each tool's declaration are byte-stable, and a build can
 //! fix them as constants.
 
-use crate::canonical::json_string;
+use crate::canonical::{json_string, python_string};
 use crate::catalog::Catalog;
 use crate::error::ErrorKind;
 use crate::language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
@@ -260,7 +260,7 @@ impl Catalog {
             let _ = writeln!(
                 out,
                 "{sign} {} ({})",
-                defuse(language, &shown(group)),
+                defuse(language, &shown(language, group)),
                 tools.len()
             );
             if named(i) {
@@ -275,7 +275,7 @@ impl Catalog {
     /// One tool's line in an index: its name, and at [`Fit::Summaries`]
     /// its summary.
     fn name_line(&self, language: Language, tool: &ToolDef, fit: Fit) -> String {
-        let mut text = shown(&tool.name);
+        let mut text = shown(language, &tool.name);
         let summary = summary(tool);
         if fit == Fit::Summaries && !summary.is_empty() {
             text.push_str(": ");
@@ -320,14 +320,14 @@ impl Catalog {
                     let close: Vec<String> = self
                         .search(name, 3)
                         .into_iter()
-                        .map(|m| quoted(&m.name))
+                        .map(|m| quoted(language, &m.name))
                         .collect();
                     let hint = if close.is_empty() {
                         String::new()
                     } else {
                         format!("; close: {}", close.join(", "))
                     };
-                    let line = format!("no tool is named {}{hint}", quoted(name));
+                    let line = format!("no tool is named {}{hint}", quoted(language, name));
                     let _ = writeln!(out, "{sign} {}", defuse(language, &line));
                 }
             }
@@ -422,22 +422,27 @@ fn defuse(language: Language, text: &str) -> String {
 }
 
 /// A name as a comment line shows it: bare when it is printable ASCII
-/// without spaces or quotes, else quoted as a JSON string, with the line
-/// separators JavaScript ends a comment at escaped too.
-fn shown(name: &str) -> String {
+/// without spaces or quotes, else quoted (see [`quoted`]).
+fn shown(language: Language, name: &str) -> String {
     let bare = !name.is_empty()
         && name
             .bytes()
             .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\');
-    if bare { name.to_owned() } else { quoted(name) }
+    if bare {
+        name.to_owned()
+    } else {
+        quoted(language, name)
+    }
 }
 
-/// `name` as a JSON string that no comment line can end inside.
-fn quoted(name: &str) -> String {
-    json_string(name)
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029")
-        .replace('\u{85}', "\\u0085")
+/// `name` as a string literal of `language`, so a program can copy it: no
+/// comment line can end inside it (line separators are escaped), and what
+/// prints as nothing is escaped.
+fn quoted(language: Language, name: &str) -> String {
+    match language {
+        Language::Python => python_string(name),
+        _ => json_string(name),
+    }
 }
 
 /// The tools in groups by the part of the name before its first `_`, `.`,
@@ -749,6 +754,19 @@ mod tests {
             let described = c.describe(language, &["x_\u{2028}"]);
             assert!(!described.contains('\u{2028}'), "{described}");
         }
+    }
+
+    #[test]
+    fn names_in_an_index_are_literals_of_its_language() {
+        // A tag character: a UTF-16 pair in TypeScript, `\U` in Python.
+        let c = Catalog::new([
+            ToolDef::new("x_a\u{e0041}", json!({})),
+            ToolDef::new("x_b", json!({})),
+        ]);
+        let ts = c.index(Language::TypeScript, Fit::Names);
+        assert!(ts.contains(r#""x_a\udb40\udc41""#), "{ts}");
+        let py = c.index(Language::Python, Fit::Names);
+        assert!(py.contains(r#""x_a\U000e0041""#), "{py}");
     }
 
     #[test]
