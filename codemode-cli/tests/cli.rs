@@ -241,7 +241,7 @@ fn check_reports_findings_with_their_places_and_exit_codes() {
         assert_eq!(
             text(&out.stdout),
             "<stdin>:1:31: error [wrong-type]: tools.read_file(): `path` must be a string, not a number\n\
-             <stdin>:2:1: warning [not-awaited]: the result of tools.list_directory() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or collect it in `Promise.all`)\n"
+             <stdin>:2:1: warning [not-awaited]: the result of tools.list_directory() is never awaited: the call runs, but its value and any error are lost; write `await` before it (or collect it in `Promise.all`)\n"
         );
         let warned = codemode(
             &["check", "-l", "py", "--tools", &tools],

@@ -377,6 +377,25 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                 let value = outcome
                     .value
                     .and_then(|json| serde_json::from_str(&json).ok());
+                // Calls the program started and never waited for still run
+                // to their end (or the deadline's): whether such a call
+                // happens must not hang on how soon the program finished.
+                while !calls.is_empty() {
+                    let finished = std::future::poll_fn(|cx| {
+                        if let Poll::Ready(Some(done)) = calls.poll_next_unpin(cx) {
+                            return Poll::Ready(Some(done));
+                        }
+                        if timer.poll_unpin(cx).is_ready() {
+                            return Poll::Ready(None);
+                        }
+                        Poll::Pending
+                    })
+                    .await;
+                    let Some((_, index, result, elapsed)) = finished else {
+                        break;
+                    };
+                    finish_record(&mut records, &hooks, index, &result, elapsed);
+                }
                 break (value, outcome.error);
             }
             Event::Engine(None) => {
@@ -396,17 +415,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     break (None, Some(host_memory_error(limits.max_host_bytes)));
                 };
                 host_bytes += engine::check_json(&envelope).unwrap_or(envelope.len());
-                if let Some(record) = records.get_mut(index) {
-                    record.duration_ms = Some(elapsed);
-                    record.ok = result.is_ok();
-                    record.error = result.as_ref().err().cloned();
-                    hooks.emit(RunEvent::CallFinished {
-                        index,
-                        name: record.name.clone(),
-                        duration_ms: elapsed,
-                        error: record.error.clone(),
-                    });
-                }
+                finish_record(&mut records, &hooks, index, &result, elapsed);
                 if let Ok(value) = result {
                     drop_deep(value);
                 }
@@ -439,6 +448,27 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
         calls: records,
         error,
         diagnostics: Vec::new(),
+    }
+}
+
+/// Writes how call `index` ended into its record, and tells the observer.
+fn finish_record(
+    records: &mut [CallRecord],
+    hooks: &Hooks,
+    index: usize,
+    result: &Result<Value, ToolCallError>,
+    elapsed: f64,
+) {
+    if let Some(record) = records.get_mut(index) {
+        record.duration_ms = Some(elapsed);
+        record.ok = result.is_ok();
+        record.error = result.as_ref().err().cloned();
+        hooks.emit(RunEvent::CallFinished {
+            index,
+            name: record.name.clone(),
+            duration_ms: elapsed,
+            error: record.error.clone(),
+        });
     }
 }
 

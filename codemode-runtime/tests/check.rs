@@ -169,6 +169,18 @@ fn the_javascript_sandbox_lacks_every_global_the_check_names() {
     }
 }
 
+#[test]
+fn calls_a_program_never_waits_for_still_run_to_their_end() {
+    // The program is done at once; the calls it started must run anyway,
+    // every time, not only when the host reads them before the end.
+    for _ in 0..20 {
+        let code = "tools.note({ text: 'a' }); tools.note({ text: 'b' }); return 1;";
+        let (outcome, calls) = run_with(CheckPolicy::Off, Language::JavaScript, code);
+        assert_eq!((outcome.value, calls), (json!(1), 2), "{:?}", outcome.error);
+        assert!(outcome.calls.iter().all(|c| c.ok), "{:?}", outcome.calls);
+    }
+}
+
 #[cfg(feature = "python")]
 mod python {
     use super::*;

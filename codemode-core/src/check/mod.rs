@@ -383,7 +383,7 @@ impl<'a> Seen<'a> {
                     call.at,
                     DiagnosticCode::NotAwaited,
                     format!(
-                        "the result of {}() is never awaited: its value and any error are lost, and the run can end before the call finishes; write `await` before it (or {gather})",
+                        "the result of {}() is never awaited: the call runs, but its value and any error are lost; write `await` before it (or {gather})",
                         context.spelled(&call.name, style)
                     ),
                 ));
