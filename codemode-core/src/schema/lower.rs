@@ -35,6 +35,7 @@ const MAX_ALTERNATIVES: usize = 1_000;
 
 /// Replaces each intersection that multiplies out to more than
 /// [`MAX_ALTERNATIVES`] alternatives with the escape hatch, and records it.
+/// Called only when the lowering made an intersection.
 /// Checkers distribute `(A | B) & (C | D)` into four members (TypeScript
 /// gives up past 100,000), through named types too, so the count follows
 /// references.
@@ -43,33 +44,6 @@ fn cap_intersections(
     defs: &mut [Def],
     degradations: &mut Vec<Degradation>,
 ) {
-    let has_inter = |ty: &Ty| {
-        let mut todo = vec![ty];
-        while let Some(ty) = todo.pop() {
-            match ty {
-                Ty::Inter(..) => return true,
-                Ty::Object(obj) => {
-                    todo.extend(obj.props.iter().map(|p| &p.ty));
-                    if let Extra::Values(v) = &obj.extra {
-                        todo.push(v);
-                    }
-                }
-                Ty::Array(item) => todo.push(item),
-                Ty::Tuple(t) => todo.extend(t.items.iter().chain(t.rest.as_deref())),
-                Ty::Union(members) => todo.extend(members),
-                _ => {}
-            }
-        }
-        false
-    };
-    let any = tools
-        .iter()
-        .flat_map(|t| std::iter::once(&t.input).chain(t.output.as_ref()))
-        .chain(defs.iter().map(|d| &d.ty))
-        .any(has_inter);
-    if !any {
-        return;
-    }
     let mut memo: Vec<Option<usize>> = vec![None; defs.len()];
     for id in 0..defs.len() {
         alternatives(&Ty::Named(id), defs, &mut memo, 0);
@@ -255,6 +229,8 @@ struct Part {
     /// Each degradation, with the definition whose body holds it (`None`
     /// for a tool's own schema).
     degradations: Vec<(Option<usize>, Degradation)>,
+    /// Whether any intersection was made (most lists have none).
+    intersections: bool,
 }
 
 fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: bool) -> Part {
@@ -292,6 +268,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         defs: walk.defs,
         by_key: walk.by_key,
         degradations: walk.degradations,
+        intersections: walk.intersections,
     }
 }
 
@@ -343,6 +320,7 @@ fn join(mut a: Part, b: Part) -> Part {
             .filter(|(def, _)| def.is_none_or(|d| fresh[d]))
             .map(|(def, d)| (def.map(|d| renumber[d]), d)),
     );
+    a.intersections |= b.intersections;
     a
 }
 
@@ -376,11 +354,14 @@ fn finish(part: Part) -> Lowered {
         mut tools,
         mut defs,
         degradations,
+        intersections,
         ..
     } = part;
     let mut degradations: Vec<Degradation> = degradations.into_iter().map(|(_, d)| d).collect();
     break_alias_cycles(&mut defs, &mut degradations);
-    cap_intersections(&mut tools, &mut defs, &mut degradations);
+    if intersections {
+        cap_intersections(&mut tools, &mut defs, &mut degradations);
+    }
     degradations.sort();
     degradations.dedup();
     Lowered {
@@ -406,6 +387,7 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
         defs: walk.defs,
         by_key: walk.by_key,
         degradations: walk.degradations,
+        intersections: walk.intersections,
     });
     (ty, lowered.defs, lowered.degradations)
 }
@@ -440,6 +422,8 @@ struct Walk<'v> {
     lists: usize,
     /// Lowering for a check of arguments ([`lower_for_check`]).
     checking: bool,
+    /// Whether any intersection was made.
+    intersections: bool,
 }
 
 impl<'v> Walk<'v> {
@@ -610,7 +594,9 @@ impl<'v> Walk<'v> {
                     tool: site.tool.to_owned(),
                     pointer: report_pointer(site, ptr),
                 };
-                intersection(parts, origin)
+                let ty = intersection(parts, origin);
+                self.intersections |= matches!(ty, Ty::Inter(..));
+                ty
             }
         })
     }
