@@ -1,5 +1,5 @@
 //! Times the path a tool list's text takes through `codemode::Catalog`:
-//! `time-catalog FILE ROUNDS [ts|py]` prints, as JSON, the best time per
+//! `time-catalog FILE ROUNDS [ts|py] [THREADS]` prints, as JSON, the best time per
 //! tool of reading and lowering (`Catalog::parse`) and of printing one
 //! language, over the rounds. Per-tool times at several list sizes show
 //! whether the cost per tool stays flat as the list grows.
@@ -12,14 +12,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
     let args: Vec<String> = std::env::args().collect();
-    let (file, rounds, text) =
-        match codemode_benches::file_and_rounds(&args, "time-catalog FILE ROUNDS [ts|py]") {
-            Ok(input) => input,
-            Err(message) => {
-                eprintln!("{message}");
-                return std::process::ExitCode::from(2);
-            }
-        };
+    let (file, rounds, text) = match codemode_benches::file_and_rounds(
+        &args,
+        "time-catalog FILE ROUNDS [ts|py] [THREADS]",
+    ) {
+        Ok(input) => input,
+        Err(message) => {
+            eprintln!("{message}");
+            return std::process::ExitCode::from(2);
+        }
+    };
     let language = match args.get(3).map(String::as_str) {
         None | Some("ts") => codemode::Language::TypeScript,
         Some("py") => codemode::Language::Python,
@@ -28,6 +30,14 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::from(2);
         }
     };
+    match args.get(4).map(|t| t.parse::<usize>()) {
+        None => {}
+        Some(Ok(threads)) => codemode::set_render_threads(threads),
+        Some(Err(_)) => {
+            eprintln!("error: THREADS must be a number");
+            return std::process::ExitCode::from(2);
+        }
+    }
     let (mut parse, mut print, mut tools) = (f64::MAX, f64::MAX, 0);
     for _ in 0..rounds.max(1) {
         let started = Instant::now();
