@@ -264,13 +264,26 @@ pub(crate) fn arena_for(text: &str) -> Bump {
 /// Parses `text` as one JSON value into `bump`. Nesting is not limited here;
 /// callers bound it first.
 pub(crate) fn parse<'a>(text: &'a str, bump: &'a Bump) -> Result<Json<'a>, serde_json::Error> {
-    parse_at(text, bump, Place::Whole)
+    parse_at(text, bump, Place::Whole, usize::MAX)
+}
+
+/// Parses `text` as [`parse`] does, but refuses it as soon as arrays and
+/// objects nest more than `levels` deep, before the parser recurses further
+/// (an error that names no place; the text is some other error's, or too
+/// deep). A caller that bounds nesting this way needs no scan before it.
+pub(crate) fn parse_within<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    levels: usize,
+) -> Result<Json<'a>, serde_json::Error> {
+    parse_at(text, bump, Place::Whole, levels)
 }
 
 fn parse_at<'a>(
     text: &'a str,
     bump: &'a Bump,
     place: Place,
+    levels: usize,
 ) -> Result<Json<'a>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
@@ -279,6 +292,7 @@ fn parse_at<'a>(
         bump,
         scratch: &mut scratch,
         place,
+        levels,
     }
     .deserialize(&mut de)?;
     de.end()?;
@@ -292,12 +306,15 @@ fn parse_at<'a>(
 /// little more than half the time. The result has the shape
 /// [`parse`] gives, so the same checks apply to it; an error may be worded
 /// differently from `parse`'s (read the text whole again to report one).
+/// Nesting is bounded as [`parse_within`] bounds it, in the tools each half
+/// builds and around them; the tools it skips are skipped without recursion.
 pub(crate) fn parse_half<'a>(
     text: &'a str,
     bump: &'a Bump,
     half: usize,
+    levels: usize,
 ) -> Result<Json<'a>, serde_json::Error> {
-    parse_at(text, bump, Place::ListRoot(half % 2))
+    parse_at(text, bump, Place::ListRoot(half % 2), levels)
 }
 
 /// Children gathered before they move into the arena, shared by every level.
@@ -311,6 +328,8 @@ struct Node<'s, 'a> {
     bump: &'a Bump,
     scratch: &'s mut Scratch<'a>,
     place: Place,
+    /// How many more levels of arrays and objects may open here.
+    levels: usize,
 }
 
 /// Where a value sits, for reading a tool list in halves: the elements of
@@ -333,6 +352,18 @@ impl<'a> Node<'_, 'a> {
             bump: self.bump,
             scratch: &mut *self.scratch,
             place,
+            levels: self.levels,
+        }
+    }
+
+    /// Opens an array or object here: one level fewer for what it holds.
+    fn open<E: de::Error>(&mut self) -> Result<(), E> {
+        match self.levels.checked_sub(1) {
+            Some(levels) => {
+                self.levels = levels;
+                Ok(())
+            }
+            None => Err(E::custom("arrays and objects nest too deep")),
         }
     }
 }
@@ -394,6 +425,7 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Json<'a>, A::Error> {
+        self.open()?;
         let start = self.scratch.items.len();
         let half = match self.place {
             Place::ListRoot(half) | Place::ListTools(half) => Some(half),
@@ -418,6 +450,7 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
     }
 
     fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Json<'a>, A::Error> {
+        self.open()?;
         let start = self.scratch.entries.len();
         while let Some(key) = map.next_key_seed(Key(self.bump))? {
             let place = match self.place {
@@ -486,6 +519,28 @@ mod tests {
     }
 
     #[test]
+    fn nesting_is_bounded_where_asked() {
+        let bump = Bump::new();
+        for (text, deepest) in [
+            ("1", 0),
+            ("[]", 1),
+            (r#"{"a": [1, {"b": []}], "c": {}}"#, 4),
+            (r#"[[], [[{"x": "[[[["}]]]"#, 4),
+        ] {
+            assert!(parse_within(text, &bump, deepest).is_ok(), "{text}");
+            if deepest > 0 {
+                assert!(parse_within(text, &bump, deepest - 1).is_err(), "{text}");
+            }
+        }
+        // In halves, the tools a half skips are not counted against it.
+        let text = r#"{"tools": [{"a": [[1]]}, {"b": 2}], "x": [3]}"#;
+        assert!(parse_half(text, &bump, 0, 5).is_ok());
+        assert!(parse_half(text, &bump, 0, 4).is_err());
+        assert!(parse_half(text, &bump, 1, 3).is_ok());
+        assert!(parse_half(text, &bump, 1, 2).is_err());
+    }
+
+    #[test]
     fn reads_what_serde_json_reads() {
         for text in [
             r#"{"b": [1, -2, 2.5, 1e300, 18446744073709551615, -9223372036854775808], "a": null}"#,
@@ -520,7 +575,11 @@ mod tests {
         ] {
             let whole: Value = serde_json::from_str(text).unwrap();
             let bump = Bump::new();
-            let halves = [0, 1].map(|half| parse_half(text, &bump, half).unwrap().to_value());
+            let halves = [0, 1].map(|half| {
+                parse_half(text, &bump, half, usize::MAX)
+                    .unwrap()
+                    .to_value()
+            });
             let list = |v: &Value| v.get("tools").cloned().unwrap_or_else(|| v.clone());
             let (even, odd) = (list(&halves[0]), list(&halves[1]));
             match list(&whole) {

@@ -86,28 +86,44 @@ impl Arenas {
     }
 }
 
+/// Nesting that the first reading of a list allows. Real tool lists nest a
+/// few dozen levels; a list nested deeper than this is scanned for its
+/// depth and read again (see [`read_tools`]), so the usual list is read
+/// without a scan of its own, and no reading recurses deeper than this
+/// before the scan has passed the text.
+const SHALLOW: usize = 512;
+
 /// The tools of the list in `text`, read as [`parse_tool_list`] reads them.
 /// A long list is read in two halves at once ([`json::parse_half`]), each
 /// thread building every other tool.
+///
+/// The first reading refuses nesting past [`SHALLOW`] levels. Only when it
+/// fails (bad JSON, or deep JSON) is the text scanned for nesting past
+/// [`MAX_NESTING`], which is refused with its place before any parser
+/// recurses into it, and then read whole, to report the error in that
+/// reading's words or to read the deep list.
 pub(crate) fn read_tools<'a>(
     source: &str,
     text: &'a str,
     arenas: &'a mut Arenas,
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
-    check_depth(source, text)?;
     let first: &'a Bump = &arenas.first;
     let Some(second) = arenas.second.as_mut() else {
+        if let Ok(list) = json::parse_within(text, first, SHALLOW) {
+            return list_of(source, first.alloc(list));
+        }
+        check_depth(source, text)?;
         return read_whole(source, text, first);
     };
     let (even, odd) = crate::parallel::join(
-        || json::parse_half(text, first, 0).map(|list| &*first.alloc(list)),
+        || json::parse_half(text, first, 0, SHALLOW).map(|list| &*first.alloc(list)),
         move || {
             let second: &'a Bump = second;
-            json::parse_half(text, second, 1).map(|list| &*second.alloc(list))
+            json::parse_half(text, second, 1, SHALLOW).map(|list| &*second.alloc(list))
         },
     );
     let (Ok(even), Ok(odd)) = (even, odd) else {
-        // Bad JSON: read it whole, to report it in that pass's words.
+        check_depth(source, text)?;
         return read_whole(source, text, first);
     };
     // The same text, so the same shape: each half holds every other tool.
@@ -121,8 +137,8 @@ pub(crate) fn read_tools<'a>(
     listed(tools).map_err(|e| shape_error(source, e))
 }
 
-/// The tools of the list in `text`, read in one pass; the caller has
-/// checked its depth.
+/// The tools of the list in `text`, read in one pass, without a bound on
+/// nesting: the caller has checked its depth.
 fn read_whole<'a>(
     source: &str,
     text: &'a str,
@@ -133,7 +149,12 @@ fn read_whole<'a>(
         position: Some((e.line(), e.column())),
         message: format!("invalid JSON: {}", strip_position(&e.to_string())),
     })?;
-    let tools = tools_of(bump.alloc(list)).map_err(|e| shape_error(source, e))?;
+    list_of(source, bump.alloc(list))
+}
+
+/// The tools of a list read whole.
+fn list_of<'a>(source: &str, list: &'a Json<'a>) -> Result<Vec<Listed<'a>>, ToolListError> {
+    let tools = tools_of(list).map_err(|e| shape_error(source, e))?;
     listed(tools).map_err(|e| shape_error(source, e))
 }
 
@@ -428,6 +449,55 @@ mod tests {
             .join()
             .unwrap();
         assert_eq!(tools, Ok(1));
+    }
+
+    /// A list of `tools` tools, the one at `deep` with an input schema
+    /// nested `levels` deep.
+    fn list_with_a_deep_tool(tools: usize, deep: usize, levels: usize) -> String {
+        let tools: Vec<String> = (0..tools)
+            .map(|i| {
+                let schema = if i == deep {
+                    format!("{}{}", "[".repeat(levels), "]".repeat(levels))
+                } else {
+                    r#"{"type":"object","properties":{"q":{"type":"string"}}}"#.to_owned()
+                };
+                format!(r#"{{"name":"t{i:04}","description":"Tool {i}.","inputSchema":{schema}}}"#)
+            })
+            .collect();
+        format!("[{}]", tools.join(","))
+    }
+
+    #[test]
+    fn lists_past_the_first_readings_depth_are_read_again() {
+        // Nesting at the first reading's bound, and one past it (the scan and
+        // the second reading), read the same, in one pass and in two halves.
+        for levels in [SHALLOW - 2, SHALLOW - 1] {
+            let text = list_with_a_deep_tool(400, 257, levels);
+            let one = crate::parallel::sequentially(|| parse_tool_list("-", &text)).unwrap();
+            crate::parallel::two_threads();
+            let two = parse_tool_list("-", &text).unwrap();
+            assert_eq!(one.len(), 400);
+            assert_eq!(one, two);
+            // The tool (level 2) holds its schema (level 3 and deeper).
+            let mut depth = 0;
+            let mut value = &one[257].input_schema;
+            while let Some([inner, ..]) = value.as_array().map(Vec::as_slice) {
+                depth += 1;
+                value = inner;
+            }
+            assert_eq!(depth + 1, levels, "{levels}");
+        }
+    }
+
+    #[test]
+    fn lists_past_the_cap_are_refused_in_halves_too() {
+        crate::parallel::two_threads();
+        let text = list_with_a_deep_tool(400, 3, MAX_NESTING);
+        let err = err(&text);
+        assert!(
+            err.ends_with(&format!(": JSON nested deeper than {MAX_NESTING} levels")),
+            "{err}"
+        );
     }
 
     #[test]
