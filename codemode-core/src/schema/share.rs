@@ -23,24 +23,36 @@ use super::lower::{Def, Lowered};
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Fewest properties an object needs before a name saves more than it
 /// costs (a name is one or two tokens, a property several).
 const MIN_PROPS: usize = 2;
 
 /// What the count knows about one object type.
-struct Seen {
+struct Seen<'t> {
     /// Occurrences, a copy inside a repeated object counted once.
     count: usize,
     /// The definition whose body it is, if one is.
     def: Option<usize>,
-    /// Where it was first met: the name it asks for, and the tool and
-    /// pointer of the schema holding it.
+    /// Where it was first met (`None` for a definition's body), which
+    /// gives the name it asks for and the place of the schema holding it;
+    /// spelt out only for the shapes that are shared.
+    ctx: Option<Ctx<'t>>,
+    /// When it was first met, which orders the new definitions.
+    order: usize,
+}
+
+/// A shared object type, as [`count`] gives it.
+struct Shape {
+    ty: Ty,
+    /// The definition whose body it is, if one is.
+    def: Option<usize>,
+    /// The name it asks for, and the tool and pointer of the schema
+    /// holding it (empty for a definition's body).
     base: String,
     tool: String,
     pointer: String,
-    /// When it was first met, which orders the new definitions.
     order: usize,
 }
 
@@ -63,6 +75,8 @@ struct Ctx<'a> {
 #[derive(Clone, Copy)]
 enum Stem<'a> {
     Given(&'a str),
+    /// A tool's schema: the tool's name in PascalCase, then a suffix.
+    Tool(&'a str, &'static str),
     Property(&'a str),
 }
 
@@ -70,6 +84,7 @@ impl Ctx<'_> {
     fn base(&self) -> String {
         let mut base = match self.stem {
             Stem::Given(base) => base.to_owned(),
+            Stem::Tool(name, suffix) => pascal_case(name) + suffix,
             Stem::Property(name) => pascal_case(name),
         };
         if self.value {
@@ -81,9 +96,9 @@ impl Ctx<'_> {
         base
     }
 
-    fn root<'a>(base: &'a str, tool: &'a str, pointer: &'a str) -> Ctx<'a> {
+    fn root<'a>(stem: Stem<'a>, tool: &'a str, pointer: &'a str) -> Ctx<'a> {
         Ctx {
-            stem: Stem::Given(base),
+            stem,
             value: false,
             items: 0,
             tool,
@@ -117,17 +132,18 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
         by_shape: HashMap::with_capacity(shapes.len()),
         heads: HashSet::with_capacity(shapes.len()),
     };
-    for (ty, seen) in shapes {
-        let id = match seen.def {
+    for shape in shapes {
+        let ty = shape.ty;
+        let id = match shape.def {
             Some(id) => id,
             None => {
                 lowered.defs.push(Def {
-                    key: format!("shared:{:08}", seen.order),
-                    base: seen.base,
+                    key: format!("shared:{:08}", shape.order),
+                    base: shape.base,
                     ty: ty.clone(),
                     doc: Doc::default(),
-                    tool: seen.tool,
-                    pointer: seen.pointer,
+                    tool: shape.tool,
+                    pointer: shape.pointer,
                 });
                 lowered.defs.len() - 1
             }
@@ -153,14 +169,26 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
 /// and a token is about four characters of prose.
 const MIN_SAVED_CHARS: usize = 32;
 
-/// A described property type, as the alias pass counts it.
-struct Described {
+/// A described property type, as the alias pass counts it: where it was
+/// first met (the property, and the tool and pointer of the schema holding
+/// it), spelt out only for the types that are shared.
+struct Described<'t> {
     count: usize,
+    name: &'t str,
+    tool: &'t str,
+    pointer: &'t str,
+    order: usize,
+    chars: usize,
+}
+
+/// A described property type worth an alias, as [`count_described`] gives it.
+struct Alias {
+    ty: Ty,
+    doc: Doc,
     base: String,
     tool: String,
     pointer: String,
     order: usize,
-    chars: usize,
 }
 
 /// Gives every property type that several properties share together with
@@ -171,16 +199,16 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
         return;
     }
     let mut ids: HashMap<(Ty, Doc), usize> = HashMap::with_capacity(shared.len());
-    for ((ty, doc), d) in shared {
+    for alias in shared {
         lowered.defs.push(Def {
-            key: format!("described:{:08}", d.order),
-            base: d.base,
-            ty: ty.clone(),
-            doc: doc.clone(),
-            tool: d.tool,
-            pointer: d.pointer,
+            key: format!("described:{:08}", alias.order),
+            base: alias.base,
+            ty: alias.ty.clone(),
+            doc: alias.doc.clone(),
+            tool: alias.tool,
+            pointer: alias.pointer,
         });
-        ids.insert((ty, doc), lowered.defs.len() - 1);
+        ids.insert((alias.ty, alias.doc), lowered.defs.len() - 1);
     }
     let refer = &mut |ty: &mut Ty| {
         if let Ty::Object(obj) = ty {
@@ -209,62 +237,79 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
 
 /// The described property types worth an alias, in the order first met. A
 /// repeat is counted without being entered, as [`count`] does.
-fn count_described(lowered: &Lowered) -> Vec<((Ty, Doc), Described)> {
+fn count_described(lowered: &Lowered) -> Vec<Alias> {
     let mut seen: HashMap<Keyed<(&Ty, &Doc)>, Described> = HashMap::new();
     let mut order = 0;
-    let mut todo: Vec<(&Ty, &str, &str)> = Vec::new();
-    for tool in lowered.tools.iter().rev() {
-        if let Some(output) = &tool.output {
-            todo.push((output, &tool.name, "/outputSchema"));
-        }
-        todo.push((&tool.input, &tool.name, "/inputSchema"));
-    }
-    for def in lowered.defs.iter().rev() {
-        todo.push((&def.ty, &def.tool, &def.pointer));
-    }
-    while let Some((ty, tool, pointer)) = todo.pop() {
-        let mut inside = Vec::new();
-        each_child(ty, &mut |child, step| {
-            if let Step::Property(prop) = step
-                && !prop.doc.is_empty()
-            {
-                let key = Keyed::new((&prop.ty, &prop.doc));
-                if let Some(d) = seen.get_mut(&key) {
-                    d.count += 1;
-                    return;
+    let mut hashes = TreeHashes::default();
+    let mut todo: Vec<(&Ty, usize)> = Vec::new();
+    let mut inside: Vec<(&Ty, usize)> = Vec::new();
+    let roots = lowered
+        .defs
+        .iter()
+        .map(|def| (&def.ty, def.tool.as_str(), def.pointer.as_str()))
+        .chain(lowered.tools.iter().flat_map(|tool| {
+            std::iter::once((&tool.input, tool.name.as_str(), "/inputSchema")).chain(
+                tool.output
+                    .as_ref()
+                    .map(|output| (output, tool.name.as_str(), "/outputSchema")),
+            )
+        }));
+    for (root, tool, pointer) in roots {
+        hashes.of(root);
+        todo.push((root, 0));
+        while let Some((ty, at)) = todo.pop() {
+            hashes.each_child(ty, at, &mut |child, here, step| {
+                if let Step::Property(prop) = step
+                    && !prop.doc.is_empty()
+                {
+                    let key = Keyed {
+                        hash: hashes.described(here),
+                        key: (&prop.ty, &prop.doc),
+                    };
+                    match seen.entry(key) {
+                        Entry::Occupied(mut d) => {
+                            d.get_mut().count += 1;
+                            return;
+                        }
+                        Entry::Vacant(entry) => {
+                            let notes: usize = prop
+                                .doc
+                                .notes
+                                .iter()
+                                .map(|(k, v)| k.len() + v.len() + 2)
+                                .sum();
+                            let chars = prop.doc.text.as_deref().map_or(0, str::len) + notes;
+                            entry.insert(Described {
+                                count: 1,
+                                name: &prop.name,
+                                tool,
+                                pointer,
+                                order,
+                                chars,
+                            });
+                            order += 1;
+                        }
+                    }
                 }
-                let notes: usize = prop
-                    .doc
-                    .notes
-                    .iter()
-                    .map(|(k, v)| k.len() + v.len() + 2)
-                    .sum();
-                let chars = prop.doc.text.as_deref().map_or(0, str::len) + notes;
-                seen.insert(
-                    key,
-                    Described {
-                        count: 1,
-                        base: pascal_case(&prop.name),
-                        tool: tool.to_owned(),
-                        pointer: pointer.to_owned(),
-                        order,
-                        chars,
-                    },
-                );
-                order += 1;
-            }
-            inside.push((child, tool, pointer));
-        });
-        // In order: the first child is met first.
-        todo.extend(inside.into_iter().rev());
+                inside.push((child, here));
+            });
+            // In order: the first child is met first.
+            todo.extend(inside.drain(..).rev());
+        }
     }
-    let mut shared: Vec<((Ty, Doc), Described)> = seen
+    let mut shared: Vec<Alias> = seen
         .into_iter()
-        .map(|(key, d)| (key.key, d))
         .filter(|(_, d)| d.count >= 2 && (d.count - 1) * d.chars >= MIN_SAVED_CHARS)
-        .map(|((ty, doc), d)| ((ty.clone(), doc.clone()), d))
+        .map(|(key, d)| Alias {
+            ty: key.key.0.clone(),
+            doc: key.key.1.clone(),
+            base: pascal_case(d.name),
+            tool: d.tool.to_owned(),
+            pointer: d.pointer.to_owned(),
+            order: d.order,
+        })
         .collect();
-    shared.sort_by_key(|(_, d)| d.order);
+    shared.sort_by_key(|alias| alias.order);
     shared
 }
 
@@ -317,108 +362,235 @@ fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
 
 /// The object types worth a name, each with what the count found, in the
 /// order they were first met.
-fn count(lowered: &Lowered) -> Vec<(Ty, Seen)> {
+fn count(lowered: &Lowered) -> Vec<Shape> {
     let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
     let mut order = 0;
+    let mut hashes = TreeHashes::default();
     // Definitions' bodies first: an object equal to one becomes a
     // reference to it rather than a second name.
     for (id, def) in lowered.defs.iter().enumerate() {
         if let Ty::Object(obj) = &def.ty
             && obj.props.len() >= MIN_PROPS
-            && !seen.contains_key(&Keyed::new(&def.ty))
         {
-            seen.insert(
-                Keyed::new(&def.ty),
-                Seen {
+            hashes.of(&def.ty);
+            if let Entry::Vacant(entry) = seen.entry(Keyed {
+                hash: hashes.hash(0),
+                key: &def.ty,
+            }) {
+                entry.insert(Seen {
                     count: 1,
                     def: Some(id),
-                    base: String::new(),
-                    tool: String::new(),
-                    pointer: String::new(),
+                    ctx: None,
                     order,
-                },
-            );
-            order += 1;
+                });
+                order += 1;
+            }
         }
     }
+    let mut counter = Counter {
+        seen,
+        order,
+        hashes,
+    };
     for def in &lowered.defs {
-        let ctx = Ctx::root(&def.base, &def.tool, &def.pointer);
-        walk_within(&def.ty, ctx, &mut seen, &mut order);
+        let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
+        counter.hashes.of(&def.ty);
+        counter.walk_within(&def.ty, 0, ctx);
     }
     for tool in &lowered.tools {
-        let base = pascal_case(&tool.name);
-        let args = format!("{base}Args");
-        let ctx = Ctx::root(&args, &tool.name, "/inputSchema");
-        walk(&tool.input, ctx, &mut seen, &mut order);
+        let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
+        counter.hashes.of(&tool.input);
+        counter.walk(&tool.input, 0, ctx);
         if let Some(output) = &tool.output {
-            let output_base = format!("{base}Output");
-            let ctx = Ctx::root(&output_base, &tool.name, "/outputSchema");
-            walk(output, ctx, &mut seen, &mut order);
+            let ctx = Ctx::root(
+                Stem::Tool(&tool.name, "Output"),
+                &tool.name,
+                "/outputSchema",
+            );
+            counter.hashes.of(output);
+            counter.walk(output, 0, ctx);
         }
     }
-    let mut shapes: Vec<(Ty, Seen)> = seen
+    let mut shapes: Vec<Shape> = counter
+        .seen
         .into_iter()
-        .map(|(key, s)| (key.key, s))
         .filter(|(_, s)| s.count >= 2)
-        .map(|(ty, s)| (ty.clone(), s))
+        .map(|(key, s)| Shape {
+            ty: key.key.clone(),
+            def: s.def,
+            base: s.ctx.as_ref().map(Ctx::base).unwrap_or_default(),
+            tool: s.ctx.map(|c| c.tool.to_owned()).unwrap_or_default(),
+            pointer: s.ctx.map(|c| c.pointer.to_owned()).unwrap_or_default(),
+            order: s.order,
+        })
         .collect();
-    shapes.sort_by_key(|(_, s)| s.order);
+    shapes.sort_by_key(|shape| shape.order);
     shapes
 }
 
-/// Counts `ty` and, the first time it is met, what is inside it.
-fn walk<'t>(ty: &'t Ty, ctx: Ctx<'_>, seen: &mut HashMap<Keyed<&'t Ty>, Seen>, order: &mut usize) {
-    if let Ty::Object(obj) = ty
-        && obj.props.len() >= MIN_PROPS
-    {
-        let entry = match seen.entry(Keyed::new(ty)) {
-            Entry::Occupied(mut seen) => {
-                seen.get_mut().count += 1;
-                return;
-            }
-            Entry::Vacant(entry) => entry,
-        };
-        entry.insert(Seen {
-            count: 1,
-            def: None,
-            base: ctx.base(),
-            tool: ctx.tool.to_owned(),
-            pointer: ctx.pointer.to_owned(),
-            order: *order,
-        });
-        *order += 1;
-    }
-    walk_within(ty, ctx, seen, order);
+/// The count of object types, as it walks one tree after another.
+struct Counter<'t> {
+    seen: HashMap<Keyed<&'t Ty>, Seen<'t>>,
+    order: usize,
+    /// The hashes of the tree being walked.
+    hashes: TreeHashes,
 }
 
-/// Walks the types directly inside `ty`.
-fn walk_within<'t>(
-    ty: &'t Ty,
-    ctx: Ctx<'_>,
-    seen: &mut HashMap<Keyed<&'t Ty>, Seen>,
-    order: &mut usize,
-) {
-    each_child(ty, &mut |child, step| {
-        let ctx = match step {
-            Step::Property(prop) => Ctx {
-                stem: Stem::Property(&prop.name),
-                value: false,
-                items: 0,
-                ..ctx
-            },
-            Step::Value => Ctx {
-                value: true,
-                items: 0,
-                ..ctx
-            },
-            Step::Item => Ctx {
-                items: ctx.items.saturating_add(1),
-                ..ctx
-            },
-            Step::Member => ctx,
+impl<'t> Counter<'t> {
+    /// Counts `ty` (the type at `at` in the tree's hashes) and, the first
+    /// time it is met, what is inside it.
+    fn walk(&mut self, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
+        if let Ty::Object(obj) = ty
+            && obj.props.len() >= MIN_PROPS
+        {
+            let key = Keyed {
+                hash: self.hashes.hash(at),
+                key: ty,
+            };
+            match self.seen.entry(key) {
+                Entry::Occupied(mut seen) => {
+                    seen.get_mut().count += 1;
+                    return;
+                }
+                Entry::Vacant(entry) => {
+                    entry.insert(Seen {
+                        count: 1,
+                        def: None,
+                        ctx: Some(ctx),
+                        order: self.order,
+                    });
+                    self.order += 1;
+                }
+            }
+        }
+        self.walk_within(ty, at, ctx);
+    }
+
+    /// Walks the types directly inside `ty`, the type at `at`.
+    fn walk_within(&mut self, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
+        let mut next = at + 1;
+        each_child(ty, &mut |child, step| {
+            let here = next;
+            next += self.hashes.size(here);
+            let ctx = match step {
+                Step::Property(prop) => Ctx {
+                    stem: Stem::Property(&prop.name),
+                    value: false,
+                    items: 0,
+                    ..ctx
+                },
+                Step::Value => Ctx {
+                    value: true,
+                    items: 0,
+                    ..ctx
+                },
+                Step::Item => Ctx {
+                    items: ctx.items.saturating_add(1),
+                    ..ctx
+                },
+                Step::Member => ctx,
+            };
+            self.walk(child, here, ctx);
+        });
+    }
+}
+
+/// The hashes of every type in one tree, in the order a walk meets them
+/// when it enters each type before the types inside it, and those in turn
+/// (as [`each_child`] gives them). Each type is hashed once, from the
+/// hashes of the types inside it: hashing each afresh would walk its whole
+/// subtree again for every object around it. Equal types hash equal, as
+/// with their own `Hash`; the maps compare them whole on a match.
+#[derive(Default)]
+struct TreeHashes {
+    nodes: Vec<Hashed>,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Hashed {
+    /// The type's hash.
+    hash: u64,
+    /// As a property's type: the hash of the type with the property's doc.
+    described: u64,
+    /// How many types its subtree holds, itself included.
+    size: usize,
+}
+
+impl TreeHashes {
+    /// Hashes the tree `ty`.
+    fn of(&mut self, ty: &Ty) {
+        self.nodes.clear();
+        self.fill(ty);
+    }
+
+    fn hash(&self, at: usize) -> u64 {
+        self.nodes[at].hash
+    }
+
+    fn described(&self, at: usize) -> u64 {
+        self.nodes[at].described
+    }
+
+    fn size(&self, at: usize) -> usize {
+        self.nodes[at].size
+    }
+
+    /// Calls `f` on each type directly inside `ty` (the type at `at`), with
+    /// its place in the hashes and how it stands there.
+    fn each_child<'t>(&self, ty: &'t Ty, at: usize, f: &mut impl FnMut(&'t Ty, usize, Step<'t>)) {
+        let mut next = at + 1;
+        each_child(ty, &mut |child, step| {
+            let here = next;
+            next += self.size(here);
+            f(child, here, step);
+        });
+    }
+
+    /// Hashes `ty` and the types inside it, and gives its hash.
+    fn fill(&mut self, ty: &Ty) -> u64 {
+        let at = self.nodes.len();
+        self.nodes.push(Hashed::default());
+        let mut state = foldhash::fast::FixedState::default().build_hasher();
+        std::mem::discriminant(ty).hash(&mut state);
+        match ty {
+            Ty::Lit(lit) => lit.hash(&mut state),
+            Ty::Named(id) => id.hash(&mut state),
+            Ty::Tuple(tuple) => {
+                (tuple.items.len(), tuple.required, tuple.rest.is_some()).hash(&mut state);
+            }
+            Ty::Object(obj) => {
+                obj.props.len().hash(&mut state);
+                std::mem::discriminant(&obj.extra).hash(&mut state);
+            }
+            Ty::Union(members) | Ty::Inter(members, _) => members.len().hash(&mut state),
+            Ty::Unknown
+            | Ty::Never
+            | Ty::Null
+            | Ty::Bool
+            | Ty::Int
+            | Ty::Num
+            | Ty::Str
+            | Ty::Array(_) => {}
+        }
+        each_child(ty, &mut |child, step| {
+            let here = self.nodes.len();
+            let hash = self.fill(child);
+            if let Step::Property(prop) = step {
+                let doc = foldhash::fast::FixedState::default().hash_one(&prop.doc);
+                (&prop.name, prop.required, doc).hash(&mut state);
+                self.nodes[here].described =
+                    foldhash::fast::FixedState::default().hash_one((hash, doc));
+            }
+            state.write_u64(hash);
+        });
+        let hash = state.finish();
+        self.nodes[at] = Hashed {
+            hash,
+            described: 0,
+            size: self.nodes.len() - at,
         };
-        walk(child, ctx, seen, order);
-    });
+        hash
+    }
 }
 
 /// An object with properties and no other keys allowed, as one that says
@@ -471,21 +643,12 @@ fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     }
 }
 
-/// A map key whose hash is computed once. Hashing a type walks its whole
-/// subtree, and a growing map rehashes every key it holds: with the hash
-/// kept beside the key, growing costs no walk.
+/// A map key with its hash (from [`TreeHashes`]). Hashing a type walks its
+/// whole subtree, and a growing map rehashes every key it holds: with the
+/// hash kept beside the key, growing costs no walk.
 struct Keyed<K> {
     hash: u64,
     key: K,
-}
-
-impl<K: std::hash::Hash> Keyed<K> {
-    fn new(key: K) -> Self {
-        Keyed {
-            hash: foldhash::fast::FixedState::default().hash_one(&key),
-            key,
-        }
-    }
 }
 
 impl<K> std::hash::Hash for Keyed<K> {
@@ -571,6 +734,54 @@ mod tests {
         };
         assert_eq!(list.props[0].ty, Ty::Array(Box::new(Ty::Named(0))));
         assert!(matches!(list.props[1].ty, Ty::Object(_)));
+    }
+
+    /// Every type in `ty`, outermost first, as the hashes hold them.
+    fn preorder<'t>(ty: &'t Ty, out: &mut Vec<&'t Ty>) {
+        out.push(ty);
+        super::each_child(ty, &mut |child, _| preorder(child, out));
+    }
+
+    #[test]
+    fn each_type_is_hashed_as_it_would_be_alone() {
+        // One property, so that sharing leaves the copies in place.
+        let item = json!({"type": "object", "properties": {
+            "tags": {"type": "array", "description": "Tags.", "items": {"enum": ["a", 1]}}}});
+        let schema = json!({"type": "object", "properties": {
+            "one": item, "many": {"type": "array", "items": item},
+            "pair": {"type": "array", "prefixItems": [item, {"type": "string"}]},
+            "map": {"type": "object", "additionalProperties": item}}});
+        let tools = vec![ToolDef::new("t", schema)];
+        let lowered = lower_borrowed(&tools);
+        let root = &lowered.tools[0].input;
+        let mut types = Vec::new();
+        preorder(root, &mut types);
+        let mut whole = super::TreeHashes::default();
+        whole.of(root);
+        assert_eq!(whole.nodes.len(), types.len());
+        assert_eq!(whole.size(0), types.len());
+        let mut alone = super::TreeHashes::default();
+        for (at, ty) in types.iter().enumerate() {
+            alone.of(ty);
+            assert_eq!(whole.hash(at), alone.hash(0), "{ty:?}");
+            assert_eq!(whole.size(at), alone.size(0), "{ty:?}");
+            for (other_at, other) in types.iter().enumerate() {
+                if ty == other {
+                    assert_eq!(whole.hash(at), whole.hash(other_at));
+                }
+            }
+        }
+        // The four copies of the item are one type, hashed alike; a doc
+        // deep inside one makes it another.
+        let Ty::Object(obj) = root else { panic!() };
+        let mut changed = obj.clone();
+        let Ty::Object(one) = &mut changed.props[2].ty else {
+            panic!()
+        };
+        assert_eq!(one.props[0].doc.text.as_deref(), Some("Tags."));
+        one.props[0].doc.text = Some("Labels.".into());
+        alone.of(&Ty::Object(changed));
+        assert_ne!(alone.hash(0), whole.hash(0));
     }
 
     #[test]
