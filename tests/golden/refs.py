@@ -23,6 +23,18 @@ NestedFilterArgs = TypedDict("NestedFilterArgs", {
 
 Path: TypeAlias = 'list[str]'
 
+class Place(TypedDict):
+    name: str
+
+PlanRouteArgs = TypedDict("PlanRouteArgs", {
+    "from": 'Place',
+    "to": 'PlanRouteArgsTo',
+})
+
+class PlanRouteArgsTo(TypedDict):
+    name: str
+    note: str
+
 class Tree(TypedDict):
     """A node and its children."""
     children: list[Tree]
@@ -31,6 +43,10 @@ class Tree(TypedDict):
 class Tools(Protocol):
     async def nested_filter(self, args: NestedFilterArgs = ...) -> Any:
         """A filter that refers to itself through the root."""
+    async def plan_route(self, args: PlanRouteArgs) -> Any:
+        """Plan a route; the keywords beside a reference apply too (draft 2020-12)."""
+    async def plan_route_draft7(self, *, to: Place) -> Any:
+        """The same under draft-07, where the keywords beside a reference are not read."""
     async def tree_insert(self, *, at: Path = ..., tree: Tree, value: Json) -> Tree:
         """Insert a value into a tree."""
         ...

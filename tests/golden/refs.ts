@@ -11,12 +11,18 @@ type NestedFilterArgs = { and?: NestedFilterArgs[]; escaped?: AB; field?: string
 
 type Path = string[];
 
+type Place = { name: string };
+
 // A node and its children.
 type Tree = { children: Tree[]; value: number };
 
 declare const tools: {
   // A filter that refers to itself through the root.
   nested_filter(args?: NestedFilterArgs): Promise<unknown>;
+  // Plan a route; the keywords beside a reference apply too (draft 2020-12).
+  plan_route(args: { from: Place; to: Place & { note: string } }): Promise<unknown>;
+  // The same under draft-07, where the keywords beside a reference are not read.
+  plan_route_draft7(args: { to: Place }): Promise<unknown>;
   // Insert a value into a tree.
   tree_insert(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
 };

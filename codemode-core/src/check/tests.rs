@@ -841,3 +841,43 @@ fn a_private_name_is_suggested_as_the_python_sdk_declares_it() {
         [r#"no tool is named "_hiden"; did you mean tools._hidden?"#]
     );
 }
+
+#[test]
+fn keywords_beside_a_reference_are_checked_where_the_dialect_reads_them() {
+    let place =
+        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    let schema = |dialect: Option<&str>| {
+        let mut schema = json!({
+            "type": "object",
+            "properties": {"to": {"$ref": "#/$defs/Place", "properties": {"note": {"type": "string"}}, "required": ["note"]}},
+            "required": ["to"],
+            "$defs": {"Place": place.clone()}
+        });
+        if let Some(dialect) = dialect {
+            schema["$schema"] = json!(dialect);
+        }
+        schema
+    };
+    let code = "await tools.route({ to: { name: 'x' } });";
+    let found = |schema| {
+        Catalog::new(vec![ToolDef::new("route", schema)])
+            .check_program(Js, code)
+            .into_iter()
+            .map(|d| d.message)
+            .collect::<Vec<_>>()
+    };
+    // Draft 2020-12 (MCP's default): the reference and the keywords beside it.
+    assert_eq!(
+        found(schema(None)),
+        [r#"tools.route(): the object `to` lacks the required key "note" (a string)"#]
+    );
+    assert_eq!(
+        found(schema(Some("https://json-schema.org/draft/2020-12/schema"))).len(),
+        1
+    );
+    // Draft-07: only the reference.
+    assert_eq!(
+        found(schema(Some("http://json-schema.org/draft-07/schema#"))),
+        Vec::<String>::new()
+    );
+}

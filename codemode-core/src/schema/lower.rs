@@ -408,6 +408,34 @@ struct Pending<'v> {
     pointer: String,
 }
 
+/// Whether the keywords beside a `$ref` apply in the schema whose root is
+/// `root`: in every dialect since draft 2019-09, which MCP takes when a
+/// schema names none, and not in the drafts before it, which a schema names
+/// by its `$schema`.
+fn siblings_apply(root: &Json<'_>) -> bool {
+    let Json::Object(fields) = root else {
+        return true;
+    };
+    let Some(dialect) = fields.get("$schema").and_then(Json::as_str) else {
+        return true;
+    };
+    !["draft-03", "draft-04", "draft-05", "draft-06", "draft-07"]
+        .iter()
+        .any(|old| dialect.contains(old))
+}
+
+/// Whether a type read beside a `$ref` says more than "an object" or "an
+/// array": `"type": "object"` next to a reference to an object is common,
+/// and an intersection with it would only lengthen the SDK.
+fn adds_to_a_reference(beside: &Ty) -> bool {
+    match beside {
+        Ty::Unknown => false,
+        Ty::Object(obj) => !(obj.props.is_empty() && obj.extra == Extra::Unspecified),
+        Ty::Array(item) => **item != Ty::Unknown,
+        _ => true,
+    }
+}
+
 #[derive(Default)]
 struct Walk<'v> {
     defs: Vec<Def>,
@@ -509,32 +537,70 @@ impl<'v> Walk<'v> {
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
-        if let Some(reference) = map.get(Kw::Ref) {
-            // Other keywords beside a `$ref` are not read, but for OpenAPI's
-            // `nullable`: generators write it there to mean "or null", and
-            // leaving it out would refuse the null a server accepts.
-            let ty = self.lower_ref(site, reference, ptr);
-            if map.get(Kw::Nullable).is_some_and(Json::is_true) {
-                return union(vec![ty, Ty::Null]);
+        let mut ty = match map.get(Kw::Ref) {
+            Some(reference) => {
+                let target = self.lower_ref(site, reference, ptr);
+                // Since draft 2019-09 the keywords beside a `$ref` apply
+                // too, as if both were members of an `allOf`; before it they
+                // are not read. A malformed one is recorded and left out.
+                let beside = if siblings_apply(site.root) {
+                    self.lower_own(site, map, ptr, depth).ok().flatten()
+                } else {
+                    None
+                };
+                match beside {
+                    Some(beside) if adds_to_a_reference(&beside) => {
+                        self.intersect(site, ptr, vec![target, beside])
+                    }
+                    _ => target,
+                }
             }
-            return ty;
+            None => match self.lower_own(site, map, ptr, depth) {
+                Ok(ty) => ty.unwrap_or(Ty::Unknown),
+                // A malformed combinator makes the whole node the escape hatch.
+                Err(malformed) => return malformed,
+            },
+        };
+        // OpenAPI's `nullable` is read beside a `$ref` in every dialect:
+        // generators write it there to mean "or null", and leaving it out
+        // would refuse the null a server accepts.
+        if map.get(Kw::Nullable).is_some_and(Json::is_true) {
+            ty = union(vec![ty, Ty::Null]);
         }
+        ty
+    }
+
+    /// What a schema's own keywords (all but `$ref` and `nullable`) say:
+    /// `enum`, `const` or `type` together with `allOf`, `anyOf` and `oneOf`;
+    /// `None` when nothing constrains it, `Err` with the escape hatch for a
+    /// malformed combinator.
+    fn lower_own(
+        &mut self,
+        site: &Site<'v>,
+        map: &Keywords<'v>,
+        ptr: &mut String,
+        depth: usize,
+    ) -> Result<Option<Ty>, Ty> {
         let base = self.lower_base(site, map, ptr, depth);
         let combined = [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
             .into_iter()
             .any(|k| map.get(k).is_some());
-        let mut ty = if combined {
-            // A malformed combinator makes the whole node the escape hatch.
-            match self.lower_combined(site, map, ptr, depth, base) {
-                Ok(ty) => ty,
-                Err(malformed) => return malformed,
-            }
+        if combined {
+            self.lower_combined(site, map, ptr, depth, base).map(Some)
         } else {
-            base.unwrap_or(Ty::Unknown)
-        };
-        if map.get(Kw::Nullable).is_some_and(Json::is_true) {
-            ty = union(vec![ty, Ty::Null]);
+            Ok(base)
         }
+    }
+
+    /// The intersection of `parts` (at least two), which knows where it came
+    /// from.
+    fn intersect(&mut self, site: &Site<'_>, ptr: &str, parts: Vec<Ty>) -> Ty {
+        let origin = Origin {
+            tool: site.tool.to_owned(),
+            pointer: report_pointer(site, ptr),
+        };
+        let ty = intersection(parts, origin);
+        self.intersections |= matches!(ty, Ty::Inter(..));
         ty
     }
 
@@ -589,15 +655,7 @@ impl<'v> Walk<'v> {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
-            _ => {
-                let origin = Origin {
-                    tool: site.tool.to_owned(),
-                    pointer: report_pointer(site, ptr),
-                };
-                let ty = intersection(parts, origin);
-                self.intersections |= matches!(ty, Ty::Inter(..));
-                ty
-            }
+            _ => self.intersect(site, ptr, parts),
         })
     }
 
