@@ -96,8 +96,10 @@ pub(crate) fn halves<'t, T: Sync, A, B: Send>(
 }
 
 /// Runs `a` here and `b` on a second thread, and returns both results. A
-/// panic in either is resumed here, as if both had run on this thread; if
-/// no thread can be started, `b` runs here after `a`.
+/// panic in either is resumed here, as if both had run on this thread. If
+/// the thread has not started by the time `a` is done (a busy machine can
+/// take milliseconds to schedule it), or cannot be started, `b` runs here
+/// after `a` instead of being waited for.
 pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
     let b = Mutex::new(Some(b));
     // Whichever thread takes `b` first runs it; the lock is never held
@@ -106,21 +108,17 @@ pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Se
     std::thread::scope(|scope| {
         let second = std::thread::Builder::new().spawn_scoped(scope, || take().map(|b| b()));
         let first = a();
-        let second = match second {
+        let here = take().map(|b| b());
+        let there = match second {
             Ok(handle) => handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             Err(_) => None,
         };
-        // The thread could not start, so `b` is still in its slot: run it here.
-        let second = match second {
-            Some(second) => second,
-            None => match take() {
-                Some(b) => b(),
-                None => unreachable!("the second thread returns what it took"),
-            },
-        };
-        (first, second)
+        match here.or(there) {
+            Some(second) => (first, second),
+            None => unreachable!("`b` was taken by one of the two threads"),
+        }
     })
 }
 
@@ -133,5 +131,25 @@ mod tests {
         assert_eq!(join(|| 1, || "two"), (1, "two"));
         let caught = std::panic::catch_unwind(|| join(|| 1, || -> u8 { panic!("in b") }));
         assert!(caught.is_err());
+    }
+
+    #[test]
+    fn b_runs_once_on_whichever_thread_takes_it() {
+        // With `a` instant, `b` is often taken here before the thread
+        // starts; with `a` slow, by the thread. Either way, once.
+        for slow in [false, true] {
+            for _ in 0..100 {
+                let runs = AtomicUsize::new(0);
+                let (_, before) = join(
+                    || {
+                        if slow {
+                            std::thread::sleep(std::time::Duration::from_micros(200));
+                        }
+                    },
+                    || runs.fetch_add(1, Ordering::SeqCst),
+                );
+                assert_eq!((before, runs.load(Ordering::SeqCst)), (0, 1));
+            }
+        }
     }
 }
