@@ -3,6 +3,9 @@
 # json-schema-to-typescript and @cloudflare/codemode on the same tool lists.
 # Installs its pinned npm packages itself (cached). Prints a table of ratios.
 # Usage: benches/compare/run.sh [SIZES...]   (default: 100 1000)
+# A size written `real:N` takes N tools made from the interop suite's real
+# servers (real-like.py; installs them through tests/interop/install.sh)
+# instead of gen-corpus's generated ones.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -19,8 +22,14 @@ work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 sizes=("$@"); [ ${#sizes[@]} -gt 0 ] || sizes=(100 1000)
 printf '%-7s %-24s %12s %12s\n' tools generator "best ms" "ratio"
 for n in "${sizes[@]}"; do
-  "$root/target/release/gen-corpus" "$n" > "$work/corpus.json"
-  rounds=$(( n >= 1000 ? 5 : 20 ))
+  case "$n" in
+    real:*)
+      n="${n#real:}"
+      python3 "$here/real-like.py" "$("$root/tests/interop/install.sh")/servers" "$n" > "$work/corpus.json"
+      n="real:$n" ;;
+    *) "$root/target/release/gen-corpus" "$n" > "$work/corpus.json" ;;
+  esac
+  rounds=$(( ${n#real:} >= 1000 ? 5 : 20 ))
   ours="$("$root/target/release/time-render" "$work/corpus.json" "$rounds")"
   theirs="$(cd "$cache" && node compare.mjs "$work/corpus.json" "$rounds")"
   python3 - "$n" "$ours" "$theirs" "$root/target/release/codemode" "$work/corpus.json" "$rounds" <<'PY'

@@ -170,6 +170,10 @@ impl<'a> Printer<'a> {
     /// written as `*\/`, and no `@ts-` directive left whole.
     fn comment_text(&mut self, line: &str) {
         let line = defuse_typescript(line);
+        if memchr::memmem::find(line.as_bytes(), b"*/").is_none() {
+            self.out.push_str(&line);
+            return;
+        }
         let mut parts = line.split("*/");
         if let Some(first) = parts.next() {
             self.out.push_str(first);

@@ -17,7 +17,6 @@ use bumpalo::Bump;
 use foldhash::HashMap;
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// How many schema levels one type expression may nest before the rest of
 /// that branch becomes the escape hatch. Each named definition starts again.
@@ -803,18 +802,21 @@ impl<'v> Walk<'v> {
             Some(Json::Object(props)) => *props,
             Some(_) => return self.malformed(site, ptr, "properties", "an object"),
         };
-        let mut required = BTreeSet::new();
+        // The required names, sorted and each once, with whether a
+        // property describes it.
+        let mut required: Vec<(&str, bool)> = Vec::new();
         match map.get(Kw::Required) {
             None => {}
             Some(Json::Array(names)) => {
+                required.reserve(names.len());
                 for name in *names {
                     match name {
-                        Json::String(name) => {
-                            required.insert(*name);
-                        }
+                        Json::String(name) => required.push((name, false)),
                         _ => return self.malformed(site, ptr, "required", "an array of strings"),
                     }
                 }
+                required.sort_unstable();
+                required.dedup();
             }
             Some(_) => return self.malformed(site, ptr, "required", "an array of strings"),
         }
@@ -869,7 +871,13 @@ impl<'v> Walk<'v> {
         let mut out = Vec::with_capacity(props.len());
         for (name, schema) in props.iter() {
             let ty = self.child(site, schema, ptr, &["properties", name], depth);
-            let required = required.remove(name);
+            let required = match required.binary_search_by(|(r, _)| (*r).cmp(name)) {
+                Ok(i) => {
+                    required[i].1 = true;
+                    true
+                }
+                Err(_) => false,
+            };
             out.push(Prop {
                 name: name.to_owned(),
                 ty,
@@ -884,15 +892,19 @@ impl<'v> Walk<'v> {
             Extra::Values(ty) => ty.as_ref(),
             Extra::Unspecified | Extra::Closed => &Ty::Unknown,
         };
-        for name in required {
+        let described = out.len();
+        for (name, _) in required.iter().filter(|(_, described)| !described) {
             out.push(Prop {
-                name: name.to_owned(),
+                name: (*name).to_owned(),
                 ty: undescribed.clone(),
                 required: true,
                 doc: Doc::default(),
             });
         }
-        out.sort_by(|a, b| a.name.cmp(&b.name));
+        // The described ones come in key order already.
+        if out.len() > described {
+            out.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         Ty::Object(Object { props: out, extra })
     }
 
