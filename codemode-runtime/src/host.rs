@@ -379,7 +379,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     .and_then(|json| serde_json::from_str(&json).ok());
                 // Calls the program started and never waited for still run
                 // to their end (or the deadline's): whether such a call
-                // happens must not hang on how soon the program finished.
+                // happens must not depend on how soon the program finished.
                 while !calls.is_empty() {
                     let finished = std::future::poll_fn(|cx| {
                         if let Poll::Ready(Some(done)) = calls.poll_next_unpin(cx) {

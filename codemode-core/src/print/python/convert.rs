@@ -382,30 +382,31 @@ impl<'a> Convert<'a> {
     /// The objects an `allOf` merges, when `ty` is one (spelled out or
     /// through a few references) that merges into one object.
     fn merged_parts(&self, ty: &'a Ty) -> Option<Vec<&'a Object>> {
-        let mut ty = ty;
-        for _ in 0..8 {
-            match ty {
-                Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
-                Ty::Inter(members, _) => {
-                    let mut combos =
-                        merge_combos(members, self.defs, 0, &mut { MERGE_WORK }).ok()?;
-                    return (combos.len() == 1).then(|| combos.swap_remove(0));
-                }
-                _ => return None,
+        match self.resolved(ty)? {
+            Ty::Inter(members, _) => {
+                let mut combos = merge_combos(members, self.defs, 0, &mut { MERGE_WORK }).ok()?;
+                (combos.len() == 1).then(|| combos.swap_remove(0))
             }
+            _ => None,
         }
-        None
     }
 
     /// The object `ty` is, spelled out or through a few references to
     /// definitions.
     pub(super) fn object_of(&self, ty: &'a Ty) -> Option<&'a Object> {
-        let mut ty = ty;
+        match self.resolved(ty)? {
+            Ty::Object(obj) => Some(obj),
+            _ => None,
+        }
+    }
+
+    /// `ty` with up to eight references to definitions followed (`None`
+    /// past them, or for a reference to no definition).
+    fn resolved(&self, mut ty: &'a Ty) -> Option<&'a Ty> {
         for _ in 0..8 {
             match ty {
-                Ty::Object(obj) => return Some(obj),
                 Ty::Named(id) => ty = &self.defs.get(*id)?.ty,
-                _ => return None,
+                other => return Some(other),
             }
         }
         None
