@@ -1,7 +1,7 @@
 //! The check before a run, through the runtime: its policies, and the
 //! truth of what it says the sandboxes lack.
 
-use codemode_core::sandbox::{JAVASCRIPT_ABSENT, PYTHON_ABSENT, PYTHON_MODULES};
+use codemode_core::sandbox::JAVASCRIPT_ABSENT;
 use codemode_core::{DiagnosticCode, Language, Severity, ToolCallError, ToolDef, Toolset};
 use codemode_runtime::{CheckPolicy, JsRuntime, Limits, RunErrorKind, RunOutcome, Runtime};
 use serde_json::{Value, json};
@@ -184,6 +184,7 @@ fn calls_a_program_never_waits_for_still_run_to_their_end() {
 #[cfg(feature = "python")]
 mod python {
     use super::*;
+    use codemode_core::sandbox::{PYTHON_ABSENT, PYTHON_MODULES};
 
     fn run_py(code: &str) -> (RunOutcome, usize) {
         run_with(CheckPolicy::Off, Language::Python, code)
