@@ -101,7 +101,26 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     let layered_uses: Vec<Value> = (0..width)
         .map(|i| json!({"$ref": format!("#/$defs/D0_{i}")}))
         .collect();
+    // Definitions that each merge themselves with more keys: merged
+    // naively, each class holds the next without end.
+    let self_merging = defs((0..n).map(|i| {
+        let more = json!({"properties": {format!("e{i}"): {"type": "boolean"}}});
+        let inner = json!({"allOf": [{"$ref": format!("#/$defs/R{i}")}, more]});
+        (
+            format!("R{i}"),
+            json!({"type": "object", "properties": {"inner": inner}}),
+        )
+    }));
+    let self_merging_uses =
+        defs((0..n).map(|i| (format!("r{i}"), json!({"$ref": format!("#/$defs/R{i}")}))));
     vec![
+        (
+            "definitions that merge themselves",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": self_merging_uses, "$defs": self_merging}),
+            )],
+        ),
         (
             "allOf through layers of references",
             vec![tool(

@@ -156,6 +156,10 @@ pub(super) struct Convert<'a> {
     pub(super) inlining: Vec<usize>,
     /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
     pub(super) merge_budget: usize,
+    /// The intersections being merged into classes now, by address, each
+    /// with whether it was met again inside its own merge (it then refers
+    /// to itself through a reference).
+    merging: Vec<(usize, bool)>,
     pub(super) classes: Vec<Class<'a>>,
     pub(super) degradations: Vec<Degradation>,
     /// Which degradations [`Convert::place_under`] has moved under a
@@ -171,6 +175,7 @@ impl<'a> Convert<'a> {
             standalone,
             inlining: Vec::new(),
             merge_budget: MAX_MERGED_PROPS,
+            merging: Vec::new(),
             classes: Vec::new(),
             degradations: Vec::new(),
             placed: Vec::new(),
@@ -584,6 +589,33 @@ impl<'a> Convert<'a> {
 
     /// `allOf`: one merged TypedDict per combination of object alternatives.
     pub(super) fn intersection(
+        &mut self,
+        members: &'a [Ty],
+        base: &str,
+        key: &str,
+        origin: &Origin,
+    ) -> Py {
+        // Met again inside its own merge: a definition that merges itself
+        // (`R` holding `allOf: [R, {...}]`). Each merge would hold the next,
+        // without end; the inner copy is `Any` instead, recorded once the
+        // outer merge is done, at the intersection's own place.
+        let node = members.as_ptr() as usize;
+        if let Some(entry) = self.merging.iter_mut().find(|(n, _)| *n == node) {
+            entry.1 = true;
+            return Py::Any;
+        }
+        self.merging.push((node, false));
+        let py = self.merge_into_classes(members, base, key, origin);
+        if let Some((_, true)) = self.merging.pop() {
+            self.record(
+                origin,
+                "allOf that contains itself through a reference; inside it, that copy is Any",
+            );
+        }
+        py
+    }
+
+    fn merge_into_classes(
         &mut self,
         members: &'a [Ty],
         base: &str,

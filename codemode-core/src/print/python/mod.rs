@@ -566,6 +566,41 @@ mod tests {
     }
 
     #[test]
+    fn a_definition_that_merges_itself_stays_finite() {
+        // `R.self` is R merged with more keys: each merged class would hold
+        // the next. Written with `allOf`, and with keywords beside `$ref`.
+        for self_ty in [
+            json!({"allOf": [{"$ref": "#/$defs/R"}, {"properties": {"extra": {"type": "boolean"}}}]}),
+            json!({"$ref": "#/$defs/R", "properties": {"extra": {"type": "boolean"}}}),
+        ] {
+            let r = json!({"type": "object", "properties": {"self": self_ty}});
+            let tools = vec![ToolDef::new(
+                "t",
+                json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R"}}, "$defs": {"R": r}}),
+            )];
+            let lowered = lower_borrowed(&tools);
+            let (text, degradations) = render_all(&lowered);
+            assert!(
+                text.contains(
+                    "class RSelf(TypedDict, total=False):\n    extra: bool\n    self: Any\n"
+                ),
+                "{text}"
+            );
+            let found: Vec<(&str, &str)> = degradations
+                .iter()
+                .map(|d| (d.pointer.as_str(), d.reason.as_str()))
+                .collect();
+            assert_eq!(
+                found,
+                [(
+                    "/inputSchema/$defs/R/properties/self",
+                    "allOf that contains itself through a reference; inside it, that copy is Any"
+                )]
+            );
+        }
+    }
+
+    #[test]
     fn literals_and_keys_no_checker_takes_are_widened_and_recorded() {
         let tools = vec![ToolDef::new(
             "t",
