@@ -55,6 +55,9 @@ struct Document<'v> {
     /// Final identities, by pointer.
     ids: HashMap<String, Hash>,
     scanned: usize,
+    /// Whether the document's dialect reads a `$ref` alone, its siblings
+    /// left out (see [`super::keywords::siblings_apply`]).
+    old_dialect: bool,
 }
 
 /// One definition on Tarjan's walk.
@@ -62,6 +65,8 @@ struct Visit {
     pointer: String,
     target: Option<usize>,
     succ: Vec<String>,
+    /// Whether the target holds a `$ref` with keywords beside it.
+    siblings: bool,
     next: usize,
     index: usize,
     low: usize,
@@ -75,6 +80,7 @@ impl<'v> Document<'v> {
             hashes: HashMap::new(),
             ids: HashMap::new(),
             scanned: 0,
+            old_dialect: !super::keywords::siblings_apply(root),
         }
     }
 
@@ -160,12 +166,13 @@ impl<'v> Document<'v> {
     ) -> usize {
         let root = self.root;
         let target = root.pointer(&pointer);
-        let succ = target.map(|t| self.refs_in(t)).unwrap_or_default();
+        let (succ, siblings) = target.map(|t| self.refs_in(t)).unwrap_or_default();
         let i = visits.len();
         visits.push(Visit {
             pointer: pointer.clone(),
             target: target.map(|t| t as *const Json as usize),
             succ,
+            siblings,
             next: 0,
             index: i,
             low: i,
@@ -209,6 +216,12 @@ impl<'v> Document<'v> {
         for id in &reached {
             h.update(id);
         }
+        // The same text reads as another type in a dialect that leaves the
+        // keywords beside a `$ref` out; where that makes a difference, the
+        // definitions are two.
+        if self.old_dialect && members.iter().any(|&m| visits[m].siblings) {
+            h.update(b"\x02a $ref read alone");
+        }
         let component: Hash = h.finalize().into();
         for (pointer, _) in own {
             let mut h = Sha256::new();
@@ -219,9 +232,11 @@ impl<'v> Document<'v> {
         }
     }
 
-    /// The local references anywhere inside `node`, sorted and unique.
-    fn refs_in(&mut self, node: &Json<'_>) -> Vec<String> {
+    /// The local references anywhere inside `node`, sorted and unique, and
+    /// whether any `$ref` there has keywords beside it.
+    fn refs_in(&mut self, node: &Json<'_>) -> (Vec<String>, bool) {
         let mut out = Vec::new();
+        let mut siblings = false;
         let mut todo = vec![node];
         while let Some(node) = todo.pop() {
             self.scanned += 1;
@@ -232,6 +247,7 @@ impl<'v> Document<'v> {
                     {
                         out.push(pointer);
                     }
+                    siblings |= super::keywords::beside_a_reference(map);
                     todo.extend(map.iter().map(|(_, v)| v));
                 }
                 Json::Array(items) => todo.extend(items),
@@ -240,7 +256,7 @@ impl<'v> Document<'v> {
         }
         out.sort_unstable();
         out.dedup();
-        out
+        (out, siblings)
     }
 
     /// The Merkle hash of `node`'s canonical form, computed without recursion

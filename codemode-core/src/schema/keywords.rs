@@ -75,6 +75,31 @@ impl Kw {
     }
 }
 
+/// Whether the keywords beside a `$ref` apply in the schema whose root is
+/// `root`: in every dialect since draft 2019-09, which MCP takes when a
+/// schema names none, and not in the drafts before it, which a schema names
+/// by its `$schema`.
+pub(super) fn siblings_apply(root: &Json<'_>) -> bool {
+    let Json::Object(fields) = root else {
+        return true;
+    };
+    let Some(dialect) = fields.get("$schema").and_then(Json::as_str) else {
+        return true;
+    };
+    !["draft-03", "draft-04", "draft-05", "draft-06", "draft-07"]
+        .iter()
+        .any(|old| dialect.contains(old))
+}
+
+/// Whether a schema object holds a `$ref` and, beside it, keywords that
+/// decide a type (which apply too where [`siblings_apply`]).
+pub(super) fn beside_a_reference(fields: Fields<'_>) -> bool {
+    fields.get(Kw::Ref.name()).is_some()
+        && fields
+            .iter()
+            .any(|(key, _)| Kw::of(key).is_some_and(|kw| kw != Kw::Ref && kw != Kw::Nullable))
+}
+
 /// The values of a schema object's type keywords.
 pub(super) struct Keywords<'v>([Option<&'v Json<'v>>; COUNT]);
 

@@ -407,22 +407,6 @@ struct Pending<'v> {
     pointer: String,
 }
 
-/// Whether the keywords beside a `$ref` apply in the schema whose root is
-/// `root`: in every dialect since draft 2019-09, which MCP takes when a
-/// schema names none, and not in the drafts before it, which a schema names
-/// by its `$schema`.
-fn siblings_apply(root: &Json<'_>) -> bool {
-    let Json::Object(fields) = root else {
-        return true;
-    };
-    let Some(dialect) = fields.get("$schema").and_then(Json::as_str) else {
-        return true;
-    };
-    !["draft-03", "draft-04", "draft-05", "draft-06", "draft-07"]
-        .iter()
-        .any(|old| dialect.contains(old))
-}
-
 /// Whether a type read beside a `$ref` says more than "an object" or "an
 /// array": `"type": "object"` next to a reference to an object is common,
 /// and an intersection with it would only lengthen the SDK.
@@ -542,7 +526,7 @@ impl<'v> Walk<'v> {
                 // Since draft 2019-09 the keywords beside a `$ref` apply
                 // too, as if both were members of an `allOf`; before it they
                 // are not read. A malformed one is recorded and left out.
-                let beside = if siblings_apply(site.root) {
+                let beside = if super::keywords::siblings_apply(site.root) {
                     self.lower_own(site, map, ptr, depth).ok().flatten()
                 } else {
                     None
@@ -1208,6 +1192,50 @@ mod tests {
             },
             "required": ["who", "missing"]
         })
+    }
+
+    #[test]
+    fn a_definition_read_in_two_dialects_is_two_definitions() {
+        // `Q` has keywords beside its `$ref`: a draft-07 tool reads `P`
+        // alone, a 2020-12 one `P` with `y`. `P` itself reads alike.
+        let schema = |draft7: bool| {
+            let mut schema = json!({
+                "type": "object",
+                "definitions": {
+                    "P": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+                    "Q": {"$ref": "#/definitions/P", "properties": {"y": {"type": "integer"}}, "required": ["y"]}
+                },
+                "properties": {"q": {"$ref": "#/definitions/Q"}},
+                "required": ["q"]
+            });
+            if draft7 {
+                schema["$schema"] = json!("http://json-schema.org/draft-07/schema#");
+            }
+            schema
+        };
+        for (old, new) in [("a", "b"), ("z", "b")] {
+            let tools = vec![
+                crate::ToolDef::new(old, schema(true)),
+                crate::ToolDef::new(new, schema(false)),
+            ];
+            let text = crate::render(Language::TypeScript, &tools);
+            let q_of = |tool: &str| {
+                let line = text
+                    .lines()
+                    .find(|l| l.trim_start().starts_with(&format!("{tool}(")))
+                    .unwrap_or_else(|| panic!("{text}"));
+                let name = line.split("q: ").nth(1).and_then(|r| r.split(' ').next());
+                let name = name.unwrap_or_else(|| panic!("{line}"));
+                let body = text
+                    .lines()
+                    .find(|l| l.starts_with(&format!("type {name} = ")))
+                    .unwrap_or_else(|| panic!("{text}"));
+                body.split(" = ").nth(1).unwrap_or_default().to_owned()
+            };
+            assert_eq!(q_of(old), "P;", "{text}");
+            assert_eq!(q_of(new), "P & { y: number };", "{text}");
+            assert_eq!(text.matches("type P = ").count(), 1, "{text}");
+        }
     }
 
     #[test]
