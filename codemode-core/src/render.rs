@@ -123,3 +123,55 @@ pub fn fingerprint_texts(typescript: Option<&str>, python: Option<&str>) -> Stri
         hex
     })
 }
+
+#[cfg(test)]
+mod inlining_tests {
+    use super::*;
+    use serde_json::{Map, Value, json};
+
+    /// Definitions `D0` to `D3`, each but the last with `k` members that
+    /// refer to the next (properties of an object, or items of a tuple):
+    /// spelled out in place, `k³` copies of `D3`.
+    fn fan(k: usize, tuple: bool) -> Value {
+        let mut defs = Map::new();
+        for level in 0..4 {
+            let member = |_| {
+                if level == 3 {
+                    json!({"type": "string"})
+                } else {
+                    json!({"$ref": format!("#/$defs/D{}", level + 1)})
+                }
+            };
+            let body = if tuple {
+                let items: Vec<Value> = (0..k).map(member).collect();
+                json!({"type": "array", "prefixItems": items, "items": false})
+            } else {
+                let props: Map<String, Value> =
+                    (0..k).map(|i| (format!("p{i}"), member(i))).collect();
+                json!({"type": "object", "properties": props})
+            };
+            defs.insert(format!("D{level}"), body);
+        }
+        json!({"$ref": "#/$defs/D0", "$defs": defs})
+    }
+
+    #[test]
+    fn spelling_definitions_out_stays_within_a_budget() {
+        // Python spells objects as `dict[str, Any]`, so only tuples expand.
+        for (language, tuple, hatch) in [
+            (Language::TypeScript, false, "unknown"),
+            (Language::TypeScript, true, "unknown"),
+            (Language::Python, true, "Any"),
+        ] {
+            // Small fan-outs are spelled out whole, as before.
+            let small = json_schema_to_type(language, &fan(2, tuple));
+            assert!(!small.contains(hatch), "{small}");
+            // Such a schema of 15 KB asked for gigabytes; now the text stays
+            // within the budget's reach, and what is not spelled out is the
+            // escape hatch.
+            let large = json_schema_to_type(language, &fan(128, tuple));
+            assert!(large.len() < 8 << 20, "{language:?}: {} bytes", large.len());
+            assert!(large.contains(hatch), "{language:?}");
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The TypeScript declaration, which JavaScript programs read as documentation.
 
 use super::comment::{clean_lines, defuse_typescript, doc_lines};
+use super::inline::Inlining;
 use crate::canonical::json_string;
 
 /// The members of TypeScript's `Object` interface, which every object type
@@ -97,12 +98,9 @@ struct Printer<'a> {
     names: &'a [String],
     out: String,
     indent: usize,
-    /// `Some` when definitions are inlined: the ones being expanded.
-    inlining: Option<Vec<usize>>,
+    /// `Some` when definitions are spelled out in place.
+    inlining: Option<Inlining>,
 }
-
-/// How many definitions deep an inlined expression may expand.
-const MAX_INLINE: usize = 4;
 
 impl<'a> Printer<'a> {
     fn new(defs: &'a [Def], names: &'a [String], inline: bool) -> Self {
@@ -111,7 +109,7 @@ impl<'a> Printer<'a> {
             names,
             out: String::new(),
             indent: 0,
-            inlining: inline.then(Vec::new),
+            inlining: inline.then(|| Inlining::new(defs)),
         }
     }
 
@@ -281,15 +279,14 @@ impl<'a> Printer<'a> {
     }
 
     fn named(&mut self, id: usize, ctx: Ctx) {
-        let Some(stack) = &mut self.inlining else {
+        let Some(inlining) = &mut self.inlining else {
             self.out.push_str(&self.names[id]);
             return;
         };
-        if stack.contains(&id) || stack.len() >= MAX_INLINE {
+        if !inlining.enter(id) {
             self.out.push_str("unknown");
             return;
         }
-        stack.push(id);
         let defs = self.defs;
         self.ty(
             &defs[id].ty,
@@ -299,8 +296,8 @@ impl<'a> Printer<'a> {
                 Ctx::Postfix
             },
         );
-        if let Some(stack) = &mut self.inlining {
-            stack.pop();
+        if let Some(inlining) = &mut self.inlining {
+            inlining.leave();
         }
     }
 

@@ -69,3 +69,4 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};
 pub(crate) use pointer::push_segment;
+pub(crate) use share::each_child;

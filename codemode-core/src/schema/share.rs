@@ -315,7 +315,7 @@ fn count_described(lowered: &Lowered) -> Vec<Alias> {
 
 /// How a type stands inside the one around it.
 #[derive(Clone, Copy)]
-enum Step<'t> {
+pub(crate) enum Step<'t> {
     /// The type of this property.
     Property(&'t Prop),
     /// The type of an index signature's values.
@@ -327,7 +327,7 @@ enum Step<'t> {
 }
 
 /// Calls `f` on each type directly inside `ty`, with how it stands there.
-fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
+pub(crate) fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
     match ty {
         Ty::Object(obj) => {
             for prop in &obj.props {

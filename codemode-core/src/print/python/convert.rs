@@ -4,6 +4,7 @@
 use crate::canonical::{json_string, python_string};
 use crate::ident::pascal_case;
 use crate::ident::python::is_keyword_param;
+use crate::print::inline::Inlining;
 use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
@@ -153,7 +154,8 @@ pub(super) struct Convert<'a> {
     pub(super) defs: &'a [Def],
     /// One-expression mode: no classes, definitions inlined.
     pub(super) standalone: bool,
-    pub(super) inlining: Vec<usize>,
+    /// In one-expression mode, the definitions being spelled out in place.
+    pub(super) inlining: Option<Inlining>,
     /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
     pub(super) merge_budget: usize,
     /// The intersections being merged into classes now, by address, each
@@ -173,7 +175,7 @@ impl<'a> Convert<'a> {
         Convert {
             defs,
             standalone,
-            inlining: Vec::new(),
+            inlining: None,
             merge_budget: MAX_MERGED_PROPS,
             merging: Vec::new(),
             classes: Vec::new(),
@@ -469,13 +471,15 @@ impl<'a> Convert<'a> {
                 if !self.standalone {
                     return Py::Def(*id);
                 }
-                if self.inlining.contains(id) || self.inlining.len() >= 4 {
+                let inlining = self.inlining.get_or_insert_with(|| Inlining::new(self.defs));
+                if !inlining.enter(*id) {
                     return Py::Any;
                 }
-                self.inlining.push(*id);
                 let defs = self.defs;
                 let py = self.conv(&defs[*id].ty, base, key, origin);
-                self.inlining.pop();
+                if let Some(inlining) = &mut self.inlining {
+                    inlining.leave();
+                }
                 py
             }
         }
