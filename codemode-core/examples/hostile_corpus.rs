@@ -1,5 +1,6 @@
-//! Writes reproducible random hostile tool sets, for the interop suite to
-//! render and hand to `tsc --strict` and `mypy --strict`.
+//! Writes reproducible random hostile tool sets, and one too large for
+//! pyright in class syntax, for the interop suite to render and hand to
+//! `tsc --strict`, `mypy --strict` and pyright strict.
 //!
 //! Usage: `cargo run -p codemode-core --example hostile_corpus -- DIR [COUNT]`
 
@@ -46,5 +47,31 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     }
+    // Not random: a stub too large for pyright in class syntax, 400 tools
+    // with an object of 100 keys each (40,000 class fields, where pyright
+    // stops near 32,000 statements in a module's flow).
+    let path = format!("{dir}/large-classes.json");
+    let text = serde_json::to_string(&large_classes(400, 100)).unwrap_or_default();
+    if let Err(e) = std::fs::write(&path, text) {
+        eprintln!("error: {path}: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
     std::process::ExitCode::SUCCESS
+}
+
+/// `tools` tools, each taking one object of `keys` string keys, no two
+/// objects alike.
+fn large_classes(tools: usize, keys: usize) -> serde_json::Value {
+    let tools: Vec<serde_json::Value> = (0..tools)
+        .map(|t| {
+            let props: serde_json::Map<String, serde_json::Value> = (0..keys)
+                .map(|k| (format!("k{t}_{k}"), serde_json::json!({"type": "string"})))
+                .collect();
+            serde_json::json!({
+                "name": format!("tool_{t}"),
+                "inputSchema": {"type": "object", "properties": {"o": {"type": "object", "properties": props}}}
+            })
+        })
+        .collect();
+    serde_json::Value::Array(tools)
 }

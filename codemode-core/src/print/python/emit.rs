@@ -143,14 +143,22 @@ impl Printer<'_> {
         let _ = writeln!(self.out, "{name}: TypeAlias = {}\n", quote(&text));
     }
 
-    pub(super) fn class(&mut self, name: &str, class: &Class, module_names: &HashSet<&str>) {
+    /// A TypedDict, in the functional form when `functional`.
+    pub(super) fn class(
+        &mut self,
+        name: &str,
+        class: &Class,
+        module_names: &HashSet<&str>,
+        functional: bool,
+    ) {
         self.imports.insert("TypedDict");
         // Class syntax reads best, but a key that is not a plain name, or one
         // that would shadow a type named in the body, needs the functional form.
-        let class_syntax = class
-            .fields
-            .iter()
-            .all(|f| bare_in_class_body(f.name, module_names));
+        let class_syntax = !functional
+            && class
+                .fields
+                .iter()
+                .all(|f| bare_in_class_body(f.name, module_names));
         // Mark whichever of required or optional fields is rarer.
         let optional = class.fields.iter().filter(|f| !f.required).count();
         let total = optional * 2 <= class.fields.len();

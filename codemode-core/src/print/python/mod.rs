@@ -172,6 +172,20 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         }
     }
     items.sort_by(|a, b| a.0.cmp(b.0));
+    // pyright gives up on a module whose flow holds more than about 32,000
+    // statements and annotations ("Code is too complex to analyze"). Every
+    // field of a class in class syntax is one, and every method; the
+    // entries of a functional TypedDict are not. Past half of that, every
+    // class is functional. (Methods alone pass it past some 25,000 tools;
+    // a catalog that large wants a budget, and the index, anyway.)
+    let class_lines: usize = items
+        .iter()
+        .map(|(_, item)| match item {
+            Item::Class(class) => class.fields.len() + 1,
+            Item::Alias(..) => 0,
+        })
+        .sum();
+    let functional = class_lines + methods.len() > PYRIGHT_FLOW_ROOM;
     // Printed in two halves at once when there are many.
     let emit = |items: &[(&str, Item)]| {
         let mut p = Printer {
@@ -183,7 +197,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         for (name, item) in items {
             match item {
                 Item::Alias(py, doc) => p.alias(name, py, doc),
-                Item::Class(class) => p.class(name, class, &module_names),
+                Item::Class(class) => p.class(name, class, &module_names, functional),
             }
         }
         p
@@ -546,6 +560,10 @@ pub(crate) fn expression<'a>(ty: &'a Ty, defs: &'a [Def]) -> String {
     p.out
 }
 
+/// Class lines (a class and its fields) a stub may hold in class syntax;
+/// see [`render`].
+const PYRIGHT_FLOW_ROOM: usize = 16_000;
+
 enum Item<'a> {
     Alias(&'a Py, &'a Doc),
     Class(&'a Class<'a>),
@@ -563,6 +581,32 @@ mod tests {
     fn render_all(lowered: &Lowered) -> (String, Vec<Degradation>) {
         let names: Vec<&str> = lowered.tools.iter().map(|t| t.name.as_str()).collect();
         render(lowered, &names)
+    }
+
+    #[test]
+    fn a_stub_too_large_for_pyright_in_class_syntax_is_functional() {
+        let tools = |count: usize| -> Vec<ToolDef> {
+            (0..count)
+                .map(|t| {
+                    let props: serde_json::Map<String, serde_json::Value> = (0..100)
+                        .map(|k| (format!("k{t}_{k}"), json!({"type": "string"})))
+                        .collect();
+                    ToolDef::new(
+                        format!("tool_{t}"),
+                        json!({"type": "object", "properties": {"o": {"type": "object", "properties": props}}}),
+                    )
+                })
+                .collect()
+        };
+        // 100 classes of 100 fields: within what pyright analyses.
+        let (small, _) = render_all(&lower_borrowed(&tools(100)));
+        assert_eq!(small.matches("(TypedDict, total=False):").count(), 100);
+        assert_eq!(small.matches(" = TypedDict(").count(), 0);
+        // 200 of them: past half of it, so every class is functional.
+        let (large, _) = render_all(&lower_borrowed(&tools(200)));
+        assert_eq!(large.matches("(TypedDict, total=False):").count(), 0);
+        assert_eq!(large.matches(" = TypedDict(").count(), 200);
+        assert!(large.contains("Tool0ArgsO = TypedDict(\"Tool0ArgsO\", {\n    \"k0_0\": 'str',\n"));
     }
 
     #[test]
