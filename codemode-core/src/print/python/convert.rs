@@ -631,6 +631,12 @@ impl<'a> Convert<'a> {
             Err(NotObjects::Other) => {
                 return self.degrade(origin, "allOf over non-object schemas has no Python type");
             }
+            Err(NotObjects::TooDeep) => {
+                return self.degrade(
+                    origin,
+                    "allOf reaches its objects through more than 64 references or nested combinations",
+                );
+            }
             Err(NotObjects::TooMany) => {
                 return self.degrade(
                     origin,
@@ -682,7 +688,14 @@ pub(super) enum NotObjects {
     Other,
     /// Merging would make more than [`MAX_MERGED_ALTERNATIVES`] classes.
     TooMany,
+    /// The objects lie more than [`MAX_HOPS`] steps away.
+    TooDeep,
 }
+
+/// Steps (references, members of unions and intersections) a merge follows
+/// to reach its objects. A chain of definitions each an `allOf` of the one
+/// before and some keys takes two a level.
+const MAX_HOPS: usize = 64;
 
 /// The alternatives a type stands for when it is objects all the way down
 /// (an object, a definition of one, a union or an intersection of such),
@@ -700,7 +713,8 @@ pub(super) fn object_alternatives<'t>(
             spend(budget, 1)?;
             Ok(vec![vec![obj]])
         }
-        Ty::Named(id) if hops < 8 => match defs.get(*id) {
+        Ty::Named(_) if hops >= MAX_HOPS => Err(NotObjects::TooDeep),
+        Ty::Named(id) => match defs.get(*id) {
             Some(def) => object_alternatives(&def.ty, defs, hops + 1, budget),
             None => Err(NotObjects::Other),
         },

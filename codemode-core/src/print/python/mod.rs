@@ -584,6 +584,44 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_of_allof_definitions_merges_until_it_is_too_deep() {
+        // D_i = allOf [D_(i-1), {p_i}]: an inheritance chain, two steps a level.
+        let chain = |n: usize| {
+            let mut defs = serde_json::Map::new();
+            defs.insert(
+                "D0".into(),
+                json!({"type": "object", "properties": {"p0": {"type": "string"}}}),
+            );
+            for i in 1..=n {
+                defs.insert(
+                    format!("D{i}"),
+                    json!({"allOf": [
+                        {"$ref": format!("#/$defs/D{}", i - 1)},
+                        {"type": "object", "properties": {format!("p{i}"): {"type": "string"}}}
+                    ]}),
+                );
+            }
+            let schema = json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/D{n}")}}, "$defs": defs});
+            render_all(&lower_borrowed(&[ToolDef::new("t", schema)]))
+        };
+        // Six levels merge into one class with every key.
+        let (text, degradations) = chain(6);
+        assert!(
+            text.contains("    p0: str\n") && text.contains("    p6: str\n"),
+            "{text}"
+        );
+        assert_eq!(degradations, []);
+        // Forty levels are past the steps a merge follows, and say so.
+        let (text, degradations) = chain(40);
+        assert!(text.contains("D40: TypeAlias = 'Any'"), "{text}");
+        let reasons: Vec<&str> = degradations.iter().map(|d| d.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            ["allOf reaches its objects through more than 64 references or nested combinations"]
+        );
+    }
+
+    #[test]
     fn a_stub_too_large_for_pyright_in_class_syntax_is_functional() {
         let tools = |count: usize| -> Vec<ToolDef> {
             (0..count)
