@@ -22,8 +22,11 @@ use super::ir::{Doc, Extra, Object, Prop, Ty};
 use super::lower::{Def, Lowered};
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use hashes::{Keyed, TreeHashes};
 use std::collections::hash_map::Entry;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
+
+mod hashes;
 
 /// Fewest properties an object needs before a name saves more than it
 /// costs (a name is one or two tokens, a property several).
@@ -495,104 +498,6 @@ impl<'t> Counter<'t> {
     }
 }
 
-/// The hashes of every type in one tree, in the order a walk meets them
-/// when it enters each type before the types inside it, and those in turn
-/// (as [`each_child`] gives them). Each type is hashed once, from the
-/// hashes of the types inside it: hashing each afresh would walk its whole
-/// subtree again for every object around it. Equal types hash equal, as
-/// with their own `Hash`; the maps compare them whole on a match.
-#[derive(Default)]
-struct TreeHashes {
-    nodes: Vec<Hashed>,
-}
-
-#[derive(Clone, Copy, Default)]
-struct Hashed {
-    /// The type's hash.
-    hash: u64,
-    /// As a property's type: the hash of the type with the property's doc.
-    described: u64,
-    /// How many types its subtree holds, itself included.
-    size: usize,
-}
-
-impl TreeHashes {
-    /// Hashes the tree `ty`.
-    fn of(&mut self, ty: &Ty) {
-        self.nodes.clear();
-        self.fill(ty);
-    }
-
-    fn hash(&self, at: usize) -> u64 {
-        self.nodes[at].hash
-    }
-
-    fn described(&self, at: usize) -> u64 {
-        self.nodes[at].described
-    }
-
-    fn size(&self, at: usize) -> usize {
-        self.nodes[at].size
-    }
-
-    /// Calls `f` on each type directly inside `ty` (the type at `at`), with
-    /// its place in the hashes and how it stands there.
-    fn each_child<'t>(&self, ty: &'t Ty, at: usize, f: &mut impl FnMut(&'t Ty, usize, Step<'t>)) {
-        let mut next = at + 1;
-        each_child(ty, &mut |child, step| {
-            let here = next;
-            next += self.size(here);
-            f(child, here, step);
-        });
-    }
-
-    /// Hashes `ty` and the types inside it, and gives its hash.
-    fn fill(&mut self, ty: &Ty) -> u64 {
-        let at = self.nodes.len();
-        self.nodes.push(Hashed::default());
-        let mut state = foldhash::fast::FixedState::default().build_hasher();
-        std::mem::discriminant(ty).hash(&mut state);
-        match ty {
-            Ty::Lit(lit) => lit.hash(&mut state),
-            Ty::Named(id) => id.hash(&mut state),
-            Ty::Tuple(tuple) => {
-                (tuple.items.len(), tuple.required, tuple.rest.is_some()).hash(&mut state);
-            }
-            Ty::Object(obj) => {
-                obj.props.len().hash(&mut state);
-                std::mem::discriminant(&obj.extra).hash(&mut state);
-            }
-            Ty::Union(members) | Ty::Inter(members, _) => members.len().hash(&mut state),
-            Ty::Unknown
-            | Ty::Never
-            | Ty::Null
-            | Ty::Bool
-            | Ty::Int
-            | Ty::Num
-            | Ty::Str
-            | Ty::Array(_) => {}
-        }
-        each_child(ty, &mut |child, step| {
-            let here = self.nodes.len();
-            let hash = self.fill(child);
-            if let Step::Property(prop) = step {
-                let doc = foldhash::fast::FixedState::default().hash_one(&prop.doc);
-                (&prop.name, prop.required, doc).hash(&mut state);
-                self.nodes[here].described =
-                    foldhash::fast::FixedState::default().hash_one((hash, doc));
-            }
-            state.write_u64(hash);
-        });
-        let hash = state.finish();
-        self.nodes[at] = Hashed {
-            hash,
-            described: 0,
-            size: self.nodes.len() - at,
-        };
-        hash
-    }
-}
-
 /// An object with properties and no other keys allowed, as one that says
 /// nothing of other keys.
 fn open_objects(ty: &mut Ty) {
@@ -642,28 +547,6 @@ fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
         | Ty::Named(_) => {}
     }
 }
-
-/// A map key with its hash (from [`TreeHashes`]). Hashing a type walks its
-/// whole subtree, and a growing map rehashes every key it holds: with the
-/// hash kept beside the key, growing costs no walk.
-struct Keyed<K> {
-    hash: u64,
-    key: K,
-}
-
-impl<K> std::hash::Hash for Keyed<K> {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        state.write_u64(self.hash);
-    }
-}
-
-impl<K: PartialEq> PartialEq for Keyed<K> {
-    fn eq(&self, other: &Self) -> bool {
-        self.hash == other.hash && self.key == other.key
-    }
-}
-
-impl<K: Eq> Eq for Keyed<K> {}
 
 /// The shared shapes and their definitions.
 struct Ids {
@@ -758,7 +641,6 @@ mod tests {
         preorder(root, &mut types);
         let mut whole = super::TreeHashes::default();
         whole.of(root);
-        assert_eq!(whole.nodes.len(), types.len());
         assert_eq!(whole.size(0), types.len());
         let mut alone = super::TreeHashes::default();
         for (at, ty) in types.iter().enumerate() {
