@@ -183,12 +183,17 @@ fn run(cli: Cli) -> Result<u8, String> {
                 }
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
                 if let Some(budget) = budget {
-                    let fit = catalog.fit(language, budget);
+                    let count = tokens::counter()?;
+                    let fit = catalog.fit_by(language, budget, &count);
                     let _ = writeln!(err, "within {budget} tokens: {fit:?}");
                 }
             }
             let written = match budget {
-                Some(budget) => write_stdout(&catalog.render_within(language, budget)),
+                Some(budget) => {
+                    let count = tokens::counter()?;
+                    warn_past_budget(&catalog, language, budget, &count);
+                    write_stdout(&catalog.render_within_by(language, budget, &count))
+                }
                 None => write_stdout(&rendered.text),
             };
             // The process ends next: freeing the catalog one node at a time
@@ -213,7 +218,11 @@ fn run(cli: Cli) -> Result<u8, String> {
         } => {
             let catalog = read_catalog(file.as_deref())?;
             let tool = match budget {
-                Some(budget) => catalog.run_code_tool_within(language, budget),
+                Some(budget) => {
+                    let count = tokens::counter()?;
+                    warn_past_budget(&catalog, language, budget, &count);
+                    catalog.run_code_tool_within_by(language, budget, &count)
+                }
                 None => catalog.run_code_tool(language),
             }
             .to_format(format);
@@ -278,5 +287,27 @@ fn write_stdout(text: &str) -> Result<(), String> {
         // A closed pipe (`| head`) is the reader's choice, not an error.
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
         Err(e) => Err(format!("cannot write output: {e}")),
+    }
+}
+
+/// Says on stderr when even the smallest SDK (the groups alone) keeps the
+/// `run_code` description past `budget` o200k tokens: it is printed all
+/// the same.
+fn warn_past_budget(
+    catalog: &codemode::Catalog,
+    language: Language,
+    budget: usize,
+    count: &dyn Fn(&str) -> usize,
+) {
+    let tokens = count(
+        &catalog
+            .run_code_tool_within_by(language, budget, count)
+            .description,
+    );
+    if tokens > budget {
+        eprintln!(
+            "warning: the run_code description takes {tokens} tokens, past the budget of {budget}, even with the smallest SDK ({:?})",
+            catalog.fit_by(language, budget, count)
+        );
     }
 }

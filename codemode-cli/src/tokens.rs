@@ -38,6 +38,14 @@ struct Within {
     python: (usize, Fit),
 }
 
+/// o200k_base token counting, for keeping a `run_code` description within
+/// a budget exactly (the core's estimate can undercount some languages).
+pub fn counter() -> Result<impl Fn(&str) -> usize, String> {
+    let bpe = tiktoken_rs::o200k_base()
+        .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
+    Ok(move |text: &str| token_count(&bpe, text))
+}
+
 /// Counts the tokens of `tools` with o200k_base (and, with a `budget`, of
 /// the `run_code` descriptions whose SDK is kept within it).
 pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, String> {
@@ -66,8 +74,13 @@ pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, 
     let python = catalog.render(Language::Python);
     let within = budget.map(|budget| {
         let prompt = |language| {
-            let description = catalog.run_code_tool_within(language, budget).description;
-            (tokens(&description), catalog.fit(language, budget))
+            let description = catalog
+                .run_code_tool_within_by(language, budget, &tokens)
+                .description;
+            (
+                tokens(&description),
+                catalog.fit_by(language, budget, &tokens),
+            )
         };
         Within {
             budget,
@@ -408,8 +421,8 @@ impl TokenReport {
         if let Some(w) = &self.within {
             report["within_budget"] = json!({
                 "budget": w.budget,
-                "typescript": {"run_code_tokens": w.typescript.0, "fit": format!("{:?}", w.typescript.1)},
-                "python": {"run_code_tokens": w.python.0, "fit": format!("{:?}", w.python.1)},
+                "typescript": {"run_code_tokens": w.typescript.0, "fit": format!("{:?}", w.typescript.1), "within": w.typescript.0 <= w.budget},
+                "python": {"run_code_tokens": w.python.0, "fit": format!("{:?}", w.python.1), "within": w.python.0 <= w.budget},
             });
         }
         report.to_string() + "\n"

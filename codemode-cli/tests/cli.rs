@@ -266,3 +266,54 @@ fn check_reports_findings_with_their_places_and_exit_codes() {
         );
     }
 }
+
+/// A list of `n` tools with a description in Dhivehi, whose letters take
+/// about two o200k tokens each (more than the core's estimate counts).
+fn thaana(n: usize) -> String {
+    let description = "ބޭނުންކުރާ މީހާގެ މަޢުލޫމާތު ޑޭޓާބޭހުން ހޯދައި ލިސްޓެއްގެ ގޮތުގައި ފޮނުވައިދެއެވެ";
+    let tools: Vec<serde_json::Value> = (0..n)
+        .map(|i| serde_json::json!({"name": format!("tool_{i}"), "description": description, "inputSchema": {"type": "object"}}))
+        .collect();
+    serde_json::json!({ "tools": tools }).to_string()
+}
+
+#[test]
+fn a_budget_is_kept_in_o200k_tokens_and_said_when_it_cannot_be() {
+    let within = |args: &[&str], list: &str| -> serde_json::Value {
+        let out = codemode(args, Some(list));
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["within_budget"].clone()
+    };
+    // The core's estimate put this list's full SDK within 1,400 tokens; it
+    // takes more than 2,000 in o200k.
+    let report = within(
+        &["report", "--tokens", "--json", "--budget", "1400", "-"],
+        &thaana(10),
+    );
+    for language in ["typescript", "python"] {
+        assert_eq!(report[language]["within"], true, "{report}");
+        assert!(report[language]["run_code_tokens"].as_u64().unwrap() <= 1400);
+        assert_ne!(report[language]["fit"], "Full");
+    }
+    // Nothing fits in 10 tokens: the bare groups are printed, with a
+    // warning, and the report says the budget is not kept.
+    let one = r#"{"tools": [{"name": "only_tool", "description": "Does something.", "inputSchema": {"type": "object"}}]}"#;
+    let report = within(
+        &["report", "--tokens", "--json", "--budget", "10", "-"],
+        one,
+    );
+    assert_eq!(report["typescript"]["fit"], "Groups", "{report}");
+    assert_eq!(report["typescript"]["within"], false);
+    let out = codemode(&["render", "-l", "ts", "--budget", "10", "-"], Some(one));
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with("warning: the run_code description takes "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("past the budget of 10, even with the smallest SDK (Groups)"),
+        "{stderr}"
+    );
+}

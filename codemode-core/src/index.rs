@@ -56,8 +56,11 @@ pub const MAX_MATCHES: usize = 50;
 /// byte-pair tokenizers (o200k, cl100k): a run of letters counts one token
 /// per six, a run of digits one per three, a run of punctuation one per
 /// two, a line break with its indent one, a space before a word nothing,
-/// and any other character one per two bytes of UTF-8. On SDK text it is at or above o200k's
-/// count, so an SDK it puts within a budget is within it.
+/// and any other character one per two bytes of UTF-8. On English SDK text
+/// it is at or above o200k's count. Some languages and scripts take more
+/// tokens than it counts (Swahili and other Latin-script text with short
+/// tokens, Thaana, N'Ko): where the budget must hold for any text, count
+/// with the model's tokenizer ([`Catalog::fit_by`]).
 ///
 /// ```
 /// use codemode_core::estimate_tokens;
@@ -110,33 +113,53 @@ impl Catalog {
     /// the budget: every declaration if they fit, else the largest index
     /// that does (the groups alone if none does).
     pub fn fit(&self, language: Language, budget: usize) -> Fit {
-        self.fitted(language, budget).0
+        self.fitted(language, budget, &estimate_tokens).0
+    }
+
+    /// [`fit`](Catalog::fit) with the tokens counted by `count`, such as
+    /// the tokenizer of the model the prompt is for. The estimate can
+    /// undercount text in some languages and scripts; an exact count keeps
+    /// every budget that can be kept.
+    pub fn fit_by(&self, language: Language, budget: usize, count: &dyn Fn(&str) -> usize) -> Fit {
+        self.fitted(language, budget, count).0
     }
 
     /// [`fit`](Catalog::fit), with the index text it measured (`None` for
     /// [`Fit::Full`]), so no caller renders the index twice.
-    fn fitted(&self, language: Language, budget: usize) -> (Fit, Option<String>) {
-        if estimate_tokens(&self.run_code_tool(language).description) <= budget {
+    fn fitted(
+        &self,
+        language: Language,
+        budget: usize,
+        count: &dyn Fn(&str) -> usize,
+    ) -> (Fit, Option<String>) {
+        if count(&self.run_code_tool(language).description) <= budget {
             return (Fit::Full, None);
         }
         for fit in [Fit::Summaries, Fit::Names] {
             let index = self.index(language, fit);
             let tool = run_code_tool_for_index(language, &index);
-            if estimate_tokens(&tool.description) <= budget {
+            if count(&tool.description) <= budget {
                 return (fit, Some(index));
             }
         }
-        (Fit::Groups, Some(self.groups_within(language, budget)))
+        (
+            Fit::Groups,
+            Some(self.groups_within(language, budget, count)),
+        )
     }
 
     /// The groups level, with the names of the tools in as many groups as
     /// `budget` leaves room for: the smallest groups first, so that as many
     /// groups as possible are spelled out; the rest keep their count.
-    fn groups_within(&self, language: Language, budget: usize) -> String {
+    fn groups_within(
+        &self,
+        language: Language,
+        budget: usize,
+        count: &dyn Fn(&str) -> usize,
+    ) -> String {
         let groups = groups(self.tools());
         let bare = self.index_with(language, Fit::Groups, &groups, &|_| false);
-        let prompt =
-            |index: &str| estimate_tokens(&run_code_tool_for_index(language, index).description);
+        let prompt = |index: &str| count(&run_code_tool_for_index(language, index).description);
         let Some(mut left) = budget.checked_sub(prompt(&bare)) else {
             return bare;
         };
@@ -148,7 +171,7 @@ impl Catalog {
             .map(|(i, tools)| {
                 let lines: usize = tools
                     .iter()
-                    .map(|tool| estimate_tokens(&self.name_line(language, tool, Fit::Names)))
+                    .map(|tool| count(&self.name_line(language, tool, Fit::Names)))
                     .sum();
                 (lines, i)
             })
@@ -200,7 +223,18 @@ impl Catalog {
     /// assert!(index.contains("describe(names: string[]): Promise<string>;"));
     /// ```
     pub fn render_within(&self, language: Language, budget: usize) -> Cow<'_, str> {
-        match self.fitted(language, budget) {
+        self.render_within_by(language, budget, &estimate_tokens)
+    }
+
+    /// [`render_within`](Catalog::render_within) with the tokens counted by
+    /// `count` (see [`fit_by`](Catalog::fit_by)).
+    pub fn render_within_by(
+        &self,
+        language: Language,
+        budget: usize,
+        count: &dyn Fn(&str) -> usize,
+    ) -> Cow<'_, str> {
+        match self.fitted(language, budget, count) {
             (_, Some(index)) => Cow::Owned(index),
             (_, None) => Cow::Borrowed(self.render(language)),
         }
@@ -210,7 +244,18 @@ impl Catalog {
     /// tokens ([`render_within`](Catalog::render_within)); when that is an
     /// index, the instructions say how to read declarations and find tools.
     pub fn run_code_tool_within(&self, language: Language, budget: usize) -> RunCodeTool {
-        match self.fitted(language, budget) {
+        self.run_code_tool_within_by(language, budget, &estimate_tokens)
+    }
+
+    /// [`run_code_tool_within`](Catalog::run_code_tool_within) with the
+    /// tokens counted by `count` (see [`fit_by`](Catalog::fit_by)).
+    pub fn run_code_tool_within_by(
+        &self,
+        language: Language,
+        budget: usize,
+        count: &dyn Fn(&str) -> usize,
+    ) -> RunCodeTool {
+        match self.fitted(language, budget, count) {
             (_, Some(index)) => run_code_tool_for_index(language, &index),
             (_, None) => self.run_code_tool(language),
         }
@@ -581,6 +626,21 @@ fn python_index_header() -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_counter_that_takes_more_than_the_estimate_moves_the_choice() {
+        let many = catalog(30);
+        let estimate = estimate_tokens(&many.run_code_tool(Language::TypeScript).description);
+        assert_eq!(many.fit(Language::TypeScript, estimate), Fit::Full);
+        let bytes = |text: &str| text.len();
+        assert_ne!(
+            many.fit_by(Language::TypeScript, estimate, &bytes),
+            Fit::Full
+        );
+        let prompt = many.run_code_tool_within_by(Language::TypeScript, estimate, &bytes);
+        let full = many.run_code_tool(Language::TypeScript).description;
+        assert!(prompt.description.len() < full.len());
+    }
 
     fn catalog(n: usize) -> Catalog {
         Catalog::new((0..n).map(|i| {
