@@ -290,8 +290,9 @@ impl Catalog {
         let some_named = fit == Fit::Groups && (0..groups.len()).any(named);
         let _ = writeln!(
             out,
-            "{sign} {} tools, by group{}:",
+            "{sign} {} {}, by group{}:",
             self.len(),
+            if self.len() == 1 { "tool" } else { "tools" },
             match fit {
                 Fit::Summaries => " (name: summary)",
                 Fit::Names => "",

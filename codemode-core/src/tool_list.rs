@@ -107,6 +107,10 @@ pub(crate) fn read_tools<'a>(
     text: &'a str,
     arenas: &'a mut Arenas,
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
+    // A byte-order mark is no JSON, but editors write one, and RFC 8259
+    // lets a parser ignore it. Places are then counted as an editor shows
+    // them, without it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let first: &'a Bump = &arenas.first;
     let Some(second) = arenas.second.as_mut() else {
         if let Ok(list) = json::parse_within(text, first, SHALLOW) {
@@ -146,7 +150,9 @@ fn read_whole<'a>(
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
     let list = json::parse(text, bump).map_err(|e| ToolListError {
         source: source.to_owned(),
-        position: Some((e.line(), e.column())),
+        // serde_json counts a column 0 before the first character of a
+        // line (an empty input ends there); columns count from 1.
+        position: Some((e.line(), e.column().max(1))),
         message: format!("invalid JSON: {}", strip_position(&e.to_string())),
     })?;
     list_of(source, bump.alloc(list))
@@ -426,6 +432,22 @@ mod tests {
         assert_eq!(
             err(r#"[{"name":"x","inputSchema":{},"description":1}]"#),
             r#"in.json: tool #0 ("x"): `description` must be a string, found a number"#
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_ignored_and_columns_count_from_one() {
+        let tools =
+            parse_tool_list("in.json", "\u{feff}[{\"name\":\"a\",\"inputSchema\":{}}]").unwrap();
+        assert_eq!(tools[0].name, "a");
+        // Places are counted without the mark, as an editor shows them.
+        assert_eq!(
+            err("\u{feff}[1,]"),
+            "in.json:1:4: invalid JSON: trailing comma"
+        );
+        assert_eq!(
+            err(""),
+            "in.json:1:1: invalid JSON: EOF while parsing a value"
         );
     }
 
