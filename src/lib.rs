@@ -118,6 +118,7 @@ pub use codemode_core::{
     ErrorKind,
     // A tool set larger than its token budget: an index.
     Fit,
+    Fitted,
     Flavor,
     GLOBAL,
     INDEX_GLOBAL,

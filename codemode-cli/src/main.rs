@@ -166,6 +166,10 @@ fn run(cli: Cli) -> Result<u8, String> {
         } => {
             let catalog = read_catalog(file.as_deref())?;
             let rendered = catalog.rendered(language);
+            let fitted = match budget {
+                Some(budget) => Some(within(&catalog, language, budget)?),
+                None => None,
+            };
             if report {
                 let mut err = std::io::stderr().lock();
                 for name in catalog.duplicates() {
@@ -182,18 +186,12 @@ fn run(cli: Cli) -> Result<u8, String> {
                     );
                 }
                 let _ = writeln!(err, "{} degradation(s)", rendered.degradations.len());
-                if let Some(budget) = budget {
-                    let count = tokens::counter()?;
-                    let fit = catalog.fit_by(language, budget, &count);
-                    let _ = writeln!(err, "within {budget} tokens: {fit:?}");
+                if let (Some(budget), Some(fitted)) = (budget, &fitted) {
+                    let _ = writeln!(err, "within {budget} tokens: {:?}", fitted.fit);
                 }
             }
-            let written = match budget {
-                Some(budget) => {
-                    let count = tokens::counter()?;
-                    warn_past_budget(&catalog, language, budget, &count);
-                    write_stdout(&catalog.render_within_by(language, budget, &count))
-                }
+            let written = match &fitted {
+                Some(fitted) => write_stdout(&fitted.sdk),
                 None => write_stdout(&rendered.text),
             };
             // The process ends next: freeing the catalog one node at a time
@@ -218,11 +216,7 @@ fn run(cli: Cli) -> Result<u8, String> {
         } => {
             let catalog = read_catalog(file.as_deref())?;
             let tool = match budget {
-                Some(budget) => {
-                    let count = tokens::counter()?;
-                    warn_past_budget(&catalog, language, budget, &count);
-                    catalog.run_code_tool_within_by(language, budget, &count)
-                }
+                Some(budget) => within(&catalog, language, budget)?.run_code_tool,
                 None => catalog.run_code_tool(language),
             }
             .to_format(format);
@@ -290,24 +284,21 @@ fn write_stdout(text: &str) -> Result<(), String> {
     }
 }
 
-/// Says on stderr when even the smallest SDK (the groups alone) keeps the
-/// `run_code` description past `budget` o200k tokens: it is printed all
-/// the same.
-fn warn_past_budget(
+/// The SDK for `language` kept within `budget` o200k tokens; says on
+/// stderr when even the smallest SDK (the groups alone) is past it, and is
+/// printed all the same.
+fn within(
     catalog: &codemode::Catalog,
     language: Language,
     budget: usize,
-    count: &dyn Fn(&str) -> usize,
-) {
-    let tokens = count(
-        &catalog
-            .run_code_tool_within_by(language, budget, count)
-            .description,
-    );
-    if tokens > budget {
+) -> Result<codemode::Fitted<'_>, String> {
+    let count = tokens::counter()?;
+    let fitted = catalog.within_by(language, budget, &count);
+    if fitted.tokens > budget {
         eprintln!(
-            "warning: the run_code description takes {tokens} tokens, past the budget of {budget}, even with the smallest SDK ({:?})",
-            catalog.fit_by(language, budget, count)
+            "warning: the run_code description takes {} tokens, past the budget of {budget}, even with the smallest SDK ({:?})",
+            fitted.tokens, fitted.fit
         );
     }
+    Ok(fitted)
 }

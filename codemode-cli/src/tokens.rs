@@ -74,13 +74,8 @@ pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, 
     let python = catalog.render(Language::Python);
     let within = budget.map(|budget| {
         let prompt = |language| {
-            let description = catalog
-                .run_code_tool_within_by(language, budget, &tokens)
-                .description;
-            (
-                tokens(&description),
-                catalog.fit_by(language, budget, &tokens),
-            )
+            let fitted = catalog.within_by(language, budget, &tokens);
+            (fitted.tokens, fitted.fit)
         };
         Within {
             budget,

@@ -60,7 +60,7 @@ pub const MAX_MATCHES: usize = 50;
 /// it is at or above o200k's count. Some languages and scripts take more
 /// tokens than it counts (Swahili and other Latin-script text with short
 /// tokens, Thaana, N'Ko): where the budget must hold for any text, count
-/// with the model's tokenizer ([`Catalog::fit_by`]).
+/// with the model's tokenizer ([`Catalog::within_by`]).
 ///
 /// ```
 /// use codemode_core::estimate_tokens;
@@ -106,6 +106,20 @@ pub fn estimate_tokens(text: &str) -> usize {
 /// Letters a word token holds, at the least, in the estimate.
 const LETTERS_PER_TOKEN: usize = 6;
 
+/// An SDK kept within a token budget ([`Catalog::within_by`]).
+#[derive(Debug, Clone)]
+pub struct Fitted<'c> {
+    /// How much of the tool set it declares.
+    pub fit: Fit,
+    /// The SDK text: every declaration, or an index.
+    pub sdk: Cow<'c, str>,
+    /// The `run_code` tool whose description carries it.
+    pub run_code_tool: RunCodeTool,
+    /// The tokens of that description, as the fit counted them: past the
+    /// budget only when even the bare groups are.
+    pub tokens: usize,
+}
+
 impl Catalog {
     /// How much of the SDK for `language` fits in `budget` tokens (as
     /// [`estimate_tokens`] counts them) together with the `run_code`
@@ -113,39 +127,50 @@ impl Catalog {
     /// the budget: every declaration if they fit, else the largest index
     /// that does (the groups alone if none does).
     pub fn fit(&self, language: Language, budget: usize) -> Fit {
-        self.fitted(language, budget, &estimate_tokens).0
+        self.within_by(language, budget, &estimate_tokens).fit
     }
 
-    /// [`fit`](Catalog::fit) with the tokens counted by `count`, such as
-    /// the tokenizer of the model the prompt is for. The estimate can
-    /// undercount text in some languages and scripts; an exact count keeps
-    /// every budget that can be kept.
-    pub fn fit_by(&self, language: Language, budget: usize, count: &dyn Fn(&str) -> usize) -> Fit {
-        self.fitted(language, budget, count).0
-    }
-
-    /// [`fit`](Catalog::fit), with the index text it measured (`None` for
-    /// [`Fit::Full`]), so no caller renders the index twice.
-    fn fitted(
+    /// The SDK for `language` within `budget` tokens as `count` counts
+    /// them, such as the tokenizer of the model the prompt is for, with the
+    /// `run_code` tool around it and that tool's count: one fit serves
+    /// them all. [`fit`](Catalog::fit), [`render_within`](Catalog::render_within)
+    /// and [`run_code_tool_within`](Catalog::run_code_tool_within) count with
+    /// [`estimate_tokens`], which can undercount text in some languages and
+    /// scripts; an exact count keeps every budget that can be kept, and
+    /// [`Fitted::tokens`] says when none can.
+    pub fn within_by(
         &self,
         language: Language,
         budget: usize,
         count: &dyn Fn(&str) -> usize,
-    ) -> (Fit, Option<String>) {
-        if count(&self.run_code_tool(language).description) <= budget {
-            return (Fit::Full, None);
+    ) -> Fitted<'_> {
+        let full = self.run_code_tool(language);
+        let tokens = count(&full.description);
+        if tokens <= budget {
+            return Fitted {
+                fit: Fit::Full,
+                sdk: Cow::Borrowed(self.render(language)),
+                run_code_tool: full,
+                tokens,
+            };
         }
+        let indexed = |fit, index: String| {
+            let run_code_tool = run_code_tool_for_index(language, &index);
+            let tokens = count(&run_code_tool.description);
+            Fitted {
+                fit,
+                sdk: Cow::Owned(index),
+                run_code_tool,
+                tokens,
+            }
+        };
         for fit in [Fit::Summaries, Fit::Names] {
-            let index = self.index(language, fit);
-            let tool = run_code_tool_for_index(language, &index);
-            if count(&tool.description) <= budget {
-                return (fit, Some(index));
+            let fitted = indexed(fit, self.index(language, fit));
+            if fitted.tokens <= budget {
+                return fitted;
             }
         }
-        (
-            Fit::Groups,
-            Some(self.groups_within(language, budget, count)),
-        )
+        indexed(Fit::Groups, self.groups_within(language, budget, count))
     }
 
     /// The groups level, with the names of the tools in as many groups as
@@ -223,42 +248,15 @@ impl Catalog {
     /// assert!(index.contains("describe(names: string[]): Promise<string>;"));
     /// ```
     pub fn render_within(&self, language: Language, budget: usize) -> Cow<'_, str> {
-        self.render_within_by(language, budget, &estimate_tokens)
-    }
-
-    /// [`render_within`](Catalog::render_within) with the tokens counted by
-    /// `count` (see [`fit_by`](Catalog::fit_by)).
-    pub fn render_within_by(
-        &self,
-        language: Language,
-        budget: usize,
-        count: &dyn Fn(&str) -> usize,
-    ) -> Cow<'_, str> {
-        match self.fitted(language, budget, count) {
-            (_, Some(index)) => Cow::Owned(index),
-            (_, None) => Cow::Borrowed(self.render(language)),
-        }
+        self.within_by(language, budget, &estimate_tokens).sdk
     }
 
     /// The `run_code` tool for `language` with the SDK within `budget`
     /// tokens ([`render_within`](Catalog::render_within)); when that is an
     /// index, the instructions say how to read declarations and find tools.
     pub fn run_code_tool_within(&self, language: Language, budget: usize) -> RunCodeTool {
-        self.run_code_tool_within_by(language, budget, &estimate_tokens)
-    }
-
-    /// [`run_code_tool_within`](Catalog::run_code_tool_within) with the
-    /// tokens counted by `count` (see [`fit_by`](Catalog::fit_by)).
-    pub fn run_code_tool_within_by(
-        &self,
-        language: Language,
-        budget: usize,
-        count: &dyn Fn(&str) -> usize,
-    ) -> RunCodeTool {
-        match self.fitted(language, budget, count) {
-            (_, Some(index)) => run_code_tool_for_index(language, &index),
-            (_, None) => self.run_code_tool(language),
-        }
+        self.within_by(language, budget, &estimate_tokens)
+            .run_code_tool
     }
 
     /// The index SDK at one level of detail (for [`Fit::Full`], the SDK;
@@ -634,13 +632,12 @@ mod tests {
         let estimate = estimate_tokens(&many.run_code_tool(Language::TypeScript).description);
         assert_eq!(many.fit(Language::TypeScript, estimate), Fit::Full);
         let bytes = |text: &str| text.len();
-        assert_ne!(
-            many.fit_by(Language::TypeScript, estimate, &bytes),
-            Fit::Full
-        );
-        let prompt = many.run_code_tool_within_by(Language::TypeScript, estimate, &bytes);
+        let fitted = many.within_by(Language::TypeScript, estimate, &bytes);
+        assert_ne!(fitted.fit, Fit::Full);
+        assert_eq!(fitted.tokens, fitted.run_code_tool.description.len());
         let full = many.run_code_tool(Language::TypeScript).description;
-        assert!(prompt.description.len() < full.len());
+        assert!(fitted.tokens < full.len());
+        assert!(fitted.run_code_tool.description.contains(&*fitted.sdk));
     }
 
     fn catalog(n: usize) -> Catalog {

@@ -57,7 +57,9 @@ pub use ident::{
     ALIAS_SEPARATORS, ToolNameError, check_tool_name, is_valid_prefix, python_method_aliases,
     server_prefix,
 };
-pub use index::{Fit, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens};
+pub use index::{
+    Fit, Fitted, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens,
+};
 pub use language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language, UnknownLanguage};
 pub use parallel::set_render_threads;
 pub use provider::{ProviderCall, ProviderError, RunCodeArgs, native_tool, native_tools};
