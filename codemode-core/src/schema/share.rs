@@ -390,28 +390,24 @@ fn count(lowered: &Lowered) -> Vec<Shape> {
             }
         }
     }
-    let mut counter = Counter {
-        seen,
-        order,
-        hashes,
-    };
+    let mut counter = Counter { seen, order };
     for def in &lowered.defs {
         let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
-        counter.hashes.of(&def.ty);
-        counter.walk_within(&def.ty, 0, ctx);
+        hashes.of(&def.ty);
+        counter.walk_within(&hashes, &def.ty, 0, ctx);
     }
     for tool in &lowered.tools {
         let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
-        counter.hashes.of(&tool.input);
-        counter.walk(&tool.input, 0, ctx);
+        hashes.of(&tool.input);
+        counter.walk(&hashes, &tool.input, 0, ctx);
         if let Some(output) = &tool.output {
             let ctx = Ctx::root(
                 Stem::Tool(&tool.name, "Output"),
                 &tool.name,
                 "/outputSchema",
             );
-            counter.hashes.of(output);
-            counter.walk(output, 0, ctx);
+            hashes.of(output);
+            counter.walk(&hashes, output, 0, ctx);
         }
     }
     let mut shapes: Vec<Shape> = counter
@@ -435,19 +431,17 @@ fn count(lowered: &Lowered) -> Vec<Shape> {
 struct Counter<'t> {
     seen: HashMap<Keyed<&'t Ty>, Seen<'t>>,
     order: usize,
-    /// The hashes of the tree being walked.
-    hashes: TreeHashes,
 }
 
 impl<'t> Counter<'t> {
-    /// Counts `ty` (the type at `at` in the tree's hashes) and, the first
+    /// Counts `ty` (the type at `at` in the tree's `hashes`) and, the first
     /// time it is met, what is inside it.
-    fn walk(&mut self, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
+    fn walk(&mut self, hashes: &TreeHashes, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
         if let Ty::Object(obj) = ty
             && obj.props.len() >= MIN_PROPS
         {
             let key = Keyed {
-                hash: self.hashes.hash(at),
+                hash: hashes.hash(at),
                 key: ty,
             };
             match self.seen.entry(key) {
@@ -466,15 +460,12 @@ impl<'t> Counter<'t> {
                 }
             }
         }
-        self.walk_within(ty, at, ctx);
+        self.walk_within(hashes, ty, at, ctx);
     }
 
     /// Walks the types directly inside `ty`, the type at `at`.
-    fn walk_within(&mut self, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
-        let mut next = at + 1;
-        each_child(ty, &mut |child, step| {
-            let here = next;
-            next += self.hashes.size(here);
+    fn walk_within(&mut self, hashes: &TreeHashes, ty: &'t Ty, at: usize, ctx: Ctx<'t>) {
+        hashes.each_child(ty, at, &mut |child, here, step| {
             let ctx = match step {
                 Step::Property(prop) => Ctx {
                     stem: Stem::Property(&prop.name),
@@ -493,7 +484,7 @@ impl<'t> Counter<'t> {
                 },
                 Step::Member => ctx,
             };
-            self.walk(child, here, ctx);
+            self.walk(hashes, child, here, ctx);
         });
     }
 }

@@ -155,7 +155,7 @@ pub(super) struct Convert<'a> {
     /// One-expression mode: no classes, definitions inlined.
     pub(super) standalone: bool,
     /// In one-expression mode, the definitions being spelled out in place.
-    pub(super) inlining: Option<Inlining>,
+    inlining: Option<Inlining>,
     /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
     pub(super) merge_budget: usize,
     /// The intersections being merged into classes now, by address, each
@@ -175,7 +175,7 @@ impl<'a> Convert<'a> {
         Convert {
             defs,
             standalone,
-            inlining: None,
+            inlining: standalone.then(|| Inlining::new(defs)),
             merge_budget: MAX_MERGED_PROPS,
             merging: Vec::new(),
             classes: Vec::new(),
@@ -468,10 +468,9 @@ impl<'a> Convert<'a> {
             }
             Ty::Inter(members, inter_origin) => self.intersection(members, base, key, inter_origin),
             Ty::Named(id) => {
-                if !self.standalone {
+                let Some(inlining) = &mut self.inlining else {
                     return Py::Def(*id);
-                }
-                let inlining = self.inlining.get_or_insert_with(|| Inlining::new(self.defs));
+                };
                 if !inlining.enter(*id) {
                     return Py::Any;
                 }
