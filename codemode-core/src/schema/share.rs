@@ -368,34 +368,41 @@ pub(crate) fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
 fn count(lowered: &Lowered) -> Vec<Shape> {
     let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
     let mut order = 0;
-    let mut hashes = TreeHashes::default();
+    // Each definition's body hashed once, for both passes over them below.
+    let def_hashes: Vec<TreeHashes> = lowered
+        .defs
+        .iter()
+        .map(|def| {
+            let mut hashes = TreeHashes::default();
+            hashes.of(&def.ty);
+            hashes
+        })
+        .collect();
     // Definitions' bodies first: an object equal to one becomes a
     // reference to it rather than a second name.
-    for (id, def) in lowered.defs.iter().enumerate() {
+    for (id, (def, hashes)) in lowered.defs.iter().zip(&def_hashes).enumerate() {
         if let Ty::Object(obj) = &def.ty
             && obj.props.len() >= MIN_PROPS
-        {
-            hashes.of(&def.ty);
-            if let Entry::Vacant(entry) = seen.entry(Keyed {
+            && let Entry::Vacant(entry) = seen.entry(Keyed {
                 hash: hashes.hash(0),
                 key: &def.ty,
-            }) {
-                entry.insert(Seen {
-                    count: 1,
-                    def: Some(id),
-                    ctx: None,
-                    order,
-                });
-                order += 1;
-            }
+            })
+        {
+            entry.insert(Seen {
+                count: 1,
+                def: Some(id),
+                ctx: None,
+                order,
+            });
+            order += 1;
         }
     }
     let mut counter = Counter { seen, order };
-    for def in &lowered.defs {
+    for (def, hashes) in lowered.defs.iter().zip(&def_hashes) {
         let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
-        hashes.of(&def.ty);
-        counter.walk_within(&hashes, &def.ty, 0, ctx);
+        counter.walk_within(hashes, &def.ty, 0, ctx);
     }
+    let mut hashes = TreeHashes::default();
     for tool in &lowered.tools {
         let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
         hashes.of(&tool.input);
