@@ -1,11 +1,15 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeAlias
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+Note: TypeAlias = 'str | None'
+
 class Tools(Protocol):
+    async def annotate(self, *, note: Note) -> Any:
+        """Attach a note, which may be text or null; a note object must have text."""
     async def constrained(self, *, code: Any = ...) -> Any:
         """An allOf that is not made of objects."""
     async def create_user(self, *,

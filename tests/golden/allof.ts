@@ -1,8 +1,12 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
+type Note = string | null;
+
 type Profile = { age?: number; name: string };
 
 declare const tools: {
+  // Attach a note, which may be text or null; a note object must have text.
+  annotate(args: { note: Note }): Promise<unknown>;
   // An allOf that is not made of objects.
   constrained(args?: { code?: string & number }): Promise<unknown>;
   // Create a user from a base profile plus credentials.

@@ -61,6 +61,11 @@ pub struct Origin {
     pub tool: String,
     /// JSON pointer to the node, from the tool object.
     pub pointer: String,
+    /// The members that came from schemas without `type` whose keywords
+    /// describe an object or an array. Such keywords bind only values of
+    /// that kind, which the intersection cannot say when another member
+    /// admits values of other kinds (see `lower::drop_implied`).
+    pub implied: Vec<Ty>,
 }
 
 impl PartialEq for Origin {
@@ -165,11 +170,14 @@ pub fn union(members: Vec<Ty>) -> Ty {
 
 /// Builds an intersection: nested intersections are flattened, `Unknown`
 /// members dropped, duplicates removed, and any `Never` member absorbs the rest.
-pub fn intersection(members: Vec<Ty>, origin: Origin) -> Ty {
+pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
     let mut flat = Vec::with_capacity(members.len());
     for member in members {
         match member {
-            Ty::Inter(inner, _) => flat.extend(inner),
+            Ty::Inter(inner, from) => {
+                flat.extend(inner);
+                origin.implied.extend(from.implied);
+            }
             Ty::Unknown => {}
             Ty::Never => return Ty::Never,
             other => flat.push(other),

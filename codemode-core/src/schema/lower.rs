@@ -61,14 +61,126 @@ fn cap_intersections(
             *ty = Ty::Unknown;
         }
     };
+    visit_every_type(tools, defs, &mut cap);
+}
+
+/// Calls `f` on every type in the tools' schemas and the definitions,
+/// outer types before those inside them.
+fn visit_every_type(tools: &mut [LoweredTool], defs: &mut [Def], f: &mut impl FnMut(&mut Ty)) {
     for tool in tools.iter_mut() {
-        super::share::visit_mut(&mut tool.input, &mut cap);
+        super::share::visit_mut(&mut tool.input, f);
         if let Some(output) = &mut tool.output {
-            super::share::visit_mut(output, &mut cap);
+            super::share::visit_mut(output, f);
         }
     }
     for def in defs.iter_mut() {
-        super::share::visit_mut(&mut def.ty, &mut cap);
+        super::share::visit_mut(&mut def.ty, f);
+    }
+}
+
+/// Leaves out of each intersection the members its keywords implied without
+/// a `type` (see [`implied_kind`]) when the other members together admit
+/// values of another kind, and records it. JSON Schema lets those values
+/// through such keywords, but an intersection would refuse them: `{"$ref":
+/// P, "required": ["x"]}` with `P` a string or null admits `null`, and
+/// `P & { x: unknown }` does not. Leaving the member out declares every
+/// value the schema admits, and a few it does not.
+/// Called only when the lowering made an intersection.
+fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut Vec<Degradation>) {
+    // The definitions as they were lowered: a decision reads a referenced
+    // type before any intersection in it has been changed, which can only
+    // keep an implied member, never drop one wrongly.
+    let roots = || {
+        let inputs = tools.iter().map(|tool| &tool.input);
+        let outputs = tools.iter().filter_map(|tool| tool.output.as_ref());
+        inputs.chain(outputs).chain(defs.iter().map(|def| &def.ty))
+    };
+    if !roots().any(has_implied) {
+        return;
+    }
+    let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
+    let mut drop = |ty: &mut Ty| {
+        let Ty::Inter(members, origin) = &*ty else {
+            return;
+        };
+        if origin.implied.is_empty() {
+            return;
+        }
+        let mut typed = members.clone();
+        let mut kinds = Vec::new();
+        for implied in &origin.implied {
+            if let Some(i) = typed.iter().position(|m| m == implied) {
+                kinds.push(matches!(implied, Ty::Array(_)));
+                typed.remove(i);
+            }
+        }
+        let admits_other = |ty: &Ty| {
+            kinds
+                .iter()
+                .any(|&array| admits_other_kind(ty, array, &lowered, &mut Vec::new()))
+        };
+        if typed.is_empty() || !typed.iter().all(admits_other) {
+            return;
+        }
+        let (tool, pointer) = (origin.tool.clone(), origin.pointer.clone());
+        degradations.push(Degradation {
+            tool: tool.clone(),
+            pointer: pointer.clone(),
+            reason: "keywords without `type` apply only to objects or arrays, and the \
+                     rest of the schema admits other values too, so the SDK leaves them out"
+                .to_owned(),
+        });
+        let implied = Vec::new();
+        *ty = intersection(
+            typed,
+            Origin {
+                tool,
+                pointer,
+                implied,
+            },
+        );
+    };
+    visit_every_type(tools, defs, &mut drop);
+}
+
+/// Whether an intersection in `ty` has a member its keywords implied.
+fn has_implied(ty: &Ty) -> bool {
+    if let Ty::Inter(_, origin) = ty
+        && !origin.implied.is_empty()
+    {
+        return true;
+    }
+    let mut found = false;
+    super::share::each_child(ty, &mut |child, _| found = found || has_implied(child));
+    found
+}
+
+/// Whether `ty` admits a value that is not an array (`array`) or not an
+/// object (otherwise), following references into `defs`; `seen` holds the
+/// definitions being followed, so a cycle adds nothing.
+fn admits_other_kind(ty: &Ty, array: bool, defs: &[Ty], seen: &mut Vec<usize>) -> bool {
+    match ty {
+        Ty::Never => false,
+        Ty::Array(_) | Ty::Tuple(_) => !array,
+        Ty::Object(_) => array,
+        Ty::Union(members) => members
+            .iter()
+            .any(|m| admits_other_kind(m, array, defs, seen)),
+        Ty::Inter(members, _) => members
+            .iter()
+            .all(|m| admits_other_kind(m, array, defs, seen)),
+        Ty::Named(id) => {
+            if seen.contains(id) || seen.len() > 64 {
+                return false;
+            }
+            seen.push(*id);
+            let admits = defs
+                .get(*id)
+                .is_some_and(|def| admits_other_kind(def, array, defs, seen));
+            seen.pop();
+            admits
+        }
+        Ty::Unknown | Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => true,
     }
 }
 
@@ -359,6 +471,7 @@ fn finish(part: Part) -> Lowered {
     let mut degradations: Vec<Degradation> = degradations.into_iter().map(|(_, d)| d).collect();
     break_alias_cycles(&mut defs, &mut degradations);
     if intersections {
+        drop_implied(&mut tools, &mut defs, &mut degradations);
         cap_intersections(&mut tools, &mut defs, &mut degradations);
     }
     degradations.sort();
@@ -405,6 +518,26 @@ struct Pending<'v> {
     site: Site<'v>,
     node: &'v Json<'v>,
     pointer: String,
+}
+
+/// Whether `map` describes an object or an array by its keywords alone,
+/// without `type`, `enum` or `const`. JSON Schema applies such keywords only
+/// to values of that kind and lets every other value through; the SDK
+/// declares the kind, which is what such schemas mean on their own.
+fn implied_kind(map: &Keywords<'_>) -> bool {
+    [Kw::Type, Kw::Enum, Kw::Const]
+        .into_iter()
+        .all(|k| map.get(k).is_none())
+        && [
+            Kw::Properties,
+            Kw::Required,
+            Kw::AdditionalProperties,
+            Kw::PatternProperties,
+            Kw::Items,
+            Kw::PrefixItems,
+        ]
+        .into_iter()
+        .any(|k| map.get(k).is_some())
 }
 
 /// Whether a type read beside a `$ref` says more than "an object" or "an
@@ -533,7 +666,8 @@ impl<'v> Walk<'v> {
                 };
                 match beside {
                     Some(beside) if adds_to_a_reference(&beside) => {
-                        self.intersect(site, ptr, vec![target, beside])
+                        let implied = self.implied(map, &beside);
+                        self.intersect(site, ptr, vec![target, beside], implied)
                     }
                     _ => target,
                 }
@@ -576,11 +710,12 @@ impl<'v> Walk<'v> {
     }
 
     /// The intersection of `parts` (at least two), which knows where it came
-    /// from.
-    fn intersect(&mut self, site: &Site<'_>, ptr: &str, parts: Vec<Ty>) -> Ty {
+    /// from and which of its parts are `implied` (see [`implied_kind`]).
+    fn intersect(&mut self, site: &Site<'_>, ptr: &str, parts: Vec<Ty>, implied: Vec<Ty>) -> Ty {
         let origin = Origin {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
+            implied,
         };
         let ty = intersection(parts, origin);
         self.intersections |= matches!(ty, Ty::Inter(..));
@@ -597,13 +732,27 @@ impl<'v> Walk<'v> {
         depth: usize,
         base: Option<Ty>,
     ) -> Result<Ty, Ty> {
+        let mut implied = match &base {
+            Some(base) => self.implied(map, base),
+            None => Vec::new(),
+        };
         let mut parts: Vec<Ty> = base.into_iter().collect();
         if let Some(all) = map.get(Kw::AllOf) {
             match all.as_array() {
                 Some(items) if !items.is_empty() => {
                     for (i, item) in items.iter().enumerate() {
                         let index = i.to_string();
-                        parts.push(self.child(site, item, ptr, &["allOf", &index], depth));
+                        let ty = self.child(site, item, ptr, &["allOf", &index], depth);
+                        if let Json::Object(fields) = item {
+                            let keywords = Keywords::of(*fields);
+                            let alone = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf]
+                                .into_iter()
+                                .all(|k| keywords.get(k).is_none());
+                            if alone {
+                                implied.extend(self.implied(&keywords, &ty));
+                            }
+                        }
+                        parts.push(ty);
                     }
                 }
                 _ => {
@@ -638,8 +787,20 @@ impl<'v> Walk<'v> {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
-            _ => self.intersect(site, ptr, parts),
+            _ => self.intersect(site, ptr, parts, implied),
         })
+    }
+
+    /// `[ty]` when `ty` is what the keywords in `map` say without a `type`
+    /// (an object or an array implied by its keywords, see
+    /// [`implied_kind`]), for the SDK; nothing otherwise. A check's lowering
+    /// already admits the other kinds there.
+    fn implied(&self, map: &Keywords<'v>, ty: &Ty) -> Vec<Ty> {
+        if !self.checking && implied_kind(map) && matches!(ty, Ty::Object(_) | Ty::Array(_)) {
+            vec![ty.clone()]
+        } else {
+            Vec::new()
+        }
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -1236,6 +1397,57 @@ mod tests {
             assert_eq!(q_of(new), "P & { y: number };", "{text}");
             assert_eq!(text.matches("type P = ").count(), 1, "{text}");
         }
+    }
+
+    #[test]
+    fn keywords_without_type_beside_other_kinds_are_left_out_and_recorded() {
+        // `required` alone binds only objects: with `P` a string or null,
+        // the schema admits `null`, which `P & { x: unknown }` refused.
+        let schema = json!({
+            "type": "object",
+            "$defs": {
+                "P": {"type": ["string", "null"]},
+                "O": {"type": "object", "properties": {"x": {"type": "integer"}}},
+                "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]},
+                "L": {"type": ["array", "null"], "items": {"maxLength": 9}}
+            },
+            "properties": {
+                "beside": {"$ref": "#/$defs/P", "required": ["x"]},
+                "member": {"allOf": [{"$ref": "#/$defs/P"}, {"required": ["x"]}]},
+                "own": {"required": ["x"], "allOf": [{"$ref": "#/$defs/P"}]},
+                "nullable": {"allOf": [{"$ref": "#/$defs/N"}, {"required": ["x"]}]},
+                "items": {"$ref": "#/$defs/L", "items": {"type": "string"}},
+                "object": {"$ref": "#/$defs/O", "required": ["x"]},
+                "typed": {"allOf": [{"$ref": "#/$defs/P"}, {"type": "object", "required": ["x"]}]},
+                "both": {"allOf": [{"$ref": "#/$defs/O"}, {"$ref": "#/$defs/P"}, {"required": ["x"]}]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        let text = &rendered.text;
+        for (key, ty) in [
+            ("beside", "P"),
+            ("member", "P"),
+            ("own", "P"),
+            ("nullable", "N"),
+            ("items", "L"),
+            ("object", "O & { x: unknown }"),
+            ("typed", "P & { x: unknown }"),
+            ("both", "O & P & { x: unknown }"),
+        ] {
+            let declared = [";", " }"]
+                .iter()
+                .any(|end| text.contains(&format!(" {key}?: {ty}{end}")));
+            assert!(declared, "{key}: {text}");
+        }
+        let mut dropped: Vec<&str> = rendered
+            .degradations
+            .iter()
+            .filter(|d| d.reason.starts_with("keywords without `type`"))
+            .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
+            .collect();
+        dropped.sort_unstable();
+        assert_eq!(dropped, ["beside", "items", "member", "nullable", "own"]);
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         let origin = Origin {
             tool: def.tool.clone(),
             pointer: def.pointer.clone(),
+            implied: Vec::new(),
         };
         let key = format!("d:{}", def.key);
         def_kinds.push(match &def.ty {
@@ -381,6 +382,7 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (
     let origin = |field: &str| Origin {
         tool: tool.name.clone(),
         pointer: format!("/{field}"),
+        implied: Vec::new(),
     };
     let key = format!("t:{}", tool.name);
     let args = cv.args(
