@@ -489,29 +489,74 @@ fn quoted(language: Language, name: &str) -> String {
     }
 }
 
+/// The characters that end a part of a tool's name, for grouping.
+const SEPARATORS: [char; 5] = ['_', '.', '-', '/', ':'];
+
+/// A group is split by the next part of its tools' names when it holds more
+/// than half of the tools and at least this many.
+const SPLIT_AT: usize = 8;
+
+/// How many parts of a name a group's name takes at most.
+const MAX_PARTS: usize = 4;
+
 /// The tools in groups by the part of the name before its first `_`, `.`,
-/// `-`, `/` or `:` (tools that share no such part with another are in the
-/// group named `other`), each group's tools in name order.
+/// `-`, `/` or `:`, each group's tools in name order. Tools that share no
+/// such part with another are in the group named `other`. A group that
+/// holds most of the tools (all of them, when every name starts alike) is
+/// split by the next part of the names, so that the groups still tell the
+/// tools apart: `aws_s3_get` and `aws_s3_put` go to `aws_s3`, and the
+/// tools of `aws` whose next part no other shares stay in `aws`.
 fn groups<'t>(tools: impl Iterator<Item = &'t ToolDef>) -> BTreeMap<String, Vec<&'t ToolDef>> {
-    let prefix = |name: &str| -> Option<String> {
-        let at = name.find(['_', '.', '-', '/', ':'])?;
-        (at > 0 && at + 1 < name.len()).then(|| name[..at].to_owned())
-    };
     let tools: Vec<&ToolDef> = tools.collect();
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for tool in &tools {
-        if let Some(p) = prefix(&tool.name) {
-            *counts.entry(p).or_default() += 1;
-        }
+    let total = tools.len();
+    let mut groups = BTreeMap::new();
+    let rest = group_by_part(tools, 0, 1, total, &mut groups);
+    if !rest.is_empty() {
+        groups.entry("other".to_owned()).or_default().extend(rest);
     }
-    let mut groups: BTreeMap<String, Vec<&ToolDef>> = BTreeMap::new();
-    for tool in tools {
-        let group = prefix(&tool.name)
-            .filter(|p| counts.get(p).is_some_and(|&n| n > 1))
-            .unwrap_or_else(|| "other".to_owned());
-        groups.entry(group).or_default().push(tool);
+    for tools in groups.values_mut() {
+        tools.sort_by(|a, b| a.name.cmp(&b.name));
     }
     groups
+}
+
+/// Puts `tools`, whose names share their first `from` bytes (0, or a part
+/// and its separator), into `groups` by their `part`-th part, and returns
+/// the tools that share that part with no other.
+fn group_by_part<'t>(
+    tools: Vec<&'t ToolDef>,
+    from: usize,
+    part: usize,
+    total: usize,
+    groups: &mut BTreeMap<String, Vec<&'t ToolDef>>,
+) -> Vec<&'t ToolDef> {
+    // The end of the name's prefix one part longer than `from` bytes.
+    let end = |name: &str| -> Option<usize> {
+        let at = from + name.get(from..)?.find(SEPARATORS)?;
+        (at > from && at + 1 < name.len()).then_some(at)
+    };
+    let mut by_prefix: BTreeMap<&str, Vec<&ToolDef>> = BTreeMap::new();
+    let mut rest = Vec::new();
+    for tool in tools {
+        match end(&tool.name) {
+            Some(at) => by_prefix.entry(&tool.name[..at]).or_default().push(tool),
+            None => rest.push(tool),
+        }
+    }
+    for (prefix, members) in by_prefix {
+        if members.len() < 2 {
+            rest.extend(members);
+        } else if part < MAX_PARTS && members.len() >= SPLIT_AT && members.len() * 2 > total {
+            let next = prefix.len() + 1;
+            let left = group_by_part(members, next, part + 1, total, groups);
+            if !left.is_empty() {
+                groups.entry(prefix.to_owned()).or_default().extend(left);
+            }
+        } else {
+            groups.entry(prefix.to_owned()).or_default().extend(members);
+        }
+    }
+    rest
 }
 
 /// The first sentence of the tool's description (its first line, up to
@@ -695,6 +740,52 @@ mod tests {
             let bare = c.render_within(language, groups);
             assert!(!bare.contains("_op0") && bare == c.index(language, Fit::Groups));
         }
+    }
+
+    #[test]
+    fn a_group_of_most_tools_is_split_by_the_next_part() {
+        let names = [
+            "mcp_github_issues_close",
+            "mcp_github_issues_create",
+            "mcp_github_issues_get",
+            "mcp_github_issues_list",
+            "mcp_github_pulls_create",
+            "mcp_github_pulls_get",
+            "mcp_github_pulls_list",
+            "mcp_github_pulls_merge",
+            "mcp_github_pulls_review",
+            "mcp_github_search",
+            "mcp_slack_post",
+            "mcp_slack_read",
+            "ping",
+        ];
+        let tools: Vec<ToolDef> = names.iter().map(|n| ToolDef::new(*n, json!({}))).collect();
+        let found: Vec<(String, Vec<&str>)> = groups(tools.iter())
+            .into_iter()
+            .map(|(group, tools)| (group, tools.iter().map(|t| t.name.as_str()).collect()))
+            .collect();
+        let expected = [
+            ("mcp_github", &names[9..10]),
+            ("mcp_github_issues", &names[0..4]),
+            ("mcp_github_pulls", &names[4..9]),
+            ("mcp_slack", &names[10..12]),
+            ("other", &names[12..]),
+        ];
+        let expected: Vec<(String, Vec<&str>)> = expected
+            .iter()
+            .map(|(group, tools)| (group.to_string(), tools.to_vec()))
+            .collect();
+        assert_eq!(found, expected);
+        // In any order, the same groups.
+        let reversed: Vec<ToolDef> = tools.iter().rev().cloned().collect();
+        let again: Vec<(String, Vec<&str>)> = groups(reversed.iter())
+            .into_iter()
+            .map(|(group, tools)| (group, tools.iter().map(|t| t.name.as_str()).collect()))
+            .collect();
+        assert_eq!(again, found);
+        // Groups of less than half of the tools are not split.
+        let index = catalog(60).index(Language::TypeScript, Fit::Groups);
+        assert!(index.contains("// files (20)\n"), "{index}");
     }
 
     #[test]
