@@ -87,9 +87,6 @@ fn visit_every_type(tools: &mut [LoweredTool], defs: &mut [Def], f: &mut impl Fn
 /// value the schema admits, and a few it does not.
 /// Called only when the lowering made an intersection.
 fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut Vec<Degradation>) {
-    // The definitions as they were lowered: a decision reads a referenced
-    // type before any intersection in it has been changed, which can only
-    // keep an implied member, never drop one wrongly.
     let roots = || {
         let inputs = tools.iter().map(|tool| &tool.input);
         let outputs = tools.iter().filter_map(|tool| tool.output.as_ref());
@@ -98,7 +95,14 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
     if !roots().any(has_implied) {
         return;
     }
+    // The definitions as they were lowered. Implied members count as
+    // admitting every other kind wherever they are, so whether a member
+    // is dropped elsewhere does not change what a definition admits.
     let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
+    let mut kinds = Kinds {
+        defs: &lowered,
+        memo: vec![[None; 2]; lowered.len()],
+    };
     let mut drop = |ty: &mut Ty| {
         let Ty::Inter(members, origin) = &*ty else {
             return;
@@ -106,22 +110,34 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         if origin.implied.is_empty() {
             return;
         }
-        let mut typed = members.clone();
-        let mut kinds = Vec::new();
-        for implied in &origin.implied {
-            if let Some(i) = typed.iter().position(|m| m == implied) {
-                kinds.push(matches!(implied, Ty::Array(_)));
-                typed.remove(i);
-            }
-        }
-        let admits_other = |ty: &Ty| {
-            kinds
-                .iter()
-                .any(|&array| admits_other_kind(ty, array, &lowered, &mut Vec::new()))
-        };
-        if typed.is_empty() || !typed.iter().all(admits_other) {
+        let (implied, typed): (Vec<&Ty>, Vec<&Ty>) =
+            members.iter().partition(|m| origin.implied.contains(m));
+        if typed.is_empty() {
             return;
         }
+        // Each implied member goes when every typed member admits values
+        // not of its kind.
+        let gone: Vec<&Ty> = implied
+            .into_iter()
+            .filter(|m| {
+                let array = is_array_kind(m);
+                typed.iter().all(|t| kinds.admits_other(t, array))
+            })
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        let kept: Vec<Ty> = members
+            .iter()
+            .filter(|m| !gone.contains(m))
+            .cloned()
+            .collect();
+        let implied: Vec<Ty> = origin
+            .implied
+            .iter()
+            .filter(|m| !gone.contains(m))
+            .cloned()
+            .collect();
         let (tool, pointer) = (origin.tool.clone(), origin.pointer.clone());
         degradations.push(Degradation {
             tool: tool.clone(),
@@ -130,15 +146,12 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
                      rest of the schema admits other values too, so the SDK leaves them out"
                 .to_owned(),
         });
-        let implied = Vec::new();
-        *ty = intersection(
-            typed,
-            Origin {
-                tool,
-                pointer,
-                implied,
-            },
-        );
+        let origin = Origin {
+            tool,
+            pointer,
+            implied,
+        };
+        *ty = intersection(kept, origin);
     };
     visit_every_type(tools, defs, &mut drop);
 }
@@ -155,32 +168,63 @@ fn has_implied(ty: &Ty) -> bool {
     found
 }
 
-/// Whether `ty` admits a value that is not an array (`array`) or not an
-/// object (otherwise), following references into `defs`; `seen` holds the
-/// definitions being followed, so a cycle adds nothing.
-fn admits_other_kind(ty: &Ty, array: bool, defs: &[Ty], seen: &mut Vec<usize>) -> bool {
+/// Whether an implied member is an array (else an object), by what its
+/// keywords made: an array or tuple, possibly with `null` beside it.
+fn is_array_kind(ty: &Ty) -> bool {
     match ty {
-        Ty::Never => false,
-        Ty::Array(_) | Ty::Tuple(_) => !array,
-        Ty::Object(_) => array,
-        Ty::Union(members) => members
-            .iter()
-            .any(|m| admits_other_kind(m, array, defs, seen)),
-        Ty::Inter(members, _) => members
-            .iter()
-            .all(|m| admits_other_kind(m, array, defs, seen)),
-        Ty::Named(id) => {
-            if seen.contains(id) || seen.len() > 64 {
-                return false;
-            }
-            seen.push(*id);
-            let admits = defs
-                .get(*id)
-                .is_some_and(|def| admits_other_kind(def, array, defs, seen));
-            seen.pop();
-            admits
+        Ty::Array(_) | Ty::Tuple(_) => true,
+        Ty::Union(members) => {
+            !members.iter().any(|m| matches!(m, Ty::Object(_)))
+                && members
+                    .iter()
+                    .any(|m| matches!(m, Ty::Array(_) | Ty::Tuple(_)))
         }
-        Ty::Unknown | Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => true,
+        _ => false,
+    }
+}
+
+/// What the definitions admit, remembered per definition and kind, so
+/// that a chain of definitions that refer to each other many ways is read
+/// once per definition.
+struct Kinds<'d> {
+    defs: &'d [Ty],
+    /// For each definition: whether it admits a value that is not an
+    /// object (`[0]`) and not an array (`[1]`), once known.
+    memo: Vec<[Option<bool>; 2]>,
+}
+
+impl Kinds<'_> {
+    /// Whether `ty` admits a value that is not an array (`array`) or not
+    /// an object (otherwise). A member an intersection's keywords implied
+    /// lets every other kind through; an intersection admits another kind
+    /// when each of its other members does (which can say yes too often,
+    /// never no).
+    fn admits_other(&mut self, ty: &Ty, array: bool) -> bool {
+        match ty {
+            Ty::Never => false,
+            Ty::Array(_) | Ty::Tuple(_) => !array,
+            Ty::Object(_) => array,
+            Ty::Union(members) => members.iter().any(|m| self.admits_other(m, array)),
+            Ty::Inter(members, origin) => members
+                .iter()
+                .filter(|m| !origin.implied.contains(m))
+                .all(|m| self.admits_other(m, array)),
+            Ty::Named(id) => {
+                let Some(slot) = self.memo.get(*id).map(|m| m[usize::from(array)]) else {
+                    return false;
+                };
+                if let Some(known) = slot {
+                    return known;
+                }
+                // A cycle adds nothing while the definition is read.
+                self.memo[*id][usize::from(array)] = Some(false);
+                let defs = self.defs;
+                let admits = self.admits_other(&defs[*id], array);
+                self.memo[*id][usize::from(array)] = Some(admits);
+                admits
+            }
+            Ty::Unknown | Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => true,
+        }
     }
 }
 
@@ -712,6 +756,16 @@ impl<'v> Walk<'v> {
     /// The intersection of `parts` (at least two), which knows where it came
     /// from and which of its parts are `implied` (see [`implied_kind`]).
     fn intersect(&mut self, site: &Site<'_>, ptr: &str, parts: Vec<Ty>, implied: Vec<Ty>) -> Ty {
+        // A member that is also a typed part (an equal type written with
+        // `type`) binds every value: it is no longer only implied.
+        let count = |list: &[Ty], ty: &Ty| list.iter().filter(|t| *t == ty).count();
+        let mut only_implied: Vec<Ty> = Vec::new();
+        for ty in &implied {
+            if count(&parts, ty) <= count(&implied, ty) && !only_implied.contains(ty) {
+                only_implied.push(ty.clone());
+            }
+        }
+        let implied = only_implied;
         let origin = Origin {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
@@ -796,7 +850,7 @@ impl<'v> Walk<'v> {
     /// [`implied_kind`]), for the SDK; nothing otherwise. A check's lowering
     /// already admits the other kinds there.
     fn implied(&self, map: &Keywords<'v>, ty: &Ty) -> Vec<Ty> {
-        if !self.checking && implied_kind(map) && matches!(ty, Ty::Object(_) | Ty::Array(_)) {
+        if !self.checking && implied_kind(map) && !matches!(ty, Ty::Unknown | Ty::Never) {
             vec![ty.clone()]
         } else {
             Vec::new()
@@ -1409,7 +1463,8 @@ mod tests {
                 "P": {"type": ["string", "null"]},
                 "O": {"type": "object", "properties": {"x": {"type": "integer"}}},
                 "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]},
-                "L": {"type": ["array", "null"], "items": {"maxLength": 9}}
+                "L": {"type": ["array", "null"], "items": {"maxLength": 9}},
+                "D": {"allOf": [{"$ref": "#/$defs/P"}, {"required": ["x"]}]}
             },
             "properties": {
                 "beside": {"$ref": "#/$defs/P", "required": ["x"]},
@@ -1419,7 +1474,16 @@ mod tests {
                 "items": {"$ref": "#/$defs/L", "items": {"type": "string"}},
                 "object": {"$ref": "#/$defs/O", "required": ["x"]},
                 "typed": {"allOf": [{"$ref": "#/$defs/P"}, {"type": "object", "required": ["x"]}]},
-                "both": {"allOf": [{"$ref": "#/$defs/O"}, {"$ref": "#/$defs/P"}, {"required": ["x"]}]}
+                "both": {"allOf": [{"$ref": "#/$defs/O"}, {"$ref": "#/$defs/P"}, {"required": ["x"]}]},
+                "chain": {"allOf": [{"$ref": "#/$defs/D"}, {"required": ["y"]}]},
+                "tuple": {"allOf": [{"$ref": "#/$defs/P"}, {"prefixItems": [{"type": "string"}]}]},
+                "nulls": {"allOf": [{"$ref": "#/$defs/P"}, {"required": ["x"], "nullable": true}]},
+                "mixed": {"allOf": [
+                    {"type": "object", "properties": {"x": {"type": "integer"}}},
+                    {"required": ["x"]},
+                    {"items": {"type": "string"}}
+                ]},
+                "twice": {"allOf": [{"$ref": "#/$defs/O"}, {"type": "object", "required": ["x"]}, {"required": ["x"]}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -1434,6 +1498,13 @@ mod tests {
             ("object", "O & { x: unknown }"),
             ("typed", "P & { x: unknown }"),
             ("both", "O & P & { x: unknown }"),
+            // `D` drops its own member, and so admits what `P` does.
+            ("chain", "D"),
+            ("tuple", "P"),
+            ("nulls", "P"),
+            // Only the member whose kind the rest does not admit goes.
+            ("mixed", "{ x?: number } & { x: unknown }"),
+            ("twice", "O & { x: unknown }"),
         ] {
             let declared = [";", " }"]
                 .iter()
@@ -1447,7 +1518,39 @@ mod tests {
             .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
             .collect();
         dropped.sort_unstable();
-        assert_eq!(dropped, ["beside", "items", "member", "nullable", "own"]);
+        assert_eq!(
+            dropped,
+            [
+                "D", "beside", "chain", "items", "member", "mixed", "nullable", "nulls", "own",
+                "tuple"
+            ]
+        );
+    }
+
+    #[test]
+    fn deciding_what_definitions_admit_reads_each_once() {
+        // Each definition refers to the next two: read once per path, this
+        // took 2^40 steps.
+        let n = 40;
+        let mut defs = serde_json::Map::new();
+        for i in 0..n {
+            let next = |d: &str| json!({"$ref": format!("#/$defs/{d}{}", i + 1)});
+            defs.insert(format!("D{i}"), json!({"anyOf": [next("D"), next("E")]}));
+            defs.insert(
+                format!("E{i}"),
+                json!({"anyOf": [next("D"), next("E"), {"type": "string"}]}),
+            );
+        }
+        defs.insert(format!("D{n}"), json!({"type": "object"}));
+        defs.insert(format!("E{n}"), json!({"type": "object"}));
+        let schema = json!({
+            "type": "object",
+            "$defs": defs,
+            "properties": {"v": {"allOf": [{"$ref": "#/$defs/D0"}, {"required": ["x"]}]}}
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        assert!(rendered.text.contains(" v?: D0 }"), "{}", rendered.text);
     }
 
     #[test]
