@@ -117,6 +117,11 @@ impl<'v> Keywords<'v> {
     pub(super) fn get(&self, kw: Kw) -> Option<&'v Json<'v>> {
         self.0[kw as usize]
     }
+
+    /// Whether any of `kws` is present.
+    pub(super) fn has_any(&self, kws: &[Kw]) -> bool {
+        kws.iter().any(|&kw| self.get(kw).is_some())
+    }
 }
 
 #[cfg(test)]

@@ -569,20 +569,22 @@ struct Pending<'v> {
 /// to values of that kind and lets every other value through; the SDK
 /// declares the kind, which is what such schemas mean on their own.
 fn implied_kind(map: &Keywords<'_>) -> bool {
-    [Kw::Type, Kw::Enum, Kw::Const]
-        .into_iter()
-        .all(|k| map.get(k).is_none())
-        && [
-            Kw::Properties,
-            Kw::Required,
-            Kw::AdditionalProperties,
-            Kw::PatternProperties,
-            Kw::Items,
-            Kw::PrefixItems,
-        ]
-        .into_iter()
-        .any(|k| map.get(k).is_some())
+    !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
+        && (map.has_any(&OBJECT_KEYWORDS) || map.has_any(&ARRAY_KEYWORDS))
 }
+
+/// Keywords that describe an object when no `type` is given: `required`
+/// alone too, since an allOf member that only makes another member's keys
+/// required is common.
+const OBJECT_KEYWORDS: [Kw; 4] = [
+    Kw::Properties,
+    Kw::Required,
+    Kw::AdditionalProperties,
+    Kw::PatternProperties,
+];
+
+/// Keywords that describe an array when no `type` is given.
+const ARRAY_KEYWORDS: [Kw; 2] = [Kw::Items, Kw::PrefixItems];
 
 /// Whether a type read beside a `$ref` says more than "an object" or "an
 /// array": `"type": "object"` next to a reference to an object is common,
@@ -799,10 +801,7 @@ impl<'v> Walk<'v> {
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
                         if let Json::Object(fields) = item {
                             let keywords = Keywords::of(*fields);
-                            let alone = [Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf]
-                                .into_iter()
-                                .all(|k| keywords.get(k).is_none());
-                            if alone {
+                            if !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf]) {
                                 implied.extend(self.implied(&keywords, &ty));
                             }
                         }
@@ -925,19 +924,8 @@ impl<'v> Walk<'v> {
             }
             Some(_) => Some(self.malformed(site, ptr, "type", "a type name or an array of them")),
             None => {
-                // `required` alone too: an allOf member that only makes
-                // another member's keys required is common.
-                let object_like = [
-                    Kw::Properties,
-                    Kw::Required,
-                    Kw::AdditionalProperties,
-                    Kw::PatternProperties,
-                ]
-                .into_iter()
-                .any(|k| map.get(k).is_some());
-                let array_like = [Kw::Items, Kw::PrefixItems]
-                    .into_iter()
-                    .any(|k| map.get(k).is_some());
+                let object_like = map.has_any(&OBJECT_KEYWORDS);
+                let array_like = map.has_any(&ARRAY_KEYWORDS);
                 let shaped = if object_like {
                     self.lower_object(site, map, ptr, depth)
                 } else if array_like {
