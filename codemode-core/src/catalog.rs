@@ -172,6 +172,12 @@ impl Catalog {
         self.defs().iter()
     }
 
+    /// The tools as lowered, sorted by name: their names and descriptions
+    /// without building [`ToolDef`]s from the text.
+    pub(crate) fn lowered_tools(&self) -> &[crate::schema::LoweredTool] {
+        &self.lowered.tools
+    }
+
     /// The names of the tools in the SDK, sorted.
     pub fn tool_names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.lowered.tools.iter().map(|t| t.name.as_str())

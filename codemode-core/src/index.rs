@@ -13,6 +13,7 @@ use crate::error::ErrorKind;
 use crate::language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
 use crate::print::comment::{clean_lines, defuse_python, defuse_typescript};
 use crate::run_code::{RunCodeTool, run_code_tool_for_index};
+use crate::schema::LoweredTool;
 use crate::tool::ToolDef;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -182,7 +183,7 @@ impl Catalog {
         budget: usize,
         count: &dyn Fn(&str) -> usize,
     ) -> String {
-        let groups = groups(self.tools());
+        let groups = groups(self.lowered_tools().iter());
         let bare = self.index_with(language, Fit::Groups, &groups, &|_| false);
         let prompt = |index: &str| count(&run_code_tool_for_index(language, index).description);
         let Some(mut left) = budget.checked_sub(prompt(&bare)) else {
@@ -190,14 +191,20 @@ impl Catalog {
         };
         // The header says that some groups are named.
         left = left.saturating_sub(HEADER_SLACK);
+        // A group's lines are counted only until they are past what is
+        // left: such a group is never named, whatever its whole cost.
         let mut costs: Vec<(usize, usize)> = groups
             .values()
             .enumerate()
             .map(|(i, tools)| {
-                let lines: usize = tools
-                    .iter()
-                    .map(|tool| count(&self.name_line(language, tool, Fit::Names)))
-                    .sum();
+                let mut lines = 0usize;
+                for tool in tools {
+                    lines =
+                        lines.saturating_add(count(&self.name_line(language, tool, Fit::Names)));
+                    if lines > left {
+                        break;
+                    }
+                }
                 (lines, i)
             })
             .collect();
@@ -265,7 +272,7 @@ impl Catalog {
         if fit == Fit::Full {
             return self.render(language).to_owned();
         }
-        let groups = groups(self.tools());
+        let groups = groups(self.lowered_tools().iter());
         self.index_with(language, fit, &groups, &|_| fit != Fit::Groups)
     }
 
@@ -275,7 +282,7 @@ impl Catalog {
         &self,
         language: Language,
         fit: Fit,
-        groups: &BTreeMap<String, Vec<&ToolDef>>,
+        groups: &BTreeMap<String, Vec<&LoweredTool>>,
         named: &dyn Fn(usize) -> bool,
     ) -> String {
         let python = language == Language::Python;
@@ -318,9 +325,9 @@ impl Catalog {
 
     /// One tool's line in an index: its name, and at [`Fit::Summaries`]
     /// its summary.
-    fn name_line(&self, language: Language, tool: &ToolDef, fit: Fit) -> String {
+    fn name_line(&self, language: Language, tool: &LoweredTool, fit: Fit) -> String {
         let mut text = shown(language, &tool.name);
-        let summary = summary(tool);
+        let summary = summary(tool.description.as_deref());
         if fit == Fit::Summaries && !summary.is_empty() {
             text.push_str(": ");
             text.push_str(&summary);
@@ -408,8 +415,9 @@ impl Catalog {
         if query.is_empty() {
             return Vec::new();
         }
-        let mut scored: Vec<(usize, &ToolDef)> = self
-            .tools()
+        let mut scored: Vec<(usize, &LoweredTool)> = self
+            .lowered_tools()
+            .iter()
             .filter_map(|tool| {
                 let name = words(&tool.name);
                 let text = words(tool.description.as_deref().unwrap_or(""));
@@ -437,7 +445,7 @@ impl Catalog {
             .take(limit.min(MAX_MATCHES))
             .map(|(_, tool)| ToolMatch {
                 name: tool.name.clone(),
-                summary: summary(tool),
+                summary: summary(tool.description.as_deref()),
             })
             .collect()
     }
@@ -506,8 +514,8 @@ const MAX_PARTS: usize = 4;
 /// split by the next part of the names, so that the groups still tell the
 /// tools apart: `aws_s3_get` and `aws_s3_put` go to `aws_s3`, and the
 /// tools of `aws` whose next part no other shares stay in `aws`.
-fn groups<'t>(tools: impl Iterator<Item = &'t ToolDef>) -> BTreeMap<String, Vec<&'t ToolDef>> {
-    let tools: Vec<&ToolDef> = tools.collect();
+fn groups<'t, T: Named>(tools: impl Iterator<Item = &'t T>) -> BTreeMap<String, Vec<&'t T>> {
+    let tools: Vec<&T> = tools.collect();
     let total = tools.len();
     let mut groups = BTreeMap::new();
     let rest = group_by_part(tools, 0, 1, total, &mut groups);
@@ -515,31 +523,50 @@ fn groups<'t>(tools: impl Iterator<Item = &'t ToolDef>) -> BTreeMap<String, Vec<
         groups.entry("other".to_owned()).or_default().extend(rest);
     }
     for tools in groups.values_mut() {
-        tools.sort_by(|a, b| a.name.cmp(&b.name));
+        tools.sort_by(|a, b| a.name().cmp(b.name()));
     }
     groups
+}
+
+/// A tool as the groups read it: by its name.
+trait Named {
+    fn name(&self) -> &str;
+}
+
+impl Named for LoweredTool {
+    fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+#[cfg(test)]
+impl Named for ToolDef {
+    fn name(&self) -> &str {
+        &self.name
+    }
 }
 
 /// Puts `tools`, whose names share their first `from` bytes (0, or a part
 /// and its separator), into `groups` by their `part`-th part, and returns
 /// the tools that share that part with no other.
-fn group_by_part<'t>(
-    tools: Vec<&'t ToolDef>,
+fn group_by_part<'t, T: Named>(
+    tools: Vec<&'t T>,
     from: usize,
     part: usize,
     total: usize,
-    groups: &mut BTreeMap<String, Vec<&'t ToolDef>>,
-) -> Vec<&'t ToolDef> {
+    groups: &mut BTreeMap<String, Vec<&'t T>>,
+) -> Vec<&'t T> {
     // The end of the name's prefix one part longer than `from` bytes.
     let end = |name: &str| -> Option<usize> {
         let at = from + name.get(from..)?.find(SEPARATORS)?;
         (at > from && at + 1 < name.len()).then_some(at)
     };
-    let mut by_prefix: BTreeMap<&str, Vec<&ToolDef>> = BTreeMap::new();
+    let mut by_prefix: BTreeMap<&str, Vec<&T>> = BTreeMap::new();
     let mut rest = Vec::new();
     for tool in tools {
-        match end(&tool.name) {
-            Some(at) => by_prefix.entry(&tool.name[..at]).or_default().push(tool),
+        let name = tool.name();
+        match end(name) {
+            Some(at) => by_prefix.entry(&name[..at]).or_default().push(tool),
             None => rest.push(tool),
         }
     }
@@ -559,10 +586,10 @@ fn group_by_part<'t>(
     rest
 }
 
-/// The first sentence of the tool's description (its first line, up to
+/// The first sentence of a tool's description (its first line, up to
 /// the first `. `), cut at a word to at most [`SUMMARY_CHARS`] characters.
-fn summary(tool: &ToolDef) -> String {
-    let text = tool.description.as_deref().unwrap_or("");
+fn summary(description: Option<&str>) -> String {
+    let text = description.unwrap_or("");
     let lines = clean_lines(text);
     let Some(first) = lines.first() else {
         return String::new();
@@ -873,14 +900,14 @@ mod tests {
     #[test]
     fn summaries_are_one_sentence_cut_at_a_word() {
         let long = ToolDef::new("t", json!({})).with_description("word ".repeat(60));
-        let s = summary(&long);
+        let s = summary(long.description.as_deref());
         assert!(
             s.ends_with('…') && s.chars().count() <= SUMMARY_CHARS,
             "{s}"
         );
         let two =
             ToolDef::new("t", json!({})).with_description("First one. Second one.\nNext line.");
-        assert_eq!(summary(&two), "First one.");
+        assert_eq!(summary(two.description.as_deref()), "First one.");
     }
 
     #[test]
