@@ -164,11 +164,12 @@ fn run(cli: Cli) -> Result<u8, String> {
             budget,
             file,
         } => {
+            let counter = budget.map(load_counter);
             let catalog = read_catalog(file.as_deref())?;
             let rendered = catalog.rendered(language);
-            let fitted = match budget {
-                Some(budget) => Some(within(&catalog, language, budget)?),
-                None => None,
+            let fitted = match (budget, counter) {
+                (Some(budget), Some(counter)) => Some(within(&catalog, language, budget, counter)?),
+                _ => None,
             };
             if report {
                 let mut err = std::io::stderr().lock();
@@ -214,10 +215,13 @@ fn run(cli: Cli) -> Result<u8, String> {
             budget,
             file,
         } => {
+            let counter = budget.map(load_counter);
             let catalog = read_catalog(file.as_deref())?;
-            let tool = match budget {
-                Some(budget) => within(&catalog, language, budget)?.run_code_tool,
-                None => catalog.run_code_tool(language),
+            let tool = match (budget, counter) {
+                (Some(budget), Some(counter)) => {
+                    within(&catalog, language, budget, counter)?.run_code_tool
+                }
+                _ => catalog.run_code_tool(language),
             }
             .to_format(format);
             let json = serde_json::to_string_pretty(&tool)
@@ -284,6 +288,16 @@ fn write_stdout(text: &str) -> Result<(), String> {
     }
 }
 
+/// The o200k tokenizer, loaded on a thread of its own while the tool list
+/// is read and lowered: loading it takes about as long as rendering a few
+/// thousand tools.
+fn load_counter(_budget: usize) -> Counter {
+    std::thread::spawn(tokens::Counter::load)
+}
+
+/// A tokenizer being loaded ([`load_counter`]).
+type Counter = std::thread::JoinHandle<Result<tokens::Counter, String>>;
+
 /// The SDK for `language` kept within `budget` o200k tokens; says on
 /// stderr when even the smallest SDK (the groups alone) is past it, and is
 /// printed all the same.
@@ -291,9 +305,12 @@ fn within(
     catalog: &codemode::Catalog,
     language: Language,
     budget: usize,
+    counter: Counter,
 ) -> Result<codemode::Fitted<'_>, String> {
-    let count = tokens::counter()?;
-    let fitted = catalog.within_by(language, budget, &count);
+    let counter = counter
+        .join()
+        .map_err(|_| "cannot load the o200k_base tokenizer".to_owned())??;
+    let fitted = counter.within(catalog, language, budget);
     if fitted.tokens > budget {
         eprintln!(
             "warning: the run_code description takes {} tokens, past the budget of {budget}, even with the smallest SDK ({:?})",

@@ -1,7 +1,7 @@
 //! `codemode report --tokens`: what the SDKs cost in prompt tokens, next to
 //! the same tools sent as native tool definitions.
 
-use codemode::{Catalog, Fit, Language, ToolDef};
+use codemode::{Catalog, Fit, Fitted, Language, ToolDef};
 use serde_json::json;
 use std::fmt::Write;
 use tiktoken_rs::CoreBPE;
@@ -40,18 +40,47 @@ struct Within {
 
 /// o200k_base token counting, for keeping a `run_code` description within
 /// a budget exactly (the core's estimate can undercount some languages).
-pub fn counter() -> Result<impl Fn(&str) -> usize, String> {
-    let bpe = tiktoken_rs::o200k_base()
-        .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
-    Ok(move |text: &str| token_count(&bpe, text))
+pub struct Counter {
+    bpe: CoreBPE,
+}
+
+impl Counter {
+    /// Loads o200k_base.
+    pub fn load() -> Result<Self, String> {
+        let bpe = tiktoken_rs::o200k_base()
+            .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
+        Ok(Counter { bpe })
+    }
+
+    /// The SDK for `language` within `budget` tokens, as
+    /// [`Catalog::within_by`] fits it. Each text is counted only until it is
+    /// past the budget, as the fit asks of a count no more than whether it
+    /// is, so an SDK of millions of tokens costs no more to rule out than
+    /// the budget's worth; only when even the smallest SDK is past the
+    /// budget is its description counted whole, to say by how much.
+    pub fn within<'c>(
+        &self,
+        catalog: &'c Catalog,
+        language: Language,
+        budget: usize,
+    ) -> Fitted<'c> {
+        let past = budget.saturating_add(1);
+        let mut fitted = catalog.within_by(language, budget, &|text| {
+            token_count_until(&self.bpe, text, past)
+        });
+        if fitted.tokens > budget {
+            fitted.tokens = token_count(&self.bpe, &fitted.run_code_tool.description);
+        }
+        fitted
+    }
 }
 
 /// Counts the tokens of `tools` with o200k_base (and, with a `budget`, of
 /// the `run_code` descriptions whose SDK is kept within it).
 pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, String> {
-    let bpe = tiktoken_rs::o200k_base()
-        .map_err(|e| format!("cannot load the o200k_base tokenizer: {e}"))?;
-    let tokens = |text: &str| token_count(&bpe, text);
+    let counter = Counter::load()?;
+    let bpe = &counter.bpe;
+    let tokens = |text: &str| token_count(bpe, text);
     let empty = Catalog::new([]);
     let empty_ts = tokens(empty.render(Language::TypeScript));
     let empty_py = tokens(empty.render(Language::Python));
@@ -65,7 +94,7 @@ pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, 
                 // A tool's share: the SDK with it alone, less the empty SDK.
                 typescript: tokens(one.render(Language::TypeScript)).saturating_sub(empty_ts),
                 python: tokens(one.render(Language::Python)).saturating_sub(empty_py),
-                native: native_tokens(&bpe, tool),
+                native: native_tokens(bpe, tool),
             }
         })
         .collect::<Vec<_>>();
@@ -74,7 +103,7 @@ pub fn count(tools: Vec<ToolDef>, budget: Option<usize>) -> Result<TokenReport, 
     let python = catalog.render(Language::Python);
     let within = budget.map(|budget| {
         let prompt = |language| {
-            let fitted = catalog.within_by(language, budget, &tokens);
+            let fitted = counter.within(&catalog, language, budget);
             (fitted.tokens, fitted.fit)
         };
         Within {
@@ -298,9 +327,15 @@ const MAX_PIECE: usize = 4096;
 /// non-space, where the tokenizer splits anyway, so ordinary text counts
 /// exactly; only a run with no such place is cut mid-run.
 fn token_count(bpe: &CoreBPE, text: &str) -> usize {
+    token_count_until(bpe, text, usize::MAX)
+}
+
+/// [`token_count`], stopped once the count reaches `until`: the count if
+/// it is less, else a number at least `until`.
+fn token_count_until(bpe: &CoreBPE, text: &str, until: usize) -> usize {
     let mut total = 0;
     let mut rest = text;
-    while rest.len() > MAX_PIECE {
+    while rest.len() > MAX_PIECE && total < until {
         let mut end = MAX_PIECE;
         while !rest.is_char_boundary(end) {
             end -= 1;
@@ -322,7 +357,10 @@ fn token_count(bpe: &CoreBPE, text: &str) -> usize {
         total += bpe.encode_ordinary(&rest[..cut]).len();
         rest = &rest[cut..];
     }
-    total + bpe.encode_ordinary(rest).len()
+    if total < until {
+        total += bpe.encode_ordinary(rest).len();
+    }
+    total
 }
 
 impl TokenReport {
@@ -556,5 +594,64 @@ mod tests {
             let n = token_count(&bpe, &hostile);
             assert!(n > 0 && n < hostile.len(), "{n}");
         }
+    }
+
+    /// Counting each text only until it is past the budget chooses what
+    /// counting it whole chooses, and says the same count, at budgets
+    /// around every level's own size.
+    #[test]
+    fn a_fit_counted_until_past_the_budget_is_the_fit_counted_whole() {
+        let counter = Counter::load().unwrap();
+        let whole = |text: &str| token_count(&counter.bpe, text);
+        // Groups of two with long names, so that even the bare groups take
+        // more text than the counter reads at once.
+        let tools = (0..200).map(|i| {
+            let group = format!("group{}{}", i / 2, "longname".repeat(5));
+            ToolDef::new(
+                format!("{group}_tool_{i}"),
+                json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+            )
+            .with_description(format!(
+                "Does thing {i} to a file. Then more words follow it."
+            ))
+        });
+        let catalog = Catalog::new(tools);
+        let same = |language, budget| {
+            let exact = catalog.within_by(language, budget, &whole);
+            let capped = counter.within(&catalog, language, budget);
+            assert_eq!(
+                (capped.fit, &capped.sdk, capped.tokens),
+                (exact.fit, &exact.sdk, exact.tokens),
+                "{language} at {budget}"
+            );
+            exact
+        };
+        for language in [Language::TypeScript, Language::Python] {
+            // From the whole SDK down: each level's count, one less (the
+            // next level: summaries, names, groups with fewer named), and
+            // one more.
+            let mut budget = 1_000_000;
+            let mut fits = Vec::new();
+            for _ in 0..6 {
+                same(language, budget + 1);
+                let fitted = same(language, budget);
+                fits.push(fitted.fit);
+                budget = fitted.tokens - 1;
+            }
+            assert_eq!(
+                fits[..4],
+                [Fit::Full, Fit::Summaries, Fit::Names, Fit::Groups]
+            );
+            // Past the budget whatever the SDK: counted whole, to say by how
+            // much.
+            let smallest = same(language, 0);
+            assert!(smallest.run_code_tool.description.len() > MAX_PIECE);
+        }
+        // A count stopped early is at least where it stopped.
+        let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
+        let all = whole(&prose);
+        assert_eq!(token_count_until(&counter.bpe, &prose, all + 1), all);
+        let stopped = token_count_until(&counter.bpe, &prose, 100);
+        assert!((100..all).contains(&stopped), "{stopped} of {all}");
     }
 }
