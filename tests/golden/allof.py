@@ -1,9 +1,17 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, TypeAlias
+from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
+
+class LabelArgsLabel(TypedDict):
+    id: NotRequired[int]
+    name: str
+
+class LabelArgsLabel2(TypedDict):
+    id: int
+    name: NotRequired[str]
 
 Note: TypeAlias = 'str | None'
 
@@ -18,5 +26,7 @@ class Tools(Protocol):
         password: str,  # @minLength 12
     ) -> Any:
         """Create a user from a base profile plus credentials."""
+    async def label(self, *, label: str | None | LabelArgsLabel | LabelArgsLabel2) -> Any:
+        """Label an item with text, nothing, or a label object that names it or gives its id."""
 
 tools: Tools

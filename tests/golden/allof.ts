@@ -13,4 +13,6 @@ declare const tools: {
   create_user(args: Profile & {
     password: string; // @minLength 12
   }): Promise<unknown>;
+  // Label an item with text, nothing, or a label object that names it or gives its id.
+  label(args: { label: string | null | { id?: number; name?: string } & ({ name: unknown } | { id: unknown }) }): Promise<unknown>;
 };

@@ -113,15 +113,23 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         let (implied, typed): (Vec<&Ty>, Vec<&Ty>) =
             members.iter().partition(|m| origin.implied.contains(m));
         if typed.is_empty() {
+            if let Some(split) = by_kind(members, origin) {
+                *ty = split;
+            }
+            return;
+        }
+        if let Some(split) = distribute(&typed, &implied, origin) {
+            *ty = split;
             return;
         }
         // Each implied member goes when every typed member admits values
-        // not of its kind.
+        // not of a kind it binds.
         let gone: Vec<&Ty> = implied
             .into_iter()
             .filter(|m| {
-                let array = is_array_kind(m);
-                typed.iter().all(|t| kinds.admits_other(t, array))
+                let (objects, arrays) = bound_kinds(m);
+                (objects && typed.iter().all(|t| kinds.admits_other(t, false)))
+                    || (arrays && typed.iter().all(|t| kinds.admits_other(t, true)))
             })
             .collect();
         if gone.is_empty() {
@@ -168,19 +176,97 @@ fn has_implied(ty: &Ty) -> bool {
     found
 }
 
-/// Whether an implied member is an array (else an object), by what its
-/// keywords made: an array or tuple, possibly with `null` beside it.
-fn is_array_kind(ty: &Ty) -> bool {
+/// The kinds an implied member binds, as (objects, arrays): what its
+/// keywords made (an object, an array or tuple, possibly with `null`
+/// beside it), or for a union of `anyOf` members of which some were
+/// implied, every kind its members are. A reference might be either. Saying
+/// a kind too many only leaves the member out more often, which widens the
+/// SDK and never makes it refuse a value.
+fn bound_kinds(ty: &Ty) -> (bool, bool) {
     match ty {
-        Ty::Array(_) | Ty::Tuple(_) => true,
-        Ty::Union(members) => {
-            !members.iter().any(|m| matches!(m, Ty::Object(_)))
-                && members
-                    .iter()
-                    .any(|m| matches!(m, Ty::Array(_) | Ty::Tuple(_)))
-        }
-        _ => false,
+        Ty::Object(_) => (true, false),
+        Ty::Array(_) | Ty::Tuple(_) => (false, true),
+        Ty::Named(_) | Ty::Inter(..) => (true, true),
+        Ty::Union(members) => members.iter().fold((false, false), |(o, a), m| {
+            let (mo, ma) = bound_kinds(m);
+            (o || mo, a || ma)
+        }),
+        _ => (false, false),
     }
+}
+
+/// An intersection made only of implied members, of objects and arrays
+/// both: the objects' intersection or the arrays', as the keywords of each
+/// kind bind only values of that kind. `None` when the members are of one
+/// kind, which the SDK declares (as such a schema alone says), or when a
+/// member might be either.
+fn by_kind(members: &[Ty], origin: &Origin) -> Option<Ty> {
+    let kinds: Vec<bool> = members
+        .iter()
+        .map(|m| match bound_kinds(m) {
+            (true, false) => Some(false),
+            (false, true) => Some(true),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    if !(kinds.contains(&true) && kinds.contains(&false)) {
+        return None;
+    }
+    let of = |array: bool| {
+        let members = members.iter().zip(&kinds).filter(|(_, k)| **k == array);
+        let members: Vec<Ty> = members.map(|(m, _)| m.clone()).collect();
+        let origin = Origin {
+            implied: members.clone(),
+            ..origin.clone()
+        };
+        intersection(members, origin)
+    };
+    Some(union(vec![of(false), of(true)]))
+}
+
+/// `T & I`, with `T` (the one typed member) a union of scalars and values
+/// of the one kind the implied members `I` bind, as the scalars or the
+/// rest of `T` together with `I`: `(null | {...}) & { x: unknown }` is
+/// `null | ({...} & { x: unknown })`. Exact, where leaving `I` out would
+/// not be. `None` when `T` is not such a union.
+fn distribute(typed: &[&Ty], implied: &[&Ty], origin: &Origin) -> Option<Ty> {
+    let [Ty::Union(choices)] = typed else {
+        return None;
+    };
+    let kind = bound_kinds(implied.first()?);
+    if !matches!(kind, (true, false) | (false, true))
+        || implied.iter().any(|m| bound_kinds(m) != kind)
+    {
+        return None;
+    }
+    // The union keeps its order: the intersection stands where the first
+    // choice of the kind stood.
+    let mut out = Vec::with_capacity(choices.len());
+    let mut bound = Vec::new();
+    let mut at = None;
+    for choice in choices {
+        match choice {
+            Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => {
+                out.push(choice.clone())
+            }
+            _ if bound_kinds(choice) == kind => {
+                at.get_or_insert(out.len());
+                bound.push(choice.clone());
+            }
+            _ => return None,
+        }
+    }
+    if let Some(at) = at {
+        let implied: Vec<Ty> = implied.iter().map(|m| (*m).clone()).collect();
+        let mut members = vec![union(bound)];
+        members.extend(implied.iter().cloned());
+        let origin = Origin {
+            implied,
+            ..origin.clone()
+        };
+        out.insert(at, intersection(members, origin));
+    }
+    Some(union(out))
 }
 
 /// What the definitions admit, remembered per definition and kind, so
@@ -712,7 +798,10 @@ impl<'v> Walk<'v> {
                 };
                 match beside {
                     Some(beside) if adds_to_a_reference(&beside) => {
-                        let implied = self.implied(map, &beside);
+                        let mut implied = self.implied(map, &beside);
+                        if implied.is_empty() && self.lets_other_kinds_through(map) {
+                            implied.push(beside.clone());
+                        }
                         self.intersect(site, ptr, vec![target, beside], implied)
                     }
                     _ => target,
@@ -799,11 +888,8 @@ impl<'v> Walk<'v> {
                     for (i, item) in items.iter().enumerate() {
                         let index = i.to_string();
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
-                        if let Json::Object(fields) = item {
-                            let keywords = Keywords::of(*fields);
-                            if !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf]) {
-                                implied.extend(self.implied(&keywords, &ty));
-                            }
+                        if self.is_implied(item) && !matches!(ty, Ty::Unknown | Ty::Never) {
+                            implied.push(ty.clone());
                         }
                         parts.push(ty);
                     }
@@ -823,7 +909,16 @@ impl<'v> Walk<'v> {
                             let segs = [keyword.name(), &index];
                             members.push(self.child(site, item, ptr, &segs, depth));
                         }
-                        parts.push(union(members));
+                        let any = union(members);
+                        // A member of the kind its keywords imply lets
+                        // every other kind through, and so the union does.
+                        if !self.checking
+                            && self.some_implied(items)
+                            && !matches!(any, Ty::Unknown | Ty::Never)
+                        {
+                            implied.push(any.clone());
+                        }
+                        parts.push(any);
                     }
                     _ => {
                         return Err(self.malformed(
@@ -854,6 +949,50 @@ impl<'v> Walk<'v> {
         } else {
             Vec::new()
         }
+    }
+
+    /// Whether `item`, a member of `allOf`, `anyOf` or `oneOf`, lets every
+    /// value of some kind through: its own keywords imply its kind (see
+    /// [`implied_kind`]), or it is an `anyOf` or `oneOf` with such a
+    /// member. For the SDK only.
+    fn is_implied(&self, item: &Json<'_>) -> bool {
+        let Json::Object(fields) = item else {
+            return false;
+        };
+        let keywords = Keywords::of(*fields);
+        let direct = !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
+            && implied_kind(&keywords);
+        !self.checking
+            && (direct
+                || (!keywords.has_any(&[Kw::Ref]) && self.lets_other_kinds_through(&keywords)))
+    }
+
+    /// Whether one of `items` (an `anyOf` or `oneOf`) is implied by its
+    /// own keywords (one level: a member that is a union itself does not
+    /// count).
+    fn some_implied(&self, items: &[Json<'_>]) -> bool {
+        items.iter().any(|item| {
+            let Json::Object(fields) = item else {
+                return false;
+            };
+            let keywords = Keywords::of(*fields);
+            !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
+                && implied_kind(&keywords)
+        })
+    }
+
+    /// Whether the keywords in `map` without `type`, `enum` or `const`
+    /// have an `anyOf` or `oneOf` with an implied member, which lets every
+    /// value of another kind through (beside a `$ref`, read as one more
+    /// member of an intersection).
+    fn lets_other_kinds_through(&self, map: &Keywords<'_>) -> bool {
+        !self.checking
+            && !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
+            && [Kw::AnyOf, Kw::OneOf].into_iter().any(|keyword| {
+                map.get(keyword)
+                    .and_then(Json::as_array)
+                    .is_some_and(|items| self.some_implied(items))
+            })
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -1471,7 +1610,13 @@ mod tests {
                     {"required": ["x"]},
                     {"items": {"type": "string"}}
                 ]},
-                "twice": {"allOf": [{"$ref": "#/$defs/O"}, {"type": "object", "required": ["x"]}, {"required": ["x"]}]}
+                "twice": {"allOf": [{"$ref": "#/$defs/O"}, {"type": "object", "required": ["x"]}, {"required": ["x"]}]},
+                "under": {"allOf": [{"$ref": "#/$defs/P"}, {"anyOf": [{"required": ["x"]}, {"required": ["y"]}]}]},
+                "beside_one": {"$ref": "#/$defs/P", "oneOf": [{"required": ["x"]}, {"type": "string"}]},
+                "spread": {"type": ["string", "null", "object"], "anyOf": [{"required": ["x"]}, {"required": ["y"]}]},
+                "spread_ref": {"allOf": [{"type": ["object", "null"]}, {"required": ["x"]}]},
+                "kinds": {"allOf": [{"required": ["x"]}, {"items": {"type": "string"}}]},
+                "objects": {"type": "object", "anyOf": [{"required": ["x"]}, {"required": ["y"]}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -1493,6 +1638,25 @@ mod tests {
             // Only the member whose kind the rest does not admit goes.
             ("mixed", "{ x?: number } & { x: unknown }"),
             ("twice", "O & { x: unknown }"),
+            // A union with a member of an implied kind lets the other kinds
+            // through.
+            ("under", "P"),
+            ("beside_one", "P"),
+            // A union of scalars and objects spreads over the objects.
+            (
+                "spread",
+                "string | null | { [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
+            ),
+            (
+                "spread_ref",
+                "{ [key: string]: unknown } & { x: unknown } | null",
+            ),
+            // Keywords of two kinds alone: an object or an array.
+            ("kinds", "{ x: unknown } | string[]"),
+            (
+                "objects",
+                "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
+            ),
         ] {
             let declared = [";", " }"]
                 .iter()
@@ -1509,8 +1673,18 @@ mod tests {
         assert_eq!(
             dropped,
             [
-                "D", "beside", "chain", "items", "member", "mixed", "nullable", "nulls", "own",
-                "tuple"
+                "D",
+                "beside",
+                "beside_one",
+                "chain",
+                "items",
+                "member",
+                "mixed",
+                "nullable",
+                "nulls",
+                "own",
+                "tuple",
+                "under"
             ]
         );
     }
