@@ -509,7 +509,8 @@ const MAX_PARTS: usize = 4;
 
 /// The tools in groups by the part of the name before its first `_`, `.`,
 /// `-`, `/` or `:`, each group's tools in name order. Tools that share no
-/// such part with another are in the group named `other`. A group that
+/// such part with another are in the group named `other` (`ungrouped`
+/// when some tools' names start with `other`). A group that
 /// holds most of the tools (all of them, when every name starts alike) is
 /// split by the next part of the names, so that the groups still tell the
 /// tools apart: `aws_s3_get` and `aws_s3_put` go to `aws_s3`, and the
@@ -520,7 +521,19 @@ fn groups<'t, T: Named>(tools: impl Iterator<Item = &'t T>) -> BTreeMap<String, 
     let mut groups = BTreeMap::new();
     let rest = group_by_part(tools, 0, 1, total, &mut groups);
     if !rest.is_empty() {
-        groups.entry("other".to_owned()).or_default().extend(rest);
+        // Named apart from every group of tools, so that a prefix `other`
+        // keeps its own count.
+        let mut label = "other".to_owned();
+        let mut n = 1;
+        while groups.contains_key(&label) {
+            n += 1;
+            label = if n == 2 {
+                "ungrouped".to_owned()
+            } else {
+                format!("ungrouped ({n})")
+            };
+        }
+        groups.insert(label, rest);
     }
     for tools in groups.values_mut() {
         tools.sort_by(|a, b| a.name().cmp(b.name()));
@@ -810,6 +823,27 @@ mod tests {
             .map(|(group, tools)| (group, tools.iter().map(|t| t.name.as_str()).collect()))
             .collect();
         assert_eq!(again, found);
+        // A prefix `other` is a group of its own, apart from the tools in
+        // no group.
+        let tools: Vec<ToolDef> = [
+            "other_a",
+            "other_b",
+            "ping",
+            "solo_x",
+            "ungrouped_a",
+            "ungrouped_b",
+        ]
+        .iter()
+        .map(|n| ToolDef::new(*n, json!({})))
+        .collect();
+        let found: Vec<(String, usize)> = groups(tools.iter())
+            .into_iter()
+            .map(|(group, tools)| (group, tools.len()))
+            .collect();
+        let expected = [("other", 2), ("ungrouped", 2), ("ungrouped (3)", 2)];
+        let expected: Vec<(String, usize)> =
+            expected.iter().map(|(g, n)| (g.to_string(), *n)).collect();
+        assert_eq!(found, expected);
         // Groups of less than half of the tools are not split.
         let index = catalog(60).index(Language::TypeScript, Fit::Groups);
         assert!(index.contains("// files (20)\n"), "{index}");
