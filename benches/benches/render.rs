@@ -3,7 +3,7 @@
 //! per-tool cost directly.
 
 use codemode::{Catalog, Language, render};
-use codemode_benches::{corpus, deep, long_union, wide};
+use codemode_benches::{corpus, deep, long_union, wide, wide_all_of};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -53,6 +53,9 @@ fn extremes(c: &mut Criterion) {
         ("deep-10000", deep(10_000)),
         ("wide-2000", wide(2_000)),
         ("union-5000", long_union(5_000)),
+        // Two sizes, so that the time per member can be compared.
+        ("all-of-2000", wide_all_of(2_000)),
+        ("all-of-8000", wide_all_of(8_000)),
     ] {
         for lang in [Language::TypeScript, Language::Python] {
             group.bench_function(format!("{name}/{lang}"), |b| {

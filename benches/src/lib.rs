@@ -148,6 +148,21 @@ pub fn long_union(members: usize) -> Vec<ToolDef> {
     ]
 }
 
+/// One tool whose argument is an `allOf` of an object-or-null type and
+/// `members` schemas that only make a key required (keywords without
+/// `type`), each of which the SDK must weigh against the rest.
+pub fn wide_all_of(members: usize) -> Vec<ToolDef> {
+    let mut all_of = vec![json!({"type": ["object", "null"]})];
+    all_of.extend((0..members).map(|i| json!({"required": [format!("key_{i}")]})));
+    vec![
+        ToolDef::new(
+            "all_of",
+            json!({"type": "object", "properties": {"value": {"allOf": all_of}}}),
+        )
+        .with_description("A wide allOf."),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

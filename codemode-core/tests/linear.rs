@@ -113,6 +113,8 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     }));
     let self_merging_uses =
         defs((0..n).map(|i| (format!("r{i}"), json!({"$ref": format!("#/$defs/R{i}")}))));
+    let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
+    wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
         (
             "definitions that merge themselves",
@@ -148,6 +150,13 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             )],
         ),
         ("many tools whose definitions share one name", same_named),
+        (
+            "allOf of many keywords without type beside a nullable object",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"allOf": wide_all_of}}}),
+            )],
+        ),
     ]
 }
 

@@ -15,6 +15,9 @@ class LabelArgsLabel2(TypedDict):
 
 Note: TypeAlias = 'str | None'
 
+class PickArgsItem(TypedDict):
+    id: str
+
 class Tools(Protocol):
     async def annotate(self, *, note: Note) -> Any:
         """Attach a note, which may be text or null; a note object must have text."""
@@ -28,5 +31,7 @@ class Tools(Protocol):
         """Create a user from a base profile plus credentials."""
     async def label(self, *, label: str | None | LabelArgsLabel | LabelArgsLabel2) -> Any:
         """Label an item with text, nothing, or a label object that names it or gives its id."""
+    async def pick(self, *, item: PickArgsItem | None) -> Any:
+        """Pick an item by id, or pass null to pick none."""
 
 tools: Tools

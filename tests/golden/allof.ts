@@ -15,4 +15,6 @@ declare const tools: {
   }): Promise<unknown>;
   // Label an item with text, nothing, or a label object that names it or gives its id.
   label(args: { label: string | null | { id?: number; name?: string } & ({ name: unknown } | { id: unknown }) }): Promise<unknown>;
+  // Pick an item by id, or pass null to pick none.
+  pick(args: { item: { id?: string } & { id: unknown } | null }): Promise<unknown>;
 };

@@ -14,7 +14,7 @@ use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
 use bumpalo::Bump;
-use foldhash::HashMap;
+use foldhash::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -110,26 +110,50 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         if origin.implied.is_empty() {
             return;
         }
-        let (implied, typed): (Vec<&Ty>, Vec<&Ty>) =
-            members.iter().partition(|m| origin.implied.contains(m));
+        // Sets by hash, so that an allOf of thousands of members stays
+        // linear.
+        let implied_set: HashSet<&Ty> = origin.implied.iter().collect();
+        let (mut implied, mut typed): (Vec<&Ty>, Vec<&Ty>) =
+            members.iter().partition(|m| implied_set.contains(m));
         if typed.is_empty() {
+            // An implied union lists choices of its own: the rest spreads
+            // over them as over a typed union.
+            for (at, kind) in spread_candidates(members) {
+                if let Some(split) = distribute(members, at, kind, origin) {
+                    *ty = split;
+                    return;
+                }
+            }
             if let Some(split) = by_kind(members, origin) {
                 *ty = split;
+                return;
             }
-            return;
-        }
-        if let Some(split) = distribute(&typed, &implied, origin) {
+            // Otherwise the unions stand as typed members, beside which
+            // the rest may go.
+            (typed, implied) = implied.into_iter().partition(|m| matches!(m, Ty::Union(_)));
+            if typed.is_empty() {
+                return;
+            }
+        } else if let [one] = typed[..]
+            && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
+            && let Some(kind) = one_kind(implied.iter().copied())
+            && let Some(split) = distribute(members, at, kind, origin)
+        {
             *ty = split;
             return;
         }
-        // Each implied member goes when every typed member admits values
-        // not of a kind it binds.
-        let gone: Vec<&Ty> = implied
+        // Each implied member goes when the typed members together admit
+        // values not of a kind it binds.
+        let mut other_than = [None::<bool>; 2];
+        let mut admits_other = |array: bool| {
+            *other_than[usize::from(array)]
+                .get_or_insert_with(|| typed.iter().all(|t| kinds.admits_other(t, array)))
+        };
+        let gone: HashSet<&Ty> = implied
             .into_iter()
             .filter(|m| {
                 let (objects, arrays) = bound_kinds(m);
-                (objects && typed.iter().all(|t| kinds.admits_other(t, false)))
-                    || (arrays && typed.iter().all(|t| kinds.admits_other(t, true)))
+                (objects && admits_other(false)) || (arrays && admits_other(true))
             })
             .collect();
         if gone.is_empty() {
@@ -150,9 +174,7 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         degradations.push(Degradation {
             tool: tool.clone(),
             pointer: pointer.clone(),
-            reason: "keywords without `type` apply only to objects or arrays, and the \
-                     rest of the schema admits other values too, so the SDK leaves them out"
-                .to_owned(),
+            reason: IMPLIED_LEFT_OUT.to_owned(),
         });
         let origin = Origin {
             tool,
@@ -163,6 +185,10 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
     };
     visit_every_type(tools, defs, &mut drop);
 }
+
+/// Why implied members were left out of an intersection.
+const IMPLIED_LEFT_OUT: &str = "keywords without `type` apply only to objects or arrays, and the \
+     rest of the schema admits other values too, so the SDK leaves them out";
 
 /// Whether an intersection in `ty` has a member its keywords implied.
 fn has_implied(ty: &Ty) -> bool {
@@ -224,49 +250,118 @@ fn by_kind(members: &[Ty], origin: &Origin) -> Option<Ty> {
     Some(union(vec![of(false), of(true)]))
 }
 
-/// `T & I`, with `T` (the one typed member) a union of scalars and values
-/// of the one kind the implied members `I` bind, as the scalars or the
-/// rest of `T` together with `I`: `(null | {...}) & { x: unknown }` is
-/// `null | ({...} & { x: unknown })`. Exact, where leaving `I` out would
-/// not be. `None` when `T` is not such a union.
-fn distribute(typed: &[&Ty], implied: &[&Ty], origin: &Origin) -> Option<Ty> {
-    let [Ty::Union(choices)] = typed else {
+/// `T & I`, with `T` (the one typed member, or an implied union) a union of
+/// scalars, objects and arrays, and `I` implied members that bind one kind:
+/// the choices of `T` not of that kind as they are, which `I` lets
+/// through, or those of it together with `I`: `(null | {...}) & { x:
+/// unknown }` is `null | ({...} & { x: unknown })`. Exact, where leaving
+/// `I` out would not be. `None` when `T` is not such a union.
+fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) -> Option<Ty> {
+    let Some(Ty::Union(choices)) = members.get(at) else {
         return None;
     };
-    let kind = bound_kinds(implied.first()?);
-    if !matches!(kind, (true, false) | (false, true))
-        || implied.iter().any(|m| bound_kinds(m) != kind)
-    {
-        return None;
-    }
     // The union keeps its order: the intersection stands where the first
     // choice of the kind stood.
     let mut out = Vec::with_capacity(choices.len());
     let mut bound = Vec::new();
-    let mut at = None;
+    let mut first = None;
     for choice in choices {
-        match choice {
-            Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => {
-                out.push(choice.clone())
-            }
-            _ if bound_kinds(choice) == kind => {
-                at.get_or_insert(out.len());
-                bound.push(choice.clone());
-            }
-            _ => return None,
+        // A reference might hold either kind.
+        let of_kind = value_kind(choice)? == kind;
+        if of_kind {
+            first.get_or_insert(out.len());
+            bound.push(choice.clone());
+        } else {
+            out.push(choice.clone());
         }
     }
-    if let Some(at) = at {
-        let implied: Vec<Ty> = implied.iter().map(|m| (*m).clone()).collect();
-        let mut members = vec![union(bound)];
-        members.extend(implied.iter().cloned());
+    if let Some(first) = first {
+        // The members in their order, the union's choices of the kind in
+        // the union's place.
+        let mut bound = Some(union(bound));
+        let parts: Vec<Ty> = (members.iter().enumerate())
+            .map(|(i, m)| match bound.take_if(|_| i == at) {
+                Some(bound) => bound,
+                None => m.clone(),
+            })
+            .collect();
         let origin = Origin {
-            implied,
+            implied: (members.iter().enumerate())
+                .filter(|(i, _)| *i != at)
+                .map(|(_, m)| m.clone())
+                .collect(),
             ..origin.clone()
         };
-        out.insert(at, intersection(members, origin));
+        out.insert(first, intersection(parts, origin));
     }
     Some(union(out))
+}
+
+/// The one kind, as (object, array), that every one of `members` binds;
+/// `None` when they bind different kinds, or one binds both.
+fn one_kind<'t>(mut members: impl Iterator<Item = &'t Ty>) -> Option<(bool, bool)> {
+    let kind = bound_kinds(members.next()?);
+    (matches!(kind, (true, false) | (false, true)) && members.all(|m| bound_kinds(m) == kind))
+        .then_some(kind)
+}
+
+/// The unions among `members` (an intersection of implied members only)
+/// that the rest could spread over, with the one kind the rest binds: the
+/// rest must bind one kind, so at most two places qualify, or every union
+/// when all members bind the same kind.
+fn spread_candidates(members: &[Ty]) -> Vec<(usize, (bool, bool))> {
+    let class = |m: &Ty| match bound_kinds(m) {
+        (true, false) => 0,
+        (false, true) => 1,
+        _ => 2,
+    };
+    let mut count = [0usize; 3];
+    for m in members {
+        count[class(m)] += 1;
+    }
+    let kind_of = |class: usize| {
+        if class == 0 {
+            (true, false)
+        } else {
+            (false, true)
+        }
+    };
+    let is_union = |m: &Ty| matches!(m, Ty::Union(_));
+    let mut out = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        if !is_union(m) {
+            continue;
+        }
+        let own = class(m);
+        // The kind of every other member, if they share one.
+        let mut rest = count;
+        rest[own] -= 1;
+        let kind = match rest {
+            [_, _, other] if other > 0 => None,
+            [objects, 0, _] if objects > 0 => Some(kind_of(0)),
+            [0, arrays, _] if arrays > 0 => Some(kind_of(1)),
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            out.push((i, kind));
+        }
+    }
+    out
+}
+
+/// What kind of value `ty` is, as (object, array): neither for a scalar;
+/// for an intersection, the kind of a member that says. `None` when it
+/// might be either (a reference, a union, anything).
+fn value_kind(ty: &Ty) -> Option<(bool, bool)> {
+    match ty {
+        Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_) => Some((false, false)),
+        Ty::Object(_) => Some((true, false)),
+        Ty::Array(_) | Ty::Tuple(_) => Some((false, true)),
+        Ty::Inter(members, _) => members
+            .iter()
+            .find_map(|m| value_kind(m).filter(|kind| *kind != (false, false))),
+        _ => None,
+    }
 }
 
 /// What the definitions admit, remembered per definition and kind, so
@@ -849,14 +944,24 @@ impl<'v> Walk<'v> {
     fn intersect(&mut self, site: &Site<'_>, ptr: &str, parts: Vec<Ty>, implied: Vec<Ty>) -> Ty {
         // A member that is also a typed part (an equal type written with
         // `type`) binds every value: it is no longer only implied.
-        let count = |list: &[Ty], ty: &Ty| list.iter().filter(|t| *t == ty).count();
-        let mut only_implied: Vec<Ty> = Vec::new();
-        for ty in &implied {
-            if count(&parts, ty) <= count(&implied, ty) && !only_implied.contains(ty) {
-                only_implied.push(ty.clone());
+        let implied = if implied.is_empty() {
+            implied
+        } else {
+            fn counts(list: &[Ty]) -> HashMap<&Ty, usize> {
+                let mut counts: HashMap<&Ty, usize> = HashMap::default();
+                for ty in list {
+                    *counts.entry(ty).or_default() += 1;
+                }
+                counts
             }
-        }
-        let implied = only_implied;
+            let (in_parts, in_implied) = (counts(&parts), counts(&implied));
+            let mut seen: HashSet<&Ty> = HashSet::default();
+            implied
+                .iter()
+                .filter(|ty| in_parts.get(ty) <= in_implied.get(ty) && seen.insert(ty))
+                .cloned()
+                .collect()
+        };
         let origin = Origin {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
@@ -882,15 +987,21 @@ impl<'v> Walk<'v> {
             None => Vec::new(),
         };
         let mut parts: Vec<Ty> = base.into_iter().collect();
+        let mut escaped = false;
         if let Some(all) = map.get(Kw::AllOf) {
             match all.as_array() {
                 Some(items) if !items.is_empty() => {
                     for (i, item) in items.iter().enumerate() {
                         let index = i.to_string();
+                        let recorded = self.degradations.len();
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
                         if self.is_implied(item) && !matches!(ty, Ty::Unknown | Ty::Never) {
                             implied.push(ty.clone());
                         }
+                        // A member that fell to the escape hatch admits
+                        // values of every kind, which the intersection,
+                        // without it, would not say.
+                        escaped |= ty == Ty::Unknown && self.degradations.len() > recorded;
                         parts.push(ty);
                     }
                 }
@@ -912,9 +1023,8 @@ impl<'v> Walk<'v> {
                         let any = union(members);
                         // A member of the kind its keywords imply lets
                         // every other kind through, and so the union does.
-                        if !self.checking
-                            && self.some_implied(items)
-                            && !matches!(any, Ty::Unknown | Ty::Never)
+                        if !matches!(any, Ty::Unknown | Ty::Never)
+                            && self.union_lets_through(keyword, items)
                         {
                             implied.push(any.clone());
                         }
@@ -930,6 +1040,11 @@ impl<'v> Walk<'v> {
                     }
                 }
             }
+        }
+        if escaped && !implied.is_empty() && !self.checking {
+            let gone: HashSet<Ty> = implied.drain(..).collect();
+            parts.retain(|part| !gone.contains(part));
+            self.degrade(site, ptr, IMPLIED_LEFT_OUT);
         }
         Ok(match parts.len() {
             0 => Ty::Unknown,
@@ -953,8 +1068,8 @@ impl<'v> Walk<'v> {
 
     /// Whether `item`, a member of `allOf`, `anyOf` or `oneOf`, lets every
     /// value of some kind through: its own keywords imply its kind (see
-    /// [`implied_kind`]), or it is an `anyOf` or `oneOf` with such a
-    /// member. For the SDK only.
+    /// [`implied_kind`]), or it is an `anyOf` or `oneOf` that lets other
+    /// kinds through. For the SDK only.
     fn is_implied(&self, item: &Json<'_>) -> bool {
         let Json::Object(fields) = item else {
             return false;
@@ -967,31 +1082,40 @@ impl<'v> Walk<'v> {
                 || (!keywords.has_any(&[Kw::Ref]) && self.lets_other_kinds_through(&keywords)))
     }
 
-    /// Whether one of `items` (an `anyOf` or `oneOf`) is implied by its
-    /// own keywords (one level: a member that is a union itself does not
-    /// count).
-    fn some_implied(&self, items: &[Json<'_>]) -> bool {
-        items.iter().any(|item| {
+    /// Whether the union `keyword` of `items` lets every value of some
+    /// kind through, as one of its members is implied by its own keywords
+    /// (one level: a member that is a union itself does not count). For
+    /// `oneOf`, only when one member is: a value of another kind passes
+    /// each such member, and so fails a `oneOf` of two. (With one, the SDK
+    /// admits those of it that another member admits too, as it admits
+    /// every value two members of a `oneOf` admit.)
+    fn union_lets_through(&self, keyword: Kw, items: &[Json<'_>]) -> bool {
+        let implied = items.iter().filter(|item| {
             let Json::Object(fields) = item else {
                 return false;
             };
             let keywords = Keywords::of(*fields);
             !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
                 && implied_kind(&keywords)
-        })
+        });
+        !self.checking
+            && match keyword {
+                Kw::OneOf => implied.take(2).count() == 1,
+                _ => implied.take(1).count() == 1,
+            }
     }
 
     /// Whether the keywords in `map` without `type`, `enum` or `const`
-    /// have an `anyOf` or `oneOf` with an implied member, which lets every
-    /// value of another kind through (beside a `$ref`, read as one more
-    /// member of an intersection).
+    /// have an `anyOf` or `oneOf` that lets every value of some kind
+    /// through ([`union_lets_through`](Walk::union_lets_through)): beside a
+    /// `$ref`, or as a member of an `allOf`, they are one more member of an
+    /// intersection.
     fn lets_other_kinds_through(&self, map: &Keywords<'_>) -> bool {
-        !self.checking
-            && !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
+        !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
             && [Kw::AnyOf, Kw::OneOf].into_iter().any(|keyword| {
                 map.get(keyword)
                     .and_then(Json::as_array)
-                    .is_some_and(|items| self.some_implied(items))
+                    .is_some_and(|items| self.union_lets_through(keyword, items))
             })
     }
 
@@ -1616,7 +1740,12 @@ mod tests {
                 "spread": {"type": ["string", "null", "object"], "anyOf": [{"required": ["x"]}, {"required": ["y"]}]},
                 "spread_ref": {"allOf": [{"type": ["object", "null"]}, {"required": ["x"]}]},
                 "kinds": {"allOf": [{"required": ["x"]}, {"items": {"type": "string"}}]},
-                "objects": {"type": "object", "anyOf": [{"required": ["x"]}, {"required": ["y"]}]}
+                "objects": {"type": "object", "anyOf": [{"required": ["x"]}, {"required": ["y"]}]},
+                "own_null": {"properties": {"a": {"type": "string"}}, "anyOf": [{"required": ["a"]}, {"type": "null"}]},
+                "union_member": {"allOf": [{"anyOf": [{"required": ["x"]}, {"type": "string"}]}, {"required": ["y"]}]},
+                "both_kinds": {"allOf": [{"anyOf": [{"required": ["x"]}, {"type": "array"}]}, {"items": {"type": "number"}}]},
+                "one_of_two": {"type": ["string", "null", "object"], "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
+                "escaped": {"allOf": [{"enum": [null, {"x": 1}]}, {"required": ["x"]}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -1657,6 +1786,17 @@ mod tests {
                 "objects",
                 "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
             ),
+            // An implied union's own choices: the rest spreads over them.
+            ("own_null", "{ a?: string } & { a: unknown } | null"),
+            ("union_member", "{ x: unknown } & { y: unknown } | string"),
+            ("both_kinds", "{ x: unknown } | unknown[] & number[]"),
+            // Other kinds pass both members, and so fail the `oneOf`.
+            (
+                "one_of_two",
+                "(string | null | { [key: string]: unknown }) & ({ x: unknown } | { y: unknown })",
+            ),
+            // The escape hatch admits every kind.
+            ("escaped", "unknown"),
         ] {
             let declared = [";", " }"]
                 .iter()
@@ -1677,6 +1817,7 @@ mod tests {
                 "beside",
                 "beside_one",
                 "chain",
+                "escaped",
                 "items",
                 "member",
                 "mixed",
