@@ -299,14 +299,22 @@ fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
 }
 
 /// Prints a lowered tool set (part of the tool set `among`, when given).
-/// The one place degradations are merged: the lowering's, and for Python
-/// those of its own conversion.
+/// The one place degradations are merged: the lowering's, with those only
+/// TypeScript has, or with those of Python's own conversion.
 pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]>) -> Rendered {
     match language {
-        Language::JavaScript | Language::TypeScript => Rendered {
-            text: typescript::render(lowered),
-            degradations: lowered.degradations.clone(),
-        },
+        Language::JavaScript | Language::TypeScript => {
+            let mut degradations = lowered.degradations.clone();
+            if !lowered.typescript_degradations.is_empty() {
+                degradations.extend(lowered.typescript_degradations.iter().cloned());
+                degradations.sort();
+                degradations.dedup();
+            }
+            Rendered {
+                text: typescript::render(lowered),
+                degradations,
+            }
+        }
         Language::Python => {
             let own: Vec<&str>;
             let among = match among {

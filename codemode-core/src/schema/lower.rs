@@ -11,6 +11,7 @@ use super::identity::Identities;
 use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
 use super::keywords::{Keywords, Kw};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
+use crate::canonical::json_string;
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
 use bumpalo::Bump;
@@ -349,6 +350,22 @@ fn spread_candidates(members: &[Ty]) -> Vec<(usize, (bool, bool))> {
     out
 }
 
+/// Whether every value of `ty` is a value of `values` (`false` when it
+/// cannot tell).
+fn covers(values: &Ty, ty: &Ty) -> bool {
+    match (values, ty) {
+        (Ty::Unknown, _) | (_, Ty::Never) => true,
+        _ if values == ty => true,
+        (_, Ty::Union(members)) => members.iter().all(|m| covers(values, m)),
+        (Ty::Union(members), _) => members.iter().any(|m| covers(m, ty)),
+        (Ty::Int, Ty::Lit(Lit::Num(n))) => n.is_i64() || n.is_u64(),
+        (Ty::Num, Ty::Int | Ty::Lit(Lit::Num(_)))
+        | (Ty::Str, Ty::Lit(Lit::Str(_)))
+        | (Ty::Bool, Ty::Lit(Lit::Bool(_))) => true,
+        _ => false,
+    }
+}
+
 /// What kind of value `ty` is, as (object, array): neither for a scalar;
 /// for an intersection, the kind of a member that says. `None` when it
 /// might be either (a reference, a union, anything).
@@ -495,6 +512,9 @@ pub struct Lowered {
     pub defs: Vec<Def>,
     /// Every node that fell to the escape hatch.
     pub degradations: Vec<Degradation>,
+    /// Nodes only the TypeScript SDK widens (where Python has an exact
+    /// type).
+    pub typescript_degradations: Vec<Degradation>,
 }
 
 /// A tool as the lowering reads it: its schemas as trees in an arena.
@@ -556,15 +576,23 @@ fn lower_walks<'v>(
     })
 }
 
+/// A degradation recorded by a walk.
+struct Recorded {
+    /// The definition whose body holds it (`None` for a tool's own schema).
+    def: Option<usize>,
+    degradation: Degradation,
+    /// Whether only the TypeScript SDK degrades there.
+    typescript_only: bool,
+}
+
 /// What one walk over a run of tools gives, before the alias cycles are cut.
 struct Part {
     tools: Vec<LoweredTool>,
     defs: Vec<Def>,
     /// Each definition's id, by its identity (see [`Identities`]).
     by_key: HashMap<String, usize>,
-    /// Each degradation, with the definition whose body holds it (`None`
-    /// for a tool's own schema).
-    degradations: Vec<(Option<usize>, Degradation)>,
+    /// Each degradation, with where it is held.
+    degradations: Vec<Recorded>,
     /// Whether any intersection was made (most lists have none).
     intersections: bool,
 }
@@ -653,8 +681,11 @@ fn join(mut a: Part, b: Part) -> Part {
     a.degradations.extend(
         b.degradations
             .into_iter()
-            .filter(|(def, _)| def.is_none_or(|d| fresh[d]))
-            .map(|(def, d)| (def.map(|d| renumber[d]), d)),
+            .filter(|r| r.def.is_none_or(|d| fresh[d]))
+            .map(|r| Recorded {
+                def: r.def.map(|d| renumber[d]),
+                ..r
+            }),
     );
     a.intersections |= b.intersections;
     a
@@ -693,7 +724,13 @@ fn finish(part: Part) -> Lowered {
         intersections,
         ..
     } = part;
-    let mut degradations: Vec<Degradation> = degradations.into_iter().map(|(_, d)| d).collect();
+    let (typescript, degradations): (Vec<Recorded>, Vec<Recorded>) =
+        degradations.into_iter().partition(|r| r.typescript_only);
+    let mut degradations: Vec<Degradation> =
+        degradations.into_iter().map(|r| r.degradation).collect();
+    let mut typescript: Vec<Degradation> = typescript.into_iter().map(|r| r.degradation).collect();
+    typescript.sort();
+    typescript.dedup();
     break_alias_cycles(&mut defs, &mut degradations);
     if intersections {
         drop_implied(&mut tools, &mut defs, &mut degradations);
@@ -705,6 +742,7 @@ fn finish(part: Part) -> Lowered {
         tools,
         defs,
         degradations,
+        typescript_degradations: typescript,
     }
 }
 
@@ -786,7 +824,7 @@ struct Walk<'v> {
     ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
     queue: Vec<Pending<'v>>,
-    degradations: Vec<(Option<usize>, Degradation)>,
+    degradations: Vec<Recorded>,
     /// The definition whose body is being lowered (`None`: a tool's schema).
     current: Option<usize>,
     /// Arrays open around the node being lowered.
@@ -832,8 +870,27 @@ impl<'v> Walk<'v> {
             pointer: report_pointer(site, ptr),
             reason: reason.into(),
         };
-        self.degradations.push((self.current, degradation));
+        self.degradations.push(Recorded {
+            def: self.current,
+            degradation,
+            typescript_only: false,
+        });
         Ty::Unknown
+    }
+
+    /// Records that the TypeScript SDK declares the node at `ptr` wider
+    /// than its schema, where the Python SDK need not.
+    fn widen_in_typescript(&mut self, site: &Site<'_>, ptr: &str, reason: String) {
+        let degradation = Degradation {
+            tool: site.tool.to_owned(),
+            pointer: report_pointer(site, ptr),
+            reason,
+        };
+        self.degradations.push(Recorded {
+            def: self.current,
+            degradation,
+            typescript_only: true,
+        });
     }
 
     fn lower(&mut self, site: &Site<'v>, node: &'v Json<'v>, ptr: &mut String, depth: usize) -> Ty {
@@ -1355,6 +1412,23 @@ impl<'v> Walk<'v> {
         if out.len() > described {
             out.sort_by(|a, b| a.name.cmp(&b.name));
         }
+        if let Extra::Values(values) = &extra
+            && !self.checking
+        {
+            let wider: Vec<&str> = (out.iter())
+                .filter(|p| !covers(values, &p.ty))
+                .map(|p| p.name.as_str())
+                .collect();
+            if !wider.is_empty() {
+                let keys: Vec<String> = wider.iter().map(|k| json_string(k)).collect();
+                let reason = format!(
+                    "a TypeScript index signature must take the types of the listed keys too \
+                     ({}), so other keys are declared to take those types as well",
+                    keys.join(", ")
+                );
+                self.widen_in_typescript(site, ptr, reason);
+            }
+        }
         Ty::Object(Object { props: out, extra })
     }
 
@@ -1828,6 +1902,53 @@ mod tests {
                 "under"
             ]
         );
+    }
+
+    #[test]
+    fn an_index_signature_wider_than_other_keys_is_recorded_for_typescript() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "wider": {
+                    "type": "object",
+                    "properties": {"a": {"type": "integer"}, "b": {"type": "string"}, "c": {"enum": ["x"]}},
+                    "additionalProperties": {"type": "string"}
+                },
+                "covered": {
+                    "type": "object",
+                    "properties": {"n": {"type": "integer"}, "m": {"type": ["integer", "null"]}},
+                    "additionalProperties": {"type": ["number", "null"]}
+                },
+                "patterns": {
+                    "type": "object",
+                    "properties": {"flag": {"type": "boolean"}},
+                    "patternProperties": {"^x": {"type": "string"}},
+                    "additionalProperties": {"type": "integer"}
+                }
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let recorded = |language| -> Vec<(String, String)> {
+            crate::render_report(language, &tools)
+                .degradations
+                .into_iter()
+                .filter(|d| d.reason.contains("index signature"))
+                .map(|d| (d.pointer, d.reason))
+                .collect()
+        };
+        let typescript = recorded(Language::TypeScript);
+        let pointers: Vec<&str> = typescript.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/inputSchema/properties/patterns",
+                "/inputSchema/properties/wider"
+            ]
+        );
+        // Only the keys the other keys' type does not cover are named.
+        assert!(typescript[1].1.contains(r#"("a")"#), "{typescript:?}");
+        assert!(typescript[0].1.contains(r#"("flag")"#), "{typescript:?}");
+        assert!(recorded(Language::Python).is_empty());
     }
 
     #[test]
