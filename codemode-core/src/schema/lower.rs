@@ -187,6 +187,60 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
     visit_every_type(tools, defs, &mut drop);
 }
 
+/// Records each intersection with a member that admits no keys but its own
+/// (`additionalProperties: false` beside properties) while another member
+/// lists other keys. JSON Schema applies `additionalProperties` to the
+/// member's own properties alone, so the schema forbids those keys; both
+/// SDKs admit them, as a schema written so nearly always means (what
+/// `unevaluatedProperties: false` says).
+fn record_closed_members(tools: &[LoweredTool], defs: &[Def], degradations: &mut Vec<Degradation>) {
+    fn visit(ty: &Ty, defs: &[Def], out: &mut Vec<Degradation>) {
+        if let Ty::Inter(members, origin) = ty {
+            let objects: Vec<&Object> = members.iter().filter_map(|m| object_of(m, defs)).collect();
+            let forbids = objects
+                .iter()
+                .filter(|o| o.extra == Extra::Closed && !o.props.is_empty())
+                .any(|closed| {
+                    objects.iter().flat_map(|o| &o.props).any(|p| {
+                        (closed.props)
+                            .binary_search_by(|q| q.name.cmp(&p.name))
+                            .is_err()
+                    })
+                });
+            if forbids {
+                out.push(Degradation {
+                    tool: origin.tool.clone(),
+                    pointer: origin.pointer.clone(),
+                    reason: "a member with `additionalProperties: false` forbids the keys the \
+                             other members list; the SDK admits them, as \
+                             `unevaluatedProperties: false` would"
+                        .to_owned(),
+                });
+            }
+        }
+        super::share::each_child(ty, &mut |child, _| visit(child, defs, out));
+    }
+    let roots = tools
+        .iter()
+        .flat_map(|tool| std::iter::once(&tool.input).chain(tool.output.as_ref()))
+        .chain(defs.iter().map(|def| &def.ty));
+    for root in roots {
+        visit(root, defs, degradations);
+    }
+}
+
+/// The object `ty` is, itself or through up to eight references.
+fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
+    for _ in 0..8 {
+        match ty {
+            Ty::Object(obj) => return Some(obj),
+            Ty::Named(id) => ty = &defs.get(*id)?.ty,
+            _ => return None,
+        }
+    }
+    None
+}
+
 /// Why implied members were left out of an intersection.
 const IMPLIED_LEFT_OUT: &str = "keywords without `type` apply only to objects or arrays, and the \
      rest of the schema admits other values too, so the SDK leaves them out";
@@ -734,6 +788,7 @@ fn finish(part: Part) -> Lowered {
     break_alias_cycles(&mut defs, &mut degradations);
     if intersections {
         drop_implied(&mut tools, &mut defs, &mut degradations);
+        record_closed_members(&tools, &defs, &mut degradations);
         cap_intersections(&mut tools, &mut defs, &mut degradations);
     }
     degradations.sort();
@@ -1949,6 +2004,42 @@ mod tests {
         assert!(typescript[1].1.contains(r#"("a")"#), "{typescript:?}");
         assert!(typescript[0].1.contains(r#"("flag")"#), "{typescript:?}");
         assert!(recorded(Language::Python).is_empty());
+    }
+
+    #[test]
+    fn a_closed_member_beside_others_is_exact_when_empty_and_recorded_otherwise() {
+        let schema = json!({
+            "type": "object",
+            "$defs": {"X": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            "properties": {
+                // No keys at all: only the empty object.
+                "empty": {"$ref": "#/$defs/X", "additionalProperties": false},
+                // Its own key `b` only, which forbids X's `a`.
+                "listed": {"allOf": [
+                    {"$ref": "#/$defs/X"},
+                    {"properties": {"b": {"type": "integer"}}, "additionalProperties": false}
+                ]},
+                // The closed member lists every key: nothing is forbidden.
+                "covered": {"allOf": [
+                    {"$ref": "#/$defs/X"},
+                    {"properties": {"a": {}, "b": {"type": "integer"}}, "additionalProperties": false}
+                ]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        for language in [Language::TypeScript, Language::Python] {
+            let rendered = crate::render_report(language, &tools);
+            let recorded: Vec<&str> = (rendered.degradations.iter())
+                .filter(|d| d.reason.contains("additionalProperties: false"))
+                .map(|d| d.pointer.as_str())
+                .collect();
+            assert_eq!(recorded, ["/inputSchema/properties/listed"], "{language}");
+            let empty = match language {
+                Language::Python => "empty: dict[str, Never] = ...",
+                _ => "empty?: X & { [key: string]: never }",
+            };
+            assert!(rendered.text.contains(empty), "{}", rendered.text);
+        }
     }
 
     #[test]

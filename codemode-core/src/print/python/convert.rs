@@ -661,14 +661,17 @@ impl<'a> Convert<'a> {
                 format!("{key}&{i}")
             };
             // As a merged object with these properties converts.
+            let closed = combo.iter().any(|o| o.extra == Extra::Closed);
             out.push(if props.iter().any(|p| p.name.is_empty()) {
                 self.keyless(origin)
+            } else if props.is_empty() && closed && !self.standalone {
+                // No key is allowed: only the empty object.
+                Py::Dict(Box::new(Py::Never))
             } else if props.is_empty() || self.standalone {
                 Py::Dict(Box::new(Py::Any))
             } else {
                 // Other keys are allowed unless a member is closed, and
                 // typed when a member types them: as for one object.
-                let closed = combo.iter().any(|o| o.extra == Extra::Closed);
                 if let Some(typed) = combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
                     && !closed
                 {
@@ -796,6 +799,17 @@ pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
                 }
             }
         }
+    }
+    // A member that lists no keys and admits no others (`{}` with
+    // `additionalProperties: false`) leaves only the empty object, as the
+    // TypeScript SDK's `& { [key: string]: never }` does. (One that lists
+    // keys does not drop the other members' keys, in either SDK: the
+    // lowering records that.)
+    if parts
+        .iter()
+        .any(|o| o.extra == Extra::Closed && o.props.is_empty())
+    {
+        props.clear();
     }
     props.sort_by(|a, b| a.name.cmp(b.name));
     props
