@@ -148,14 +148,108 @@ fn read_whole<'a>(
     text: &'a str,
     bump: &'a Bump,
 ) -> Result<Vec<Listed<'a>>, ToolListError> {
-    let list = json::parse(text, bump).map_err(|e| ToolListError {
+    // serde_json counts a column 0 before the first character of a line
+    // (an empty input ends there); columns count from 1.
+    let invalid = |e: serde_json::Error, column: usize| ToolListError {
         source: source.to_owned(),
-        // serde_json counts a column 0 before the first character of a
-        // line (an empty input ends there); columns count from 1.
-        position: Some((e.line(), e.column().max(1))),
+        position: Some((e.line(), column.max(1))),
         message: format!("invalid JSON: {}", strip_position(&e.to_string())),
-    })?;
+    };
+    let list = match json::parse(text, bump) {
+        Ok(list) => list,
+        // Valid JSON with a number past the largest double (`1e400`),
+        // which JavaScript reads as Infinity: read as the largest double,
+        // so that one such bound does not cost the whole list.
+        Err(e) => match clamp_huge_numbers(text) {
+            Some((clamped, edits)) => json::parse(bump.alloc_str(&clamped), bump).map_err(|e| {
+                // The place in the text as given.
+                let (line, column) = (e.line(), e.column());
+                let shift: isize = (edits.iter())
+                    .filter(|edit| edit.line == line && edit.end <= column)
+                    .map(|edit| edit.longer_by)
+                    .sum();
+                invalid(e, column.saturating_add_signed(-shift))
+            })?,
+            None => {
+                let column = e.column();
+                return Err(invalid(e, column));
+            }
+        },
+    };
     list_of(source, bump.alloc(list))
+}
+
+/// A number [`clamp_huge_numbers`] wrote anew.
+struct Edit {
+    /// Its line, from 1.
+    line: usize,
+    /// The column just past it in the new text, as serde_json counts
+    /// columns (bytes, from 1).
+    end: usize,
+    /// How much longer it is than the number it replaced.
+    longer_by: isize,
+}
+
+/// `text` with every number too large for a double (outside strings)
+/// written as the largest double of its sign, and where; `None` when it
+/// has none.
+fn clamp_huge_numbers(text: &str) -> Option<(String, Vec<Edit>)> {
+    const MAX: &str = "1.7976931348623157e308";
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    let mut edits: Vec<Edit> = Vec::new();
+    let (mut copied, mut i, mut line, mut line_start) = (0, 0, 1, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                line += 1;
+                line_start = i + 1;
+                i += 1;
+            }
+            b'"' => {
+                // Past the string, its escapes included (a string holds
+                // no raw line break).
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                while i < bytes.len()
+                    && matches!(bytes[i], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')
+                {
+                    i += 1;
+                }
+                let number = &text[start..i];
+                if number.parse::<f64>().is_ok_and(f64::is_infinite) {
+                    let sign = if number.starts_with('-') { "-" } else { "" };
+                    out.push_str(&text[copied..start]);
+                    out.push_str(sign);
+                    out.push_str(MAX);
+                    copied = i;
+                    let longer_by = (sign.len() + MAX.len()) as isize - number.len() as isize;
+                    let shift: isize = (edits.iter().rev())
+                        .take_while(|edit| edit.line == line)
+                        .map(|edit| edit.longer_by)
+                        .sum();
+                    let end = (i - line_start).saturating_add_signed(shift + longer_by);
+                    edits.push(Edit {
+                        line,
+                        end,
+                        longer_by,
+                    });
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    if edits.is_empty() {
+        return None;
+    }
+    out.push_str(&text[copied..]);
+    Some((out, edits))
 }
 
 /// The tools of a list read whole.
@@ -448,6 +542,36 @@ mod tests {
         assert_eq!(
             err(""),
             "in.json:1:1: invalid JSON: EOF while parsing a value"
+        );
+    }
+
+    #[test]
+    fn numbers_past_the_largest_double_read_as_it() {
+        let digits = "9".repeat(400);
+        let text = format!(
+            r#"[{{"name": "t", "description": "keeps \"1e400\" and -1e999", "inputSchema": {{"maximum": 1e400, "minimum": -1E+999, "multipleOf": {digits}, "x": [2e308, 1.5]}}}}]"#
+        );
+        let tools = parse_tool_list("list.json", &text).unwrap();
+        let schema = &tools[0].input_schema;
+        assert_eq!(schema["maximum"].as_f64(), Some(f64::MAX));
+        assert_eq!(schema["minimum"].as_f64(), Some(-f64::MAX));
+        assert_eq!(schema["multipleOf"].as_f64(), Some(f64::MAX));
+        assert_eq!(schema["x"], serde_json::json!([f64::MAX, 1.5]));
+        // Text in strings is left as it is.
+        assert_eq!(
+            tools[0].description.as_deref(),
+            Some(r#"keeps "1e400" and -1e999"#)
+        );
+        // The catalog reads it the same way.
+        assert!(crate::Catalog::parse("list.json", text.as_str()).is_ok());
+        // Other errors are still errors, in their place.
+        assert_eq!(
+            err(r#"[{"name": "t", "inputSchema": {"maximum": 1e400,}}]"#),
+            err(r#"[{"name": "t", "inputSchema": {"maximum": 1e300,}}]"#)
+        );
+        assert_eq!(
+            err("[{\"maximum\": [1e400, -1e400,\n 1e999, 1,]}]"),
+            "in.json:2:11: invalid JSON: trailing comma"
         );
     }
 

@@ -10,7 +10,8 @@ use crate::json::Json;
 const MAX_NOTE_CHARS: usize = 120;
 
 /// The largest integer JSON carries exactly (`Number.MAX_SAFE_INTEGER`):
-/// a bound of this size, which zod puts on every integer, says nothing.
+/// a bound of this size, which zod puts on every integer, says nothing. Nor
+/// does the largest double, which a number past it is read as.
 const SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// Where a documented node stands, which decides what its doc need not say.
@@ -32,7 +33,8 @@ pub(crate) enum Place<'a> {
 /// - the number encodings `double`, `float` and `int64`, and a `minimum` or
 ///   `maximum` that an encoding beside it already says (`uint8` says 0 and
 ///   255);
-/// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway.
+/// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway,
+///   and of the largest double.
 pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
     let Json::Object(map) = *node else {
         return Doc::default();
@@ -98,7 +100,9 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             Some(Json::Number(n)) if key == "maximum" && n.number().as_f64() == high => {}
             Some(Json::Number(n))
                 if matches!(key, "minimum" | "maximum")
-                    && n.number().as_f64().is_some_and(|v| v.abs() == SAFE_INTEGER) => {}
+                    && n.number()
+                        .as_f64()
+                        .is_some_and(|v| v.abs() == SAFE_INTEGER || v.abs() == f64::MAX) => {}
             Some(Json::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
             Some(Json::String(s)) if key == "format" || key == "pattern" => {
                 notes.push((key, (*s).to_owned()))
