@@ -179,6 +179,37 @@ fn read_whole<'a>(
     list_of(source, bump.alloc(list))
 }
 
+/// Numbers at least this large are written as the largest double: every
+/// number serde_json refuses as out of range is.
+const NEAR_MAX: f64 = 1.797_693_134_862_315e308;
+
+/// Whether `token` is a number by JSON's grammar: `-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?`.
+fn is_json_number(token: &str) -> bool {
+    let digits = |s: &str| s.len() - s.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = token.strip_prefix('-').unwrap_or(token);
+    let int = digits(rest);
+    if int == 0 || (int > 1 && rest.starts_with('0')) {
+        return false;
+    }
+    let mut rest = &rest[int..];
+    if let Some(fraction) = rest.strip_prefix('.') {
+        let n = digits(fraction);
+        if n == 0 {
+            return false;
+        }
+        rest = &fraction[n..];
+    }
+    if let Some(exponent) = rest.strip_prefix(['e', 'E']) {
+        let exponent = exponent.strip_prefix(['+', '-']).unwrap_or(exponent);
+        let n = digits(exponent);
+        if n == 0 {
+            return false;
+        }
+        rest = &exponent[n..];
+    }
+    rest.is_empty()
+}
+
 /// A number [`clamp_huge_numbers`] wrote anew.
 struct Edit {
     /// Its line, from 1.
@@ -223,7 +254,13 @@ fn clamp_huge_numbers(text: &str) -> Option<(String, Vec<Edit>)> {
                     i += 1;
                 }
                 let number = &text[start..i];
-                if number.parse::<f64>().is_ok_and(f64::is_infinite) {
+                // serde_json refuses numbers a little below the largest
+                // double too (it rounds less exactly), so those are written
+                // as it as well; a token that is no JSON number is left for
+                // the error.
+                if is_json_number(number)
+                    && number.parse::<f64>().is_ok_and(|v| v.abs() >= NEAR_MAX)
+                {
                     let sign = if number.starts_with('-') { "-" } else { "" };
                     out.push_str(&text[copied..start]);
                     out.push_str(sign);
@@ -564,6 +601,18 @@ mod tests {
         );
         // The catalog reads it the same way.
         assert!(crate::Catalog::parse("list.json", text.as_str()).is_ok());
+        // Just under the largest double, which serde_json refuses too.
+        let tools = parse_tool_list(
+            "list.json",
+            r#"[{"name": "t", "inputSchema": {"maximum": 1.7976931348623158e308}}]"#,
+        )
+        .unwrap();
+        assert_eq!(tools[0].input_schema["maximum"].as_f64(), Some(f64::MAX));
+        // Numbers JSON does not allow stay errors.
+        for bad in ["01e400", "1.e400", "-.5e400", "1e+", "--1e400"] {
+            let text = format!(r#"[{{"name": "t", "inputSchema": {{"maximum": {bad}}}}}]"#);
+            assert!(parse_tool_list("list.json", &text).is_err(), "{bad}");
+        }
         // Other errors are still errors, in their place.
         assert_eq!(
             err(r#"[{"name": "t", "inputSchema": {"maximum": 1e400,}}]"#),

@@ -33,8 +33,9 @@ pub(crate) enum Place<'a> {
 /// - the number encodings `double`, `float` and `int64`, and a `minimum` or
 ///   `maximum` that an encoding beside it already says (`uint8` says 0 and
 ///   255);
-/// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway,
-///   and of the largest double.
+/// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway;
+/// - any number equal to the largest double (a number past it, such as
+///   `1e400`, is read as it), which bounds nothing.
 pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
     let Json::Object(map) = *node else {
         return Doc::default();
@@ -100,9 +101,10 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             Some(Json::Number(n)) if key == "maximum" && n.number().as_f64() == high => {}
             Some(Json::Number(n))
                 if matches!(key, "minimum" | "maximum")
-                    && n.number()
-                        .as_f64()
-                        .is_some_and(|v| v.abs() == SAFE_INTEGER || v.abs() == f64::MAX) => {}
+                    && n.number().as_f64().is_some_and(|v| v.abs() == SAFE_INTEGER) => {}
+            // A number past the largest double is read as it: it bounds
+            // nothing.
+            Some(Json::Number(n)) if n.number().as_f64().is_some_and(|v| v.abs() == f64::MAX) => {}
             Some(Json::Bool(true)) if key == "uniqueItems" => notes.push((key, String::new())),
             Some(Json::String(s)) if key == "format" || key == "pattern" => {
                 notes.push((key, (*s).to_owned()))
@@ -305,6 +307,8 @@ mod tests {
     fn notes_the_type_or_place_already_say_are_left_out() {
         let schema = json!({"default": null, "minimum": -9007199254740991i64, "maximum": 9007199254740991i64});
         assert!(notes(&doc(schema.clone(), OPTIONAL)).is_empty());
+        let huge = json!({"exclusiveMaximum": f64::MAX, "maxLength": f64::MAX, "minimum": -f64::MAX, "multipleOf": 2});
+        assert_eq!(notes(&doc(huge, OPTIONAL)), [("multipleOf", "2")]);
         let required = Place::Property {
             name: "x",
             required: true,

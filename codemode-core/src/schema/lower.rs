@@ -196,17 +196,27 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
 fn record_closed_members(tools: &[LoweredTool], defs: &[Def], degradations: &mut Vec<Degradation>) {
     fn visit(ty: &Ty, defs: &[Def], out: &mut Vec<Degradation>) {
         if let Ty::Inter(members, origin) = ty {
-            let objects: Vec<&Object> = members.iter().filter_map(|m| object_of(m, defs)).collect();
-            let forbids = objects
-                .iter()
+            let closed: Vec<&Object> = (members.iter())
+                .filter_map(|m| object_of(m, defs))
                 .filter(|o| o.extra == Extra::Closed && !o.props.is_empty())
-                .any(|closed| {
-                    objects.iter().flat_map(|o| &o.props).any(|p| {
+                .collect();
+            let forbids = !closed.is_empty() && {
+                // Every key the members list, through references,
+                // intersections and unions (within a bound of work).
+                let mut keys: Vec<&str> = Vec::new();
+                let mut budget = KEYS_WORK;
+                let mut seen = vec![false; defs.len()];
+                for member in members.iter() {
+                    listed_keys(member, defs, &mut seen, &mut budget, &mut keys);
+                }
+                closed.iter().any(|closed| {
+                    keys.iter().any(|key| {
                         (closed.props)
-                            .binary_search_by(|q| q.name.cmp(&p.name))
+                            .binary_search_by(|q| q.name.as_str().cmp(key))
                             .is_err()
                     })
-                });
+                })
+            };
             if forbids {
                 out.push(Degradation {
                     tool: origin.tool.clone(),
@@ -226,6 +236,40 @@ fn record_closed_members(tools: &[LoweredTool], defs: &[Def], degradations: &mut
         .chain(defs.iter().map(|def| &def.ty));
     for root in roots {
         visit(root, defs, degradations);
+    }
+}
+
+/// Types [`listed_keys`] reads for one intersection, at most.
+const KEYS_WORK: usize = 4096;
+
+/// Adds to `keys` the keys the objects of `ty` list: itself, or through
+/// references (each definition once), intersections and unions, while
+/// `budget` lasts.
+fn listed_keys<'t>(
+    ty: &'t Ty,
+    defs: &'t [Def],
+    seen: &mut [bool],
+    budget: &mut usize,
+    keys: &mut Vec<&'t str>,
+) {
+    if *budget == 0 {
+        return;
+    }
+    *budget -= 1;
+    match ty {
+        Ty::Object(obj) => keys.extend(obj.props.iter().map(|p| p.name.as_str())),
+        Ty::Named(id) => {
+            if let (Some(def), Some(false)) = (defs.get(*id), seen.get(*id).copied()) {
+                seen[*id] = true;
+                listed_keys(&def.ty, defs, seen, budget, keys);
+            }
+        }
+        Ty::Inter(members, _) | Ty::Union(members) => {
+            for member in members {
+                listed_keys(member, defs, seen, budget, keys);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -2010,7 +2054,12 @@ mod tests {
     fn a_closed_member_beside_others_is_exact_when_empty_and_recorded_otherwise() {
         let schema = json!({
             "type": "object",
-            "$defs": {"X": {"type": "object", "properties": {"a": {"type": "string"}}}},
+            "$defs": {
+                "X": {"type": "object", "properties": {"a": {"type": "string"}}},
+                "Y": {"type": "object", "properties": {"b": {"type": "string"}}},
+                "XY": {"allOf": [{"$ref": "#/$defs/X"}, {"$ref": "#/$defs/Y"}]},
+                "U": {"anyOf": [{"$ref": "#/$defs/X"}, {"$ref": "#/$defs/Y"}]}
+            },
             "properties": {
                 // No keys at all: only the empty object.
                 "empty": {"$ref": "#/$defs/X", "additionalProperties": false},
@@ -2019,6 +2068,9 @@ mod tests {
                     {"$ref": "#/$defs/X"},
                     {"properties": {"b": {"type": "integer"}}, "additionalProperties": false}
                 ]},
+                // Other keys reached through an allOf, or a union.
+                "through_all": {"allOf": [{"$ref": "#/$defs/XY"}, {"properties": {"a": {}}, "additionalProperties": false}]},
+                "through_any": {"allOf": [{"$ref": "#/$defs/U"}, {"properties": {"a": {}}, "additionalProperties": false}]},
                 // The closed member lists every key: nothing is forbidden.
                 "covered": {"allOf": [
                     {"$ref": "#/$defs/X"},
@@ -2033,7 +2085,15 @@ mod tests {
                 .filter(|d| d.reason.contains("additionalProperties: false"))
                 .map(|d| d.pointer.as_str())
                 .collect();
-            assert_eq!(recorded, ["/inputSchema/properties/listed"], "{language}");
+            assert_eq!(
+                recorded,
+                [
+                    "/inputSchema/properties/listed",
+                    "/inputSchema/properties/through_all",
+                    "/inputSchema/properties/through_any"
+                ],
+                "{language}"
+            );
             let empty = match language {
                 Language::Python => "empty: dict[str, Never] = ...",
                 _ => "empty?: X & { [key: string]: never }",
