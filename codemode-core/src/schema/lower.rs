@@ -205,7 +205,9 @@ fn record_closed_members(tools: &[LoweredTool], defs: &[Def], degradations: &mut
                 // intersections and unions (within a bound of work).
                 let mut keys: Vec<&str> = Vec::new();
                 let mut budget = KEYS_WORK;
-                let mut seen = vec![false; defs.len()];
+                // A set, not a flag per definition: this runs once per
+                // such intersection.
+                let mut seen: HashSet<usize> = HashSet::default();
                 for member in members.iter() {
                     listed_keys(member, defs, &mut seen, &mut budget, &mut keys);
                 }
@@ -248,7 +250,7 @@ const KEYS_WORK: usize = 4096;
 fn listed_keys<'t>(
     ty: &'t Ty,
     defs: &'t [Def],
-    seen: &mut [bool],
+    seen: &mut HashSet<usize>,
     budget: &mut usize,
     keys: &mut Vec<&'t str>,
 ) {
@@ -259,8 +261,9 @@ fn listed_keys<'t>(
     match ty {
         Ty::Object(obj) => keys.extend(obj.props.iter().map(|p| p.name.as_str())),
         Ty::Named(id) => {
-            if let (Some(def), Some(false)) = (defs.get(*id), seen.get(*id).copied()) {
-                seen[*id] = true;
+            if let Some(def) = defs.get(*id)
+                && seen.insert(*id)
+            {
                 listed_keys(&def.ty, defs, seen, budget, keys);
             }
         }
@@ -501,10 +504,14 @@ impl Kinds<'_> {
             Ty::Array(_) | Ty::Tuple(_) => !array,
             Ty::Object(_) => array,
             Ty::Union(members) => members.iter().any(|m| self.admits_other(m, array)),
-            Ty::Inter(members, origin) => members
-                .iter()
-                .filter(|m| !origin.implied.contains(m))
-                .all(|m| self.admits_other(m, array)),
+            Ty::Inter(members, origin) => {
+                // A set, so that a wide allOf is read in linear time.
+                let implied: HashSet<&Ty> = origin.implied.iter().collect();
+                members
+                    .iter()
+                    .filter(|m| !implied.contains(m))
+                    .all(|m| self.admits_other(m, array))
+            }
             Ty::Named(id) => {
                 let Some(slot) = self.memo.get(*id).map(|m| m[usize::from(array)]) else {
                     return false;
@@ -964,22 +971,17 @@ impl<'v> Walk<'v> {
     }
 
     fn degrade(&mut self, site: &Site<'_>, ptr: &str, reason: impl Into<String>) -> Ty {
-        let degradation = Degradation {
-            tool: site.tool.to_owned(),
-            pointer: report_pointer(site, ptr),
-            reason: reason.into(),
-        };
-        self.degradations.push(Recorded {
-            def: self.current,
-            degradation,
-            typescript_only: false,
-        });
+        self.record(site, ptr, reason.into(), false);
         Ty::Unknown
     }
 
     /// Records that the TypeScript SDK declares the node at `ptr` wider
     /// than its schema, where the Python SDK need not.
     fn widen_in_typescript(&mut self, site: &Site<'_>, ptr: &str, reason: String) {
+        self.record(site, ptr, reason, true);
+    }
+
+    fn record(&mut self, site: &Site<'_>, ptr: &str, reason: String, typescript_only: bool) {
         let degradation = Degradation {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
@@ -988,7 +990,7 @@ impl<'v> Walk<'v> {
         self.degradations.push(Recorded {
             def: self.current,
             degradation,
-            typescript_only: true,
+            typescript_only,
         });
     }
 
