@@ -164,12 +164,12 @@ fn run(cli: Cli) -> Result<u8, String> {
             budget,
             file,
         } => {
-            let counter = budget.map(load_counter);
+            let counting = budget.map(|budget| (budget, load_counter()));
             let catalog = read_catalog(file.as_deref())?;
             let rendered = catalog.rendered(language);
-            let fitted = match (budget, counter) {
-                (Some(budget), Some(counter)) => Some(within(&catalog, language, budget, counter)?),
-                _ => None,
+            let fitted = match counting {
+                Some((budget, counter)) => Some(within(&catalog, language, budget, counter)?),
+                None => None,
             };
             if report {
                 let mut err = std::io::stderr().lock();
@@ -215,13 +215,13 @@ fn run(cli: Cli) -> Result<u8, String> {
             budget,
             file,
         } => {
-            let counter = budget.map(load_counter);
+            let counting = budget.map(|budget| (budget, load_counter()));
             let catalog = read_catalog(file.as_deref())?;
-            let tool = match (budget, counter) {
-                (Some(budget), Some(counter)) => {
+            let tool = match counting {
+                Some((budget, counter)) => {
                     within(&catalog, language, budget, counter)?.run_code_tool
                 }
-                _ => catalog.run_code_tool(language),
+                None => catalog.run_code_tool(language),
             }
             .to_format(format);
             let json = serde_json::to_string_pretty(&tool)
@@ -291,7 +291,7 @@ fn write_stdout(text: &str) -> Result<(), String> {
 /// The o200k tokenizer, loaded on a thread of its own while the tool list
 /// is read and lowered: loading it takes about as long as rendering a few
 /// thousand tools.
-fn load_counter(_budget: usize) -> Counter {
+fn load_counter() -> Counter {
     std::thread::spawn(tokens::Counter::load)
 }
 
