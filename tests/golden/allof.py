@@ -18,6 +18,10 @@ Note: TypeAlias = 'str | None'
 class PickArgsItem(TypedDict):
     id: str
 
+class TagArgsTag(TypedDict):
+    kind: str
+    note: NotRequired[str]
+
 class Tools(Protocol):
     async def annotate(self, *, note: Note) -> Any:
         """Attach a note, which may be text or null; a note object must have text."""
@@ -33,5 +37,7 @@ class Tools(Protocol):
         """Label an item with text, nothing, or a label object that names it or gives its id."""
     async def pick(self, *, item: PickArgsItem | None) -> Any:
         """Pick an item by id, or pass null to pick none."""
+    async def tag(self, *, tag: str | None | TagArgsTag) -> Any:
+        """Tag an item with text, nothing, or a tag object that names its kind."""
 
 tools: Tools

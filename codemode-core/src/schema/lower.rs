@@ -86,15 +86,20 @@ fn visit_every_type(tools: &mut [LoweredTool], defs: &mut [Def], f: &mut impl Fn
 /// P, "required": ["x"]}` with `P` a string or null admits `null`, and
 /// `P & { x: unknown }` does not. Leaving the member out declares every
 /// value the schema admits, and a few it does not.
-/// Called only when the lowering made an intersection.
-fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut Vec<Degradation>) {
+/// Called only when the lowering made an intersection; says whether it
+/// left a member out, which may leave a definition unused.
+fn drop_implied(
+    tools: &mut [LoweredTool],
+    defs: &mut [Def],
+    degradations: &mut Vec<Degradation>,
+) -> bool {
     let roots = || {
         let inputs = tools.iter().map(|tool| &tool.input);
         let outputs = tools.iter().filter_map(|tool| tool.output.as_ref());
         inputs.chain(outputs).chain(defs.iter().map(|def| &def.ty))
     };
     if !roots().any(has_implied) {
-        return;
+        return false;
     }
     // The definitions as they were lowered. Implied members count as
     // admitting every other kind wherever they are, so whether a member
@@ -104,6 +109,7 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         defs: &lowered,
         memo: vec![[None; 2]; lowered.len()],
     };
+    let mut changed = false;
     let mut drop = |ty: &mut Ty| {
         let Ty::Inter(members, origin) = &*ty else {
             return;
@@ -119,14 +125,16 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         if typed.is_empty() {
             // An implied union lists choices of its own: the rest spreads
             // over them as over a typed union.
-            for (at, kind) in spread_candidates(members) {
+            for (at, kind) in spread_candidates(members, &lowered) {
                 if let Some(split) = distribute(members, at, kind, origin) {
                     *ty = split;
+                    changed = true;
                     return;
                 }
             }
-            if let Some(split) = by_kind(members, origin) {
+            if let Some(split) = by_kind(members, origin, &lowered) {
                 *ty = split;
+                changed = true;
                 return;
             }
             // Otherwise the unions stand as typed members, beside which
@@ -137,10 +145,11 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
             }
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
-            && let Some(kind) = one_kind(implied.iter().copied())
+            && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
             && let Some(split) = distribute(members, at, kind, origin)
         {
             *ty = split;
+            changed = true;
             return;
         }
         // Each implied member goes when the typed members together admit
@@ -153,7 +162,7 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
         let gone: HashSet<&Ty> = implied
             .into_iter()
             .filter(|m| {
-                let (objects, arrays) = bound_kinds(m);
+                let (objects, arrays) = bound_kinds(m, &lowered);
                 (objects && admits_other(false)) || (arrays && admits_other(true))
             })
             .collect();
@@ -183,8 +192,62 @@ fn drop_implied(tools: &mut [LoweredTool], defs: &mut [Def], degradations: &mut 
             implied,
         };
         *ty = intersection(kept, origin);
+        changed = true;
     };
     visit_every_type(tools, defs, &mut drop);
+    changed
+}
+
+/// Removes the definitions no tool reaches any longer (a reference left
+/// out of an intersection may have been the only use of one), and numbers
+/// the rest again in their order.
+fn drop_unreachable(tools: &mut [LoweredTool], defs: &mut Vec<Def>) {
+    fn each_reference(ty: &Ty, out: &mut Vec<usize>) {
+        if let Ty::Named(id) = ty {
+            out.push(*id);
+        }
+        super::share::each_child(ty, &mut |child, _| each_reference(child, out));
+    }
+    let mut live = vec![false; defs.len()];
+    let mut stack = Vec::new();
+    for tool in tools.iter() {
+        each_reference(&tool.input, &mut stack);
+        if let Some(output) = &tool.output {
+            each_reference(output, &mut stack);
+        }
+    }
+    while let Some(id) = stack.pop() {
+        if let Some(seen) = live.get_mut(id)
+            && !*seen
+        {
+            *seen = true;
+            each_reference(&defs[id].ty, &mut stack);
+        }
+    }
+    if live.iter().all(|l| *l) {
+        return;
+    }
+    let mut next = 0;
+    let renumbered: Vec<usize> = live
+        .iter()
+        .map(|l| {
+            let id = next;
+            next += usize::from(*l);
+            id
+        })
+        .collect();
+    let mut at = 0;
+    defs.retain(|_| {
+        at += 1;
+        live[at - 1]
+    });
+    visit_every_type(tools, defs, &mut |ty| {
+        if let Ty::Named(id) = ty
+            && let Some(new) = renumbered.get(*id)
+        {
+            *id = *new;
+        }
+    });
 }
 
 /// Records each intersection with a member that admits no keys but its own
@@ -307,20 +370,38 @@ fn has_implied(ty: &Ty) -> bool {
 /// The kinds an implied member binds, as (objects, arrays): what its
 /// keywords made (an object, an array or tuple, possibly with `null`
 /// beside it), or for a union of `anyOf` members of which some were
-/// implied, every kind its members are. A reference might be either. Saying
-/// a kind too many only leaves the member out more often, which widens the
+/// implied, every kind its members are. A reference binds the kind of
+/// the object or array it names (through a few references; `defs` holds
+/// the definitions as lowered), and otherwise might be either. Saying a
+/// kind too many only leaves the member out more often, which widens the
 /// SDK and never makes it refuse a value.
-fn bound_kinds(ty: &Ty) -> (bool, bool) {
+fn bound_kinds(ty: &Ty, defs: &[Ty]) -> (bool, bool) {
     match ty {
         Ty::Object(_) => (true, false),
         Ty::Array(_) | Ty::Tuple(_) => (false, true),
-        Ty::Named(_) | Ty::Inter(..) => (true, true),
+        Ty::Named(id) => match named_target(*id, defs) {
+            Some(Ty::Object(_)) => (true, false),
+            Some(Ty::Array(_) | Ty::Tuple(_)) => (false, true),
+            _ => (true, true),
+        },
+        Ty::Inter(..) => (true, true),
         Ty::Union(members) => members.iter().fold((false, false), |(o, a), m| {
-            let (mo, ma) = bound_kinds(m);
+            let (mo, ma) = bound_kinds(m, defs);
             (o || mo, a || ma)
         }),
         _ => (false, false),
     }
+}
+
+/// The type definition `id` names, through up to eight references.
+fn named_target(mut id: usize, defs: &[Ty]) -> Option<&Ty> {
+    for _ in 0..8 {
+        match defs.get(id)? {
+            Ty::Named(next) => id = *next,
+            ty => return Some(ty),
+        }
+    }
+    None
 }
 
 /// An intersection made only of implied members, of objects and arrays
@@ -328,10 +409,10 @@ fn bound_kinds(ty: &Ty) -> (bool, bool) {
 /// kind bind only values of that kind. `None` when the members are of one
 /// kind, which the SDK declares (as such a schema alone says), or when a
 /// member might be either.
-fn by_kind(members: &[Ty], origin: &Origin) -> Option<Ty> {
+fn by_kind(members: &[Ty], origin: &Origin, defs: &[Ty]) -> Option<Ty> {
     let kinds: Vec<bool> = members
         .iter()
-        .map(|m| match bound_kinds(m) {
+        .map(|m| match bound_kinds(m, defs) {
             (true, false) => Some(false),
             (false, true) => Some(true),
             _ => None,
@@ -401,9 +482,9 @@ fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) ->
 
 /// The one kind, as (object, array), that every one of `members` binds;
 /// `None` when they bind different kinds, or one binds both.
-fn one_kind<'t>(mut members: impl Iterator<Item = &'t Ty>) -> Option<(bool, bool)> {
-    let kind = bound_kinds(members.next()?);
-    (matches!(kind, (true, false) | (false, true)) && members.all(|m| bound_kinds(m) == kind))
+fn one_kind<'t>(mut members: impl Iterator<Item = &'t Ty>, defs: &[Ty]) -> Option<(bool, bool)> {
+    let kind = bound_kinds(members.next()?, defs);
+    (matches!(kind, (true, false) | (false, true)) && members.all(|m| bound_kinds(m, defs) == kind))
         .then_some(kind)
 }
 
@@ -411,8 +492,8 @@ fn one_kind<'t>(mut members: impl Iterator<Item = &'t Ty>) -> Option<(bool, bool
 /// that the rest could spread over, with the one kind the rest binds: the
 /// rest must bind one kind, so at most two places qualify, or every union
 /// when all members bind the same kind.
-fn spread_candidates(members: &[Ty]) -> Vec<(usize, (bool, bool))> {
-    let class = |m: &Ty| match bound_kinds(m) {
+fn spread_candidates(members: &[Ty], defs: &[Ty]) -> Vec<(usize, (bool, bool))> {
+    let class = |m: &Ty| match bound_kinds(m, defs) {
         (true, false) => 0,
         (false, true) => 1,
         _ => 2,
@@ -838,9 +919,12 @@ fn finish(part: Part) -> Lowered {
     typescript.dedup();
     break_alias_cycles(&mut defs, &mut degradations);
     if intersections {
-        drop_implied(&mut tools, &mut defs, &mut degradations);
+        let dropped = drop_implied(&mut tools, &mut defs, &mut degradations);
         record_closed_members(&tools, &defs, &mut degradations);
         cap_intersections(&mut tools, &mut defs, &mut degradations);
+        if dropped {
+            drop_unreachable(&mut tools, &mut defs);
+        }
     }
     degradations.sort();
     degradations.dedup();
@@ -863,13 +947,22 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
         field: "",
         root_name: "Root".to_owned(),
     });
-    let lowered = finish(Part {
-        tools: Vec::new(),
+    // The root goes through the steps after the walk as a tool's input
+    // would.
+    let root = LoweredTool {
+        name: String::new(),
+        description: None,
+        input: ty,
+        output: None,
+    };
+    let mut lowered = finish(Part {
+        tools: vec![root],
         defs: walk.defs,
         by_key: walk.by_key,
         degradations: walk.degradations,
         intersections: walk.intersections,
     });
+    let ty = lowered.tools.pop().map_or(Ty::Unknown, |root| root.input);
     (ty, lowered.defs, lowered.degradations)
 }
 
@@ -896,6 +989,49 @@ struct Pending<'v> {
 fn implied_kind(map: &Keywords<'_>) -> bool {
     !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
         && (map.has_any(&OBJECT_KEYWORDS) || map.has_any(&ARRAY_KEYWORDS))
+}
+
+/// Whether `item`, a member of a combinator, is a schema whose kind only
+/// its keywords imply (see [`implied_kind`]), with no combinator of its
+/// own: itself, or the schema it refers to with nothing but a local `$ref`
+/// (through up to eight references from `root`).
+fn implied_member(item: &Json<'_>, root: &Json<'_>) -> bool {
+    const KIND: [Kw; 7] = [
+        Kw::Type,
+        Kw::Enum,
+        Kw::Const,
+        Kw::AllOf,
+        Kw::AnyOf,
+        Kw::OneOf,
+        Kw::Nullable,
+    ];
+    let mut item = item;
+    for _ in 0..8 {
+        let Json::Object(fields) = item else {
+            return false;
+        };
+        let keywords = Keywords::of(*fields);
+        let Some(reference) = keywords.get(Kw::Ref) else {
+            return !keywords.has_any(&[Kw::AllOf, Kw::AnyOf, Kw::OneOf])
+                && implied_kind(&keywords);
+        };
+        // Only a bare reference: keywords beside it would make the member
+        // an intersection, which might be of either kind.
+        if keywords.has_any(&KIND)
+            || keywords.has_any(&OBJECT_KEYWORDS)
+            || keywords.has_any(&ARRAY_KEYWORDS)
+        {
+            return false;
+        }
+        let target = (reference.as_str())
+            .and_then(local_pointer)
+            .and_then(|pointer| root.pointer(&pointer));
+        match target {
+            Some(target) => item = target,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Keywords that describe an object when no `type` is given: `required`
@@ -1052,7 +1188,7 @@ impl<'v> Walk<'v> {
                 match beside {
                     Some(beside) if adds_to_a_reference(&beside) => {
                         let mut implied = self.implied(map, &beside);
-                        if implied.is_empty() && self.lets_other_kinds_through(map) {
+                        if implied.is_empty() && self.lets_other_kinds_through(map, site.root) {
                             implied.push(beside.clone());
                         }
                         self.intersect(site, ptr, vec![target, beside], implied)
@@ -1153,7 +1289,9 @@ impl<'v> Walk<'v> {
                         let index = i.to_string();
                         let recorded = self.degradations.len();
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
-                        if self.is_implied(item) && !matches!(ty, Ty::Unknown | Ty::Never) {
+                        if self.is_implied(item, site.root)
+                            && !matches!(ty, Ty::Unknown | Ty::Never)
+                        {
                             implied.push(ty.clone());
                         }
                         // A member that fell to the escape hatch admits
@@ -1182,7 +1320,7 @@ impl<'v> Walk<'v> {
                         // A member of the kind its keywords imply lets
                         // every other kind through, and so the union does.
                         if !matches!(any, Ty::Unknown | Ty::Never)
-                            && self.union_lets_through(keyword, items)
+                            && self.union_lets_through(keyword, items, site.root)
                         {
                             implied.push(any.clone());
                         }
@@ -1225,37 +1363,30 @@ impl<'v> Walk<'v> {
     }
 
     /// Whether `item`, a member of `allOf`, `anyOf` or `oneOf`, lets every
-    /// value of some kind through: its own keywords imply its kind (see
-    /// [`implied_kind`]), or it is an `anyOf` or `oneOf` that lets other
-    /// kinds through. For the SDK only.
-    fn is_implied(&self, item: &Json<'_>) -> bool {
+    /// value of some kind through: its own keywords imply its kind, or
+    /// those of the schema it only refers to do (see [`implied_member`]),
+    /// or it is an `anyOf` or `oneOf` that lets other kinds through. For
+    /// the SDK only.
+    fn is_implied(&self, item: &Json<'_>, root: &Json<'_>) -> bool {
         let Json::Object(fields) = item else {
             return false;
         };
         let keywords = Keywords::of(*fields);
-        let direct = !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
-            && implied_kind(&keywords);
         !self.checking
-            && (direct
-                || (!keywords.has_any(&[Kw::Ref]) && self.lets_other_kinds_through(&keywords)))
+            && (implied_member(item, root)
+                || (!keywords.has_any(&[Kw::Ref])
+                    && self.lets_other_kinds_through(&keywords, root)))
     }
 
     /// Whether the union `keyword` of `items` lets every value of some
-    /// kind through, as one of its members is implied by its own keywords
-    /// (one level: a member that is a union itself does not count). For
-    /// `oneOf`, only when one member is: a value of another kind passes
-    /// each such member, and so fails a `oneOf` of two. (With one, the SDK
-    /// admits those of it that another member admits too, as it admits
-    /// every value two members of a `oneOf` admit.)
-    fn union_lets_through(&self, keyword: Kw, items: &[Json<'_>]) -> bool {
-        let implied = items.iter().filter(|item| {
-            let Json::Object(fields) = item else {
-                return false;
-            };
-            let keywords = Keywords::of(*fields);
-            !keywords.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
-                && implied_kind(&keywords)
-        });
+    /// kind through, as one of its members is implied by its keywords (see
+    /// [`implied_member`]; one level: a member that is a union itself does
+    /// not count). For `oneOf`, only when one member is: a value of another
+    /// kind passes each such member, and so fails a `oneOf` of two. (With
+    /// one, the SDK admits those of it that another member admits too, as
+    /// it admits every value two members of a `oneOf` admit.)
+    fn union_lets_through(&self, keyword: Kw, items: &[Json<'_>], root: &Json<'_>) -> bool {
+        let implied = items.iter().filter(|item| implied_member(item, root));
         !self.checking
             && match keyword {
                 Kw::OneOf => implied.take(2).count() == 1,
@@ -1268,12 +1399,12 @@ impl<'v> Walk<'v> {
     /// through ([`union_lets_through`](Walk::union_lets_through)): beside a
     /// `$ref`, or as a member of an `allOf`, they are one more member of an
     /// intersection.
-    fn lets_other_kinds_through(&self, map: &Keywords<'_>) -> bool {
+    fn lets_other_kinds_through(&self, map: &Keywords<'_>, root: &Json<'_>) -> bool {
         !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
             && [Kw::AnyOf, Kw::OneOf].into_iter().any(|keyword| {
                 map.get(keyword)
                     .and_then(Json::as_array)
-                    .is_some_and(|items| self.union_lets_through(keyword, items))
+                    .is_some_and(|items| self.union_lets_through(keyword, items, root))
             })
     }
 
@@ -1890,7 +2021,10 @@ mod tests {
                 "O": {"type": "object", "properties": {"x": {"type": "integer"}}},
                 "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]},
                 "L": {"type": ["array", "null"], "items": {"maxLength": 9}},
-                "D": {"allOf": [{"$ref": "#/$defs/P"}, {"required": ["x"]}]}
+                "D": {"allOf": [{"$ref": "#/$defs/P"}, {"required": ["x"]}]},
+                "R": {"required": ["x"]},
+                "RR": {"$ref": "#/$defs/R"},
+                "A": {"items": {"type": "string"}}
             },
             "properties": {
                 "beside": {"$ref": "#/$defs/P", "required": ["x"]},
@@ -1920,7 +2054,13 @@ mod tests {
                 "union_member": {"allOf": [{"anyOf": [{"required": ["x"]}, {"type": "string"}]}, {"required": ["y"]}]},
                 "both_kinds": {"allOf": [{"anyOf": [{"required": ["x"]}, {"type": "array"}]}, {"items": {"type": "number"}}]},
                 "one_of_two": {"type": ["string", "null", "object"], "oneOf": [{"required": ["x"]}, {"required": ["y"]}]},
-                "escaped": {"allOf": [{"enum": [null, {"x": 1}]}, {"required": ["x"]}]}
+                "escaped": {"allOf": [{"enum": [null, {"x": 1}]}, {"required": ["x"]}]},
+                // Members that only refer to such keywords.
+                "ref_member": {"allOf": [{"$ref": "#/$defs/P"}, {"$ref": "#/$defs/R"}]},
+                "ref_typed": {"type": ["string", "null"], "allOf": [{"$ref": "#/$defs/RR"}]},
+                "ref_spread": {"type": ["string", "null", "object"], "anyOf": [{"$ref": "#/$defs/R"}, {"required": ["y"]}]},
+                "ref_kinds": {"allOf": [{"$ref": "#/$defs/R"}, {"$ref": "#/$defs/A"}]},
+                "ref_array": {"type": ["array", "null"], "allOf": [{"$ref": "#/$defs/A"}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -1972,6 +2112,15 @@ mod tests {
             ),
             // The escape hatch admits every kind.
             ("escaped", "unknown"),
+            ("ref_member", "P"),
+            // No choice is an object: exact.
+            ("ref_typed", "string | null"),
+            (
+                "ref_spread",
+                "string | null | { [key: string]: unknown } & (R | { y: unknown })",
+            ),
+            ("ref_kinds", "R | A"),
+            ("ref_array", "unknown[] & A | null"),
         ] {
             let declared = [";", " }"]
                 .iter()
@@ -1999,9 +2148,53 @@ mod tests {
                 "nullable",
                 "nulls",
                 "own",
+                "ref_member",
                 "tuple",
                 "under"
             ]
+        );
+    }
+
+    #[test]
+    fn a_definition_only_a_dropped_member_used_is_not_declared() {
+        // `R` binds objects only; no choice of `string | null` is one, so
+        // the intersection is `string | null` and nothing refers to `R`.
+        let schema = json!({
+            "type": "object",
+            "$defs": {
+                "R": {"required": ["x"]},
+                "Q": {"type": "object", "properties": {"q": {"$ref": "#/$defs/R"}}},
+                "K": {"type": "integer"}
+            },
+            "properties": {
+                "p": {"type": ["string", "null"], "allOf": [{"$ref": "#/$defs/R"}]},
+                "k": {"$ref": "#/$defs/K"}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        for language in [Language::TypeScript, Language::Python] {
+            let rendered = crate::render_report(language, &tools);
+            let text = &rendered.text;
+            assert!(
+                !text.contains("R = ") && !text.contains("class R("),
+                "{text}"
+            );
+            // The definitions still used keep their names.
+            assert!(text.contains("K = "), "{text}");
+            assert!(
+                rendered.degradations.is_empty(),
+                "{:?}",
+                rendered.degradations
+            );
+        }
+        let p = json!({
+            "$defs": {"R": {"required": ["x"]}},
+            "type": ["string", "null"],
+            "allOf": [{"$ref": "#/$defs/R"}]
+        });
+        assert_eq!(
+            crate::json_schema_to_type(Language::TypeScript, &p),
+            "string | null"
         );
     }
 

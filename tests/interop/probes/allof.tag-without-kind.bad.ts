@@ -1,0 +1,5 @@
+// expect: TS2322
+// A tag object must name its kind.
+async function main() {
+  await tools.tag({ tag: { note: "today" } });
+}
