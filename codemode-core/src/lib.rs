@@ -53,6 +53,14 @@ pub mod program {
     pub use crate::check::{line_column, nested_past};
 }
 pub use error::{ErrorKind, ToolCallError};
+/// JSON text as MCP servers send it, shared with the MCP client (for sibling
+/// crates; not a stable API).
+#[doc(hidden)]
+pub mod wire {
+    pub use crate::tool_list::{
+        clamp_huge_numbers_text as clamp_huge_numbers, may_hold_huge_number,
+    };
+}
 pub use ident::{
     ALIAS_SEPARATORS, ToolNameError, check_tool_name, is_valid_prefix, python_method_aliases,
     server_prefix,

@@ -210,6 +210,37 @@ fn is_json_number(token: &str) -> bool {
     rest.is_empty()
 }
 
+/// `text` (JSON) with every number too large for a double written as the
+/// largest double of its sign; `None` when it has none. What a tool list
+/// read from text gets, for messages read off the wire.
+pub fn clamp_huge_numbers_text(text: &str) -> Option<String> {
+    clamp_huge_numbers(text).map(|(text, _)| text)
+}
+
+/// Whether `bytes` might hold a number too large for a double: an exponent
+/// right after a digit, or a run of more than 300 digits. A quick test
+/// before [`clamp_huge_numbers_text`]: `false` is certain, `true` is only
+/// possible (the digits may be inside a string).
+pub fn may_hold_huge_number(bytes: &[u8]) -> bool {
+    let mut run = 0usize;
+    let mut previous = 0u8;
+    for &byte in bytes {
+        if byte.is_ascii_digit() {
+            run += 1;
+            if run > 300 {
+                return true;
+            }
+        } else {
+            if matches!(byte, b'e' | b'E') && (previous.is_ascii_digit() || previous == b'.') {
+                return true;
+            }
+            run = 0;
+        }
+        previous = byte;
+    }
+    false
+}
+
 /// A number [`clamp_huge_numbers`] wrote anew.
 struct Edit {
     /// Its line, from 1.

@@ -853,9 +853,7 @@ async fn connect(
             wrapped
                 .wrap(process_wrap::tokio::ProcessGroup::leader())
                 .wrap(process_wrap::tokio::KillOnDrop);
-            let (process, _) = rmcp::transport::TokioChildProcess::builder(wrapped)
-                .stderr(std::process::Stdio::inherit())
-                .spawn()
+            let process = crate::stdio::ChildTransport::spawn(wrapped)
                 .map_err(|e| format!("`{command}` could not be started: {e}"))?;
             handler.serve(process).await.map_err(|e| match e {
                 rmcp::service::ClientInitializeError::ConnectionClosed(_) => format!(

@@ -36,6 +36,7 @@ mod config;
 mod pin;
 mod result;
 mod serve;
+mod stdio;
 
 pub use client::{
     DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpError, McpToolset, McpToolsetBuilder,

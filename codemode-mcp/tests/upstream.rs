@@ -193,6 +193,28 @@ async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
 }
 
 #[tokio::test]
+async fn numbers_past_the_largest_double_arrive_as_it() {
+    // JSON allows `1e400`; serde_json refuses it, and rmcp would drop the
+    // whole message, so the list would never arrive.
+    let tools = McpToolset::builder()
+        .server("huge", fixture("huge", "huge"))
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(tools.servers()[0].state, ServerState::Connected);
+    let add = tools.defs().into_iter().find(|d| d.name == "add").unwrap();
+    assert_eq!(
+        add.input_schema["properties"]["a"]["maximum"],
+        json!(f64::MAX)
+    );
+    assert_eq!(
+        tools.call("add", json!({"a": 1, "b": 2})).await.unwrap(),
+        json!({"sum": f64::MAX})
+    );
+}
+
+#[tokio::test]
 async fn a_list_change_refreshes_the_sdk_and_tells_the_host() {
     let tools = McpToolset::builder()
         .server("one", fixture("one", "normal"))
