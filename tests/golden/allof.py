@@ -5,6 +5,10 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class Filter(TypedDict):
+    field: str
+    value: NotRequired[str]
+
 class LabelArgsLabel(TypedDict):
     id: NotRequired[int]
     name: str
@@ -37,6 +41,8 @@ class Tools(Protocol):
         """Label an item with text, nothing, or a label object that names it or gives its id."""
     async def pick(self, *, item: PickArgsItem | None) -> Any:
         """Pick an item by id, or pass null to pick none."""
+    async def search(self, *, filter: Filter | None) -> Any:
+        """Search notes, optionally through a filter object, or null for none."""
     async def tag(self, *, tag: str | None | TagArgsTag) -> Any:
         """Tag an item with text, nothing, or a tag object that names its kind."""
 

@@ -1,5 +1,7 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
+type Filter = { field: string; value?: string };
+
 type Kinded = { kind: unknown };
 
 type Note = string | null;
@@ -19,6 +21,8 @@ declare const tools: {
   label(args: { label: string | null | { id?: number; name?: string } & ({ name: unknown } | { id: unknown }) }): Promise<unknown>;
   // Pick an item by id, or pass null to pick none.
   pick(args: { item: { id?: string } & { id: unknown } | null }): Promise<unknown>;
+  // Search notes, optionally through a filter object, or null for none.
+  search(args: { filter: Filter & { [key: string]: unknown } | null }): Promise<unknown>;
   // Tag an item with text, nothing, or a tag object that names its kind.
   tag(args: { tag: string | null | { kind?: string; note?: string } & Kinded }): Promise<unknown>;
 };

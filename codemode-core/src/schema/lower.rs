@@ -351,6 +351,11 @@ fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
     None
 }
 
+/// Why a `oneOf` was left out (see [`Walk::kinds_exclude`]).
+const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
+     admits a value of each kind only where it fails the members of its own kind, which the \
+     SDK cannot say, so it leaves the oneOf out";
+
 /// Why implied members were left out of an intersection.
 const IMPLIED_LEFT_OUT: &str = "keywords without `type` apply only to objects or arrays, and the \
      rest of the schema admits other values too, so the SDK leaves them out";
@@ -369,39 +374,47 @@ fn has_implied(ty: &Ty) -> bool {
 
 /// The kinds an implied member binds, as (objects, arrays): what its
 /// keywords made (an object, an array or tuple, possibly with `null`
-/// beside it), or for a union of `anyOf` members of which some were
-/// implied, every kind its members are. A reference binds the kind of
-/// the object or array it names (through a few references; `defs` holds
-/// the definitions as lowered), and otherwise might be either. Saying a
-/// kind too many only leaves the member out more often, which widens the
-/// SDK and never makes it refuse a value.
+/// beside it); for a union of `anyOf` members of which some were implied,
+/// every kind its members are; for an intersection, the one kind all its
+/// members bind. A reference binds what the type it names binds (`defs`
+/// holds the definitions as lowered, read through up to [`REF_HOPS`]
+/// references). Anything else might be either. Saying a kind too many only
+/// leaves the member out more often, which widens the SDK and never makes
+/// it refuse a value.
 fn bound_kinds(ty: &Ty, defs: &[Ty]) -> (bool, bool) {
+    let mut work = KINDS_WORK;
+    kinds_within(ty, defs, REF_HOPS, &mut work)
+}
+
+/// Types [`bound_kinds`] reads for one member, at most.
+const KINDS_WORK: usize = 4096;
+
+fn kinds_within(ty: &Ty, defs: &[Ty], hops: usize, work: &mut usize) -> (bool, bool) {
+    const EITHER: (bool, bool) = (true, true);
+    if *work == 0 {
+        return EITHER;
+    }
+    *work -= 1;
     match ty {
         Ty::Object(_) => (true, false),
         Ty::Array(_) | Ty::Tuple(_) => (false, true),
-        Ty::Named(id) => match named_target(*id, defs) {
-            Some(Ty::Object(_)) => (true, false),
-            Some(Ty::Array(_) | Ty::Tuple(_)) => (false, true),
-            _ => (true, true),
+        Ty::Named(id) => match defs.get(*id) {
+            Some(def) if hops > 0 => kinds_within(def, defs, hops - 1, work),
+            _ => EITHER,
         },
-        Ty::Inter(..) => (true, true),
+        Ty::Inter(members, _) => {
+            let mut kinds = members.iter().map(|m| kinds_within(m, defs, hops, work));
+            match kinds.next() {
+                Some(kind @ ((true, false) | (false, true))) if kinds.all(|k| k == kind) => kind,
+                _ => EITHER,
+            }
+        }
         Ty::Union(members) => members.iter().fold((false, false), |(o, a), m| {
-            let (mo, ma) = bound_kinds(m, defs);
+            let (mo, ma) = kinds_within(m, defs, hops, work);
             (o || mo, a || ma)
         }),
         _ => (false, false),
     }
-}
-
-/// The type definition `id` names, through up to eight references.
-fn named_target(mut id: usize, defs: &[Ty]) -> Option<&Ty> {
-    for _ in 0..8 {
-        match defs.get(id)? {
-            Ty::Named(next) => id = *next,
-            ty => return Some(ty),
-        }
-    }
-    None
 }
 
 /// An intersection made only of implied members, of objects and arrays
@@ -437,28 +450,48 @@ fn by_kind(members: &[Ty], origin: &Origin, defs: &[Ty]) -> Option<Ty> {
 /// scalars, objects and arrays, and `I` implied members that bind one kind:
 /// the choices of `T` not of that kind as they are, which `I` lets
 /// through, or those of it together with `I`: `(null | {...}) & { x:
-/// unknown }` is `null | ({...} & { x: unknown })`. Exact, where leaving
-/// `I` out would not be. `None` when `T` is not such a union.
+/// unknown }` is `null | ({...} & { x: unknown })`. When a choice of `T` of
+/// another kind is one whose keywords imply its kind (recorded in
+/// `origin`), `T` admits every value of this kind, so `I` stands alone for
+/// them. Exact, where leaving `I` out would not be. `None` when `T` is not
+/// such a union.
 fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) -> Option<Ty> {
     let Some(Ty::Union(choices)) = members.get(at) else {
         return None;
     };
+    let implied: HashSet<&Ty> = origin.implied.iter().collect();
     // The union keeps its order: the intersection stands where the first
     // choice of the kind stood.
     let mut out = Vec::with_capacity(choices.len());
     let mut bound = Vec::new();
     let mut first = None;
+    let mut admits_all = false;
     for choice in choices {
         // A reference might hold either kind.
-        let of_kind = value_kind(choice)? == kind;
-        if of_kind {
+        let of = value_kind(choice)?;
+        if of == kind {
             first.get_or_insert(out.len());
             bound.push(choice.clone());
         } else {
+            admits_all |= of != (false, false) && implied.contains(choice);
             out.push(choice.clone());
         }
     }
-    if let Some(first) = first {
+    let rest = || {
+        (members.iter().enumerate())
+            .filter(|(i, _)| *i != at)
+            .map(|(_, m)| m.clone())
+    };
+    let at_first = first.unwrap_or(out.len());
+    if admits_all {
+        // Every value of the kind passes `T`: what `I` admits of it.
+        let parts: Vec<Ty> = rest().collect();
+        let origin = Origin {
+            implied: parts.clone(),
+            ..origin.clone()
+        };
+        out.insert(at_first, intersection(parts, origin));
+    } else if first.is_some() {
         // The members in their order, the union's choices of the kind in
         // the union's place.
         let mut bound = Some(union(bound));
@@ -469,13 +502,10 @@ fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) ->
             })
             .collect();
         let origin = Origin {
-            implied: (members.iter().enumerate())
-                .filter(|(i, _)| *i != at)
-                .map(|(_, m)| m.clone())
-                .collect(),
+            implied: rest().collect(),
             ..origin.clone()
         };
-        out.insert(first, intersection(parts, origin));
+        out.insert(at_first, intersection(parts, origin));
     }
     Some(union(out))
 }
@@ -509,10 +539,9 @@ fn spread_candidates(members: &[Ty], defs: &[Ty]) -> Vec<(usize, (bool, bool))> 
             (false, true)
         }
     };
-    let is_union = |m: &Ty| matches!(m, Ty::Union(_));
     let mut out = Vec::new();
     for (i, m) in members.iter().enumerate() {
-        if !is_union(m) {
+        if !matches!(m, Ty::Union(_)) {
             continue;
         }
         let own = class(m);
@@ -894,7 +923,11 @@ fn renumber_refs(ty: &mut Ty, renumber: &[usize]) {
                     todo.push(values);
                 }
             }
-            Ty::Union(members) | Ty::Inter(members, _) => todo.extend(members),
+            Ty::Union(members) => todo.extend(members),
+            Ty::Inter(members, origin) => {
+                todo.extend(members);
+                todo.extend(&mut origin.implied);
+            }
             Ty::Unknown | Ty::Never | Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str => {}
             Ty::Lit(_) => {}
         }
@@ -991,47 +1024,136 @@ fn implied_kind(map: &Keywords<'_>) -> bool {
         && (map.has_any(&OBJECT_KEYWORDS) || map.has_any(&ARRAY_KEYWORDS))
 }
 
-/// Whether `item`, a member of a combinator, is a schema whose kind only
-/// its keywords imply (see [`implied_kind`]), with no combinator of its
-/// own: itself, or the schema it refers to with nothing but a local `$ref`
-/// (through up to eight references from `root`).
+/// How many references [`implied_member`] follows from a member, and
+/// [`bound_kinds`] through definitions.
+const REF_HOPS: usize = 16;
+
+/// How deep [`implied_member`] looks into combinators inside a member.
+const NEST: usize = 4;
+
+/// Whether `item`, a member of a combinator, lets every value of some kind
+/// through: every part of it does, and at least one part says something.
+/// A part lets other kinds through when its keywords imply its kind (see
+/// [`implied_kind`]), when it is a local `$ref` to such a schema (read from
+/// `root`, up to [`REF_HOPS`] references), an `allOf` of such members, or an
+/// `anyOf` or `oneOf` with such a member (see
+/// [`union_lets_through`](Walk::union_lets_through)). `nullable` only widens,
+/// and keywords beside a `$ref` count only in dialects that apply them.
 fn implied_member(item: &Json<'_>, root: &Json<'_>) -> bool {
-    const KIND: [Kw; 7] = [
-        Kw::Type,
-        Kw::Enum,
-        Kw::Const,
-        Kw::AllOf,
-        Kw::AnyOf,
-        Kw::OneOf,
-        Kw::Nullable,
-    ];
-    let mut item = item;
-    for _ in 0..8 {
-        let Json::Object(fields) = item else {
-            return false;
-        };
-        let keywords = Keywords::of(*fields);
-        let Some(reference) = keywords.get(Kw::Ref) else {
-            return !keywords.has_any(&[Kw::AllOf, Kw::AnyOf, Kw::OneOf])
-                && implied_kind(&keywords);
-        };
-        // Only a bare reference: keywords beside it would make the member
-        // an intersection, which might be of either kind.
-        if keywords.has_any(&KIND)
-            || keywords.has_any(&OBJECT_KEYWORDS)
-            || keywords.has_any(&ARRAY_KEYWORDS)
-        {
-            return false;
-        }
-        let target = (reference.as_str())
-            .and_then(local_pointer)
-            .and_then(|pointer| root.pointer(&pointer));
-        match target {
-            Some(target) => item = target,
-            None => return false,
+    Implied::new(root).member(item, REF_HOPS, NEST).is_some()
+}
+
+/// Schemas read, at most, to tell whether one member lets other kinds
+/// through; past it, the member counts as one that does not.
+const IMPLIED_WORK: usize = 1024;
+
+/// What [`implied_member`] reads: the document references resolve in, and
+/// the work left.
+struct Implied<'r, 'v> {
+    root: &'r Json<'v>,
+    work: usize,
+}
+
+/// What a schema's own keywords (all but `$ref`) say, for
+/// [`implied_member`].
+enum Own {
+    /// A part does not let other kinds through.
+    Not,
+    /// No keyword says anything of the kind.
+    Silent,
+    /// Every part lets other kinds through; these kinds it binds.
+    Binds((bool, bool)),
+}
+
+impl<'r, 'v> Implied<'r, 'v> {
+    fn new(root: &'r Json<'v>) -> Self {
+        Implied {
+            root,
+            work: IMPLIED_WORK,
         }
     }
-    false
+
+    /// The kinds (objects, arrays) whose values `item`'s keywords bind,
+    /// when it lets every value of other kinds through; `None` otherwise.
+    fn member(&mut self, item: &Json<'_>, refs: usize, nest: usize) -> Option<(bool, bool)> {
+        self.work = self.work.checked_sub(1)?;
+        let Json::Object(fields) = item else {
+            return None;
+        };
+        let keywords = Keywords::of(*fields);
+        match keywords.get(Kw::Ref) {
+            Some(reference) => {
+                let target = self.target(reference, refs, nest)?;
+                if !super::keywords::siblings_apply(self.root) {
+                    return Some(target);
+                }
+                match self.own(&keywords, refs, nest) {
+                    Own::Not => None,
+                    Own::Silent => Some(target),
+                    Own::Binds(own) => Some(either(target, own)),
+                }
+            }
+            None => match self.own(&keywords, refs, nest) {
+                Own::Binds(kinds) => Some(kinds),
+                _ => None,
+            },
+        }
+    }
+
+    /// [`member`](Implied::member) for the schema `reference` (a `$ref`'s
+    /// value) names.
+    fn target(&mut self, reference: &Json<'_>, refs: usize, nest: usize) -> Option<(bool, bool)> {
+        let target = (reference.as_str())
+            .and_then(local_pointer)
+            .and_then(|pointer| self.root.pointer(&pointer))?;
+        self.member(target, refs.checked_sub(1)?, nest)
+    }
+
+    /// What the keywords in `keywords` other than `$ref` say.
+    fn own(&mut self, keywords: &Keywords<'_>, refs: usize, nest: usize) -> Own {
+        if keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) {
+            return Own::Not;
+        }
+        let direct = (
+            keywords.has_any(&OBJECT_KEYWORDS),
+            keywords.has_any(&ARRAY_KEYWORDS),
+        );
+        let mut bound = (direct != (false, false)).then_some(direct);
+        for keyword in [Kw::AllOf, Kw::AnyOf, Kw::OneOf] {
+            let Some(value) = keywords.get(keyword) else {
+                continue;
+            };
+            let items = match value.as_array() {
+                Some(items) if nest > 0 && !items.is_empty() => items,
+                _ => return Own::Not,
+            };
+            let mut kinds = Vec::with_capacity(items.len());
+            for item in items {
+                kinds.push(self.member(item, refs, nest - 1));
+            }
+            let found = || kinds.iter().flatten().copied();
+            let kinds = match keyword {
+                Kw::AllOf => kinds
+                    .iter()
+                    .try_fold((false, false), |all, kinds| Some(either(all, (*kinds)?))),
+                Kw::OneOf => {
+                    let mut found = found();
+                    found.next().filter(|_| found.next().is_none())
+                }
+                _ => found().reduce(either),
+            };
+            match kinds {
+                Some(kinds) => bound = Some(either(bound.unwrap_or_default(), kinds)),
+                None => return Own::Not,
+            }
+        }
+        bound.map_or(Own::Silent, Own::Binds)
+    }
+}
+
+/// Both kinds of two (objects, arrays) pairs.
+fn either(a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
+    (a.0 || b.0, a.1 || b.1)
 }
 
 /// Keywords that describe an object when no `type` is given: `required`
@@ -1075,12 +1197,17 @@ struct Walk<'v> {
     checking: bool,
     /// Whether any intersection was made.
     intersections: bool,
+    /// The members of unions that let other kinds through which their
+    /// keywords imply, from the node being lowered down, for an `allOf`
+    /// around it to record (see [`distribute`]).
+    implied_choices: Vec<Ty>,
 }
 
 impl<'v> Walk<'v> {
     fn lower_root(&mut self, site: Site<'v>) -> Ty {
         let mut ptr = String::new();
         let mut ty = self.lower(&site, site.root, &mut ptr, 0);
+        self.implied_choices.clear();
         // A root that refers to itself (`"$ref": "#"`) is a named type; use
         // the name rather than spelling the same type out twice.
         if let Some(&id) = self
@@ -1096,6 +1223,7 @@ impl<'v> Walk<'v> {
             self.current = Some(pending.id);
             let mut ptr = pending.pointer;
             let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
+            self.implied_choices.clear();
             let name = &self.defs[pending.id].base;
             let doc = doc_of(pending.node, Place::Definition { name });
             let def = &mut self.defs[pending.id];
@@ -1187,9 +1315,18 @@ impl<'v> Walk<'v> {
                 };
                 match beside {
                     Some(beside) if adds_to_a_reference(&beside) => {
-                        let mut implied = self.implied(map, &beside);
-                        if implied.is_empty() && self.lets_other_kinds_through(map, site.root) {
-                            implied.push(beside.clone());
+                        // Either part may be one that lets other kinds
+                        // through.
+                        let mut implied = Vec::new();
+                        if !self.checking {
+                            let mut probe = Implied::new(site.root);
+                            if probe.target(reference, REF_HOPS, NEST).is_some() {
+                                implied.push(target.clone());
+                            }
+                            let mut probe = Implied::new(site.root);
+                            if let Own::Binds(_) = probe.own(map, REF_HOPS, NEST) {
+                                implied.push(beside.clone());
+                            }
                         }
                         self.intersect(site, ptr, vec![target, beside], implied)
                     }
@@ -1288,12 +1425,17 @@ impl<'v> Walk<'v> {
                     for (i, item) in items.iter().enumerate() {
                         let index = i.to_string();
                         let recorded = self.degradations.len();
+                        let mark = self.implied_choices.len();
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
                         if self.is_implied(item, site.root)
                             && !matches!(ty, Ty::Unknown | Ty::Never)
                         {
                             implied.push(ty.clone());
+                            if matches!(ty, Ty::Union(_)) {
+                                implied.extend(self.implied_choices.drain(mark..));
+                            }
                         }
+                        self.implied_choices.truncate(mark);
                         // A member that fell to the escape hatch admits
                         // values of every kind, which the intersection,
                         // without it, would not say.
@@ -1309,6 +1451,9 @@ impl<'v> Walk<'v> {
         for keyword in [Kw::AnyOf, Kw::OneOf] {
             if let Some(any) = map.get(keyword) {
                 match any.as_array() {
+                    Some(_) if keyword == Kw::OneOf && self.kinds_exclude(any, site.root) => {
+                        self.degrade(site, ptr, ONE_OF_KINDS);
+                    }
                     Some(items) if !items.is_empty() => {
                         let mut members = Vec::with_capacity(items.len());
                         for (i, item) in items.iter().enumerate() {
@@ -1316,13 +1461,24 @@ impl<'v> Walk<'v> {
                             let segs = [keyword.name(), &index];
                             members.push(self.child(site, item, ptr, &segs, depth));
                         }
-                        let any = union(members);
                         // A member of the kind its keywords imply lets
                         // every other kind through, and so the union does.
-                        if !matches!(any, Ty::Unknown | Ty::Never)
-                            && self.union_lets_through(keyword, items, site.root)
-                        {
+                        // Those members are recorded too, for what the
+                        // union admits of the other kinds.
+                        let lets_through = self.union_lets_through(keyword, items, site.root);
+                        let choices: Vec<Ty> = if lets_through {
+                            (items.iter().zip(&members))
+                                .filter(|(item, _)| implied_member(item, site.root))
+                                .map(|(_, member)| member.clone())
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        let any = union(members);
+                        if lets_through && !matches!(any, Ty::Unknown | Ty::Never) {
                             implied.push(any.clone());
+                            implied.extend(choices.iter().cloned());
+                            self.implied_choices.extend(choices);
                         }
                         parts.push(any);
                     }
@@ -1362,29 +1518,42 @@ impl<'v> Walk<'v> {
         }
     }
 
-    /// Whether `item`, a member of `allOf`, `anyOf` or `oneOf`, lets every
-    /// value of some kind through: its own keywords imply its kind, or
-    /// those of the schema it only refers to do (see [`implied_member`]),
-    /// or it is an `anyOf` or `oneOf` that lets other kinds through. For
-    /// the SDK only.
+    /// Whether `item`, a member of `allOf`, lets every value of some kind
+    /// through (see [`implied_member`]). For the SDK only.
     fn is_implied(&self, item: &Json<'_>, root: &Json<'_>) -> bool {
-        let Json::Object(fields) = item else {
+        !self.checking && implied_member(item, root)
+    }
+
+    /// Whether `one_of` (a `oneOf`'s value) has members that let other kinds
+    /// through and bind different kinds (objects and arrays): a value of
+    /// one kind passes every member of the other, so it passes the `oneOf`
+    /// only where it fails the members of its own kind, which neither SDK
+    /// can say. For the SDK only.
+    fn kinds_exclude(&self, one_of: &Json<'_>, root: &Json<'_>) -> bool {
+        let Some(items) = one_of.as_array().filter(|_| !self.checking) else {
             return false;
         };
-        let keywords = Keywords::of(*fields);
-        !self.checking
-            && (implied_member(item, root)
-                || (!keywords.has_any(&[Kw::Ref])
-                    && self.lets_other_kinds_through(&keywords, root)))
+        let mut kinds = items
+            .iter()
+            .filter_map(|item| Implied::new(root).member(item, REF_HOPS, NEST));
+        let Some(first) = kinds.next() else {
+            return false;
+        };
+        let mut bound = first;
+        let mut count = 1;
+        for kind in kinds {
+            bound = either(bound, kind);
+            count += 1;
+        }
+        count > 1 && bound == (true, true)
     }
 
     /// Whether the union `keyword` of `items` lets every value of some
-    /// kind through, as one of its members is implied by its keywords (see
-    /// [`implied_member`]; one level: a member that is a union itself does
-    /// not count). For `oneOf`, only when one member is: a value of another
-    /// kind passes each such member, and so fails a `oneOf` of two. (With
-    /// one, the SDK admits those of it that another member admits too, as
-    /// it admits every value two members of a `oneOf` admit.)
+    /// kind through, as one of its members does (see [`implied_member`]).
+    /// For `oneOf`, only when one member does: a value of another kind
+    /// passes each such member, and so fails a `oneOf` of two. (With one,
+    /// the SDK admits those of it that another member admits too, as it
+    /// admits every value two members of a `oneOf` admit.)
     fn union_lets_through(&self, keyword: Kw, items: &[Json<'_>], root: &Json<'_>) -> bool {
         let implied = items.iter().filter(|item| implied_member(item, root));
         !self.checking
@@ -1392,20 +1561,6 @@ impl<'v> Walk<'v> {
                 Kw::OneOf => implied.take(2).count() == 1,
                 _ => implied.take(1).count() == 1,
             }
-    }
-
-    /// Whether the keywords in `map` without `type`, `enum` or `const`
-    /// have an `anyOf` or `oneOf` that lets every value of some kind
-    /// through ([`union_lets_through`](Walk::union_lets_through)): beside a
-    /// `$ref`, or as a member of an `allOf`, they are one more member of an
-    /// intersection.
-    fn lets_other_kinds_through(&self, map: &Keywords<'_>, root: &Json<'_>) -> bool {
-        !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
-            && [Kw::AnyOf, Kw::OneOf].into_iter().any(|keyword| {
-                map.get(keyword)
-                    .and_then(Json::as_array)
-                    .is_some_and(|items| self.union_lets_through(keyword, items, root))
-            })
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -2063,6 +2218,40 @@ mod tests {
                 "ref_array": {"type": ["array", "null"], "allOf": [{"$ref": "#/$defs/A"}]}
             }
         });
+        // More, in a second part (one `json!` of all would be too deep).
+        let more = json!({
+            "$defs": {
+                "RA": {"allOf": [{"required": ["x"]}, {"required": ["y"]}]},
+                "C1": {"$ref": "#/$defs/C2"}, "C2": {"$ref": "#/$defs/C3"}, "C3": {"$ref": "#/$defs/C4"},
+                "C4": {"$ref": "#/$defs/C5"}, "C5": {"$ref": "#/$defs/C6"}, "C6": {"$ref": "#/$defs/C7"},
+                "C7": {"$ref": "#/$defs/C8"}, "C8": {"$ref": "#/$defs/C9"}, "C9": {"$ref": "#/$defs/R"}
+            },
+            "properties": {
+                // A reference beside `type`, with `nullable`, through a long
+                // chain, to an allOf, with keywords of its own.
+                "ref_beside_type": {"type": ["object", "null"], "$ref": "#/$defs/R"},
+                "ref_nullable": {"type": ["string", "object"], "allOf": [{"$ref": "#/$defs/R", "nullable": true}]},
+                "ref_chain": {"type": ["string", "object"], "allOf": [{"$ref": "#/$defs/C1"}]},
+                "ref_all_of": {"type": ["string", "object"], "allOf": [{"$ref": "#/$defs/RA"}]},
+                "ref_and_own": {"type": ["string", "object"], "allOf": [{"$ref": "#/$defs/R", "required": ["y"]}]},
+                // A union two levels down lets other kinds through too.
+                "nested_union": {"type": ["string", "object"], "anyOf": [{"anyOf": [{"$ref": "#/$defs/R"}]}]},
+                // Objects pass `A`, so the oneOf admits them only without `x`.
+                "one_of_kinds": {"type": ["object", "array"], "oneOf": [{"$ref": "#/$defs/R"}, {"$ref": "#/$defs/A"}]},
+                // `{ x: unknown }` lets arrays through, so `A` stands alone
+                // for them.
+                "spread_kinds": {"allOf": [{"anyOf": [{"required": ["x"]}, {"type": "string"}]}, {"$ref": "#/$defs/A"}]}
+            }
+        });
+        let mut schema = schema;
+        for part in ["$defs", "properties"] {
+            if let (Some(all), Some(Value::Object(more))) = (
+                schema.get_mut(part).and_then(Value::as_object_mut),
+                more.get(part).cloned(),
+            ) {
+                all.extend(more);
+            }
+        }
         let tools = vec![crate::ToolDef::new("t", schema)];
         let rendered = crate::render_report(Language::TypeScript, &tools);
         let text = &rendered.text;
@@ -2104,7 +2293,9 @@ mod tests {
             // An implied union's own choices: the rest spreads over them.
             ("own_null", "{ a?: string } & { a: unknown } | null"),
             ("union_member", "{ x: unknown } & { y: unknown } | string"),
-            ("both_kinds", "{ x: unknown } | unknown[] & number[]"),
+            // `{ x: unknown }` lets every array through, so `items` stands
+            // alone for arrays.
+            ("both_kinds", "{ x: unknown } | number[]"),
             // Other kinds pass both members, and so fail the `oneOf`.
             (
                 "one_of_two",
@@ -2121,6 +2312,20 @@ mod tests {
             ),
             ("ref_kinds", "R | A"),
             ("ref_array", "unknown[] & A | null"),
+            ("ref_beside_type", "R & { [key: string]: unknown } | null"),
+            (
+                "ref_nullable",
+                "string | { [key: string]: unknown } & (R | null)",
+            ),
+            ("ref_chain", "string | { [key: string]: unknown } & C1"),
+            ("ref_all_of", "string | { [key: string]: unknown } & RA"),
+            (
+                "ref_and_own",
+                "string | { [key: string]: unknown } & R & { y: unknown }",
+            ),
+            ("nested_union", "string | { [key: string]: unknown } & R"),
+            ("one_of_kinds", "{ [key: string]: unknown } | unknown[]"),
+            ("spread_kinds", "{ x: unknown } | string | A"),
         ] {
             let declared = [";", " }"]
                 .iter()
@@ -2153,6 +2358,11 @@ mod tests {
                 "under"
             ]
         );
+        let one_of: Vec<&str> = (rendered.degradations.iter())
+            .filter(|d| d.reason.starts_with("a oneOf whose members"))
+            .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
+            .collect();
+        assert_eq!(one_of, ["one_of_kinds"]);
     }
 
     #[test]
