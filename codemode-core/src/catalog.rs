@@ -381,6 +381,50 @@ mod tests {
     }
 
     #[test]
+    fn intersections_lowered_in_halves_are_those_lowered_whole() {
+        // The second half's definitions are numbered anew when the halves
+        // are joined, and so are the references its intersections record
+        // as binding one kind: `R` here, beside a type that admits null.
+        crate::parallel::two_threads();
+        let tools: Vec<ToolDef> = (0..200)
+            .map(|i| {
+                let defs = if i < 100 {
+                    json!({format!("First{i}"): {"type": "object", "properties": {"n": {"type": "integer"}}}})
+                } else {
+                    json!({"R": {"required": ["x"]}})
+                };
+                let p = if i < 100 {
+                    json!({"$ref": format!("#/$defs/First{i}")})
+                } else {
+                    json!({"type": ["object", "null"], "$ref": "#/$defs/R"})
+                };
+                ToolDef::new(
+                    format!("tool_{i:03}"),
+                    json!({"type": "object", "$defs": defs, "properties": {"p": p}}),
+                )
+            })
+            .collect();
+        let split = Catalog::new(tools.clone());
+        let whole = sequentially(|| Catalog::new(tools).rendered(Language::TypeScript).clone());
+        let line = |text: &str| -> String {
+            let found = text.lines().find(|l| l.contains("tool_150("));
+            found.unwrap_or_default().trim().to_owned()
+        };
+        assert_eq!(
+            line(&split.rendered(Language::TypeScript).text),
+            line(&whole.text)
+        );
+        assert!(
+            split.rendered(Language::TypeScript) == &whole,
+            "the halves differ"
+        );
+        assert_eq!(
+            line(&whole.text),
+            "tool_150(args?: { p?: R & { [key: string]: unknown } | null }): Promise<unknown>;"
+        );
+    }
+
+    #[test]
     fn long_lists_read_in_halves_are_the_lists_read_whole() {
         crate::parallel::two_threads();
         let tools: Vec<Value> = (0..300)
