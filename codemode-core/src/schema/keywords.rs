@@ -100,22 +100,51 @@ pub(super) fn beside_a_reference(fields: Fields<'_>) -> bool {
             .any(|(key, _)| Kw::of(key).is_some_and(|kw| kw != Kw::Ref && kw != Kw::Nullable))
 }
 
+/// Keywords that constrain strings or numbers, or every value (`not`,
+/// `if`): beside object or array keywords without `type`, they say the
+/// schema is about other kinds of value too.
+const OTHER_KINDS: [&str; 12] = [
+    "minLength",
+    "maxLength",
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "not",
+    "if",
+    "contentEncoding",
+];
+
 /// The values of a schema object's type keywords.
-pub(super) struct Keywords<'v>([Option<&'v Json<'v>>; COUNT]);
+pub(super) struct Keywords<'v> {
+    found: [Option<&'v Json<'v>>; COUNT],
+    other_kinds: bool,
+}
 
 impl<'v> Keywords<'v> {
     pub(super) fn of(fields: Fields<'v>) -> Self {
         let mut found = [None; COUNT];
+        let mut other_kinds = false;
         for (key, value) in fields.iter() {
-            if let Some(kw) = Kw::of(key) {
-                found[kw as usize] = Some(value);
+            match Kw::of(key) {
+                Some(kw) => found[kw as usize] = Some(value),
+                None => other_kinds |= OTHER_KINDS.contains(&key),
             }
         }
-        Keywords(found)
+        Keywords { found, other_kinds }
     }
 
     pub(super) fn get(&self, kw: Kw) -> Option<&'v Json<'v>> {
-        self.0[kw as usize]
+        self.found[kw as usize]
+    }
+
+    /// Whether a keyword constrains strings or numbers, or every value
+    /// (see [`OTHER_KINDS`]).
+    pub(super) fn about_other_kinds(&self) -> bool {
+        self.other_kinds
     }
 
     /// Whether any of `kws` is present.

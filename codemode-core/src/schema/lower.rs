@@ -351,7 +351,12 @@ fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
     None
 }
 
-/// Why a `oneOf` was left out (see [`Walk::kinds_exclude`]).
+/// Why a member was taken to admit every kind (see [`Implied`]).
+const TOO_DEEP_TO_JUDGE: &str = "a member nests references or combinators past what the SDK \
+     follows to tell whether its keywords bind only objects or arrays, so the SDK admits \
+     every other kind there";
+
+/// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
      SDK cannot say, so it leaves the oneOf out";
@@ -1021,15 +1026,16 @@ struct Pending<'v> {
 /// declares the kind, which is what such schemas mean on their own.
 fn implied_kind(map: &Keywords<'_>) -> bool {
     !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
+        && !map.about_other_kinds()
         && (map.has_any(&OBJECT_KEYWORDS) || map.has_any(&ARRAY_KEYWORDS))
 }
 
-/// How many references [`implied_member`] follows from a member, and
+/// How many references [`Implied`] follows from a member, and
 /// [`bound_kinds`] through definitions.
-const REF_HOPS: usize = 16;
+const REF_HOPS: usize = 64;
 
-/// How deep [`implied_member`] looks into combinators inside a member.
-const NEST: usize = 4;
+/// How deep [`Implied`] looks into combinators inside a member.
+const NEST: usize = 64;
 
 /// Whether `item`, a member of a combinator, lets every value of some kind
 /// through: every part of it does, and at least one part says something.
@@ -1039,23 +1045,23 @@ const NEST: usize = 4;
 /// `anyOf` or `oneOf` with such a member (see
 /// [`union_lets_through`](Walk::union_lets_through)). `nullable` only widens,
 /// and keywords beside a `$ref` count only in dialects that apply them.
-fn implied_member(item: &Json<'_>, root: &Json<'_>) -> bool {
-    Implied::new(root).member(item, REF_HOPS, NEST).is_some()
-}
-
 /// Schemas read, at most, to tell whether one member lets other kinds
 /// through; past it, the member counts as one that does not.
 const IMPLIED_WORK: usize = 1024;
 
-/// What [`implied_member`] reads: the document references resolve in, and
-/// the work left.
+/// What [`Walk::implied_kinds`] reads: the document references resolve
+/// in, the work left, and whether a limit was reached.
 struct Implied<'r, 'v> {
     root: &'r Json<'v>,
     work: usize,
+    exhausted: bool,
+    /// What each schema a reference reached was found to bind, by its
+    /// address: read once however many paths reach it, and a reference
+    /// back to one being read binds nothing more.
+    seen: HashMap<usize, Option<(bool, bool)>>,
 }
 
-/// What a schema's own keywords (all but `$ref`) say, for
-/// [`implied_member`].
+/// What a schema's own keywords (all but `$ref`) say, for [`Implied`].
 enum Own {
     /// A part does not let other kinds through.
     Not,
@@ -1070,13 +1076,25 @@ impl<'r, 'v> Implied<'r, 'v> {
         Implied {
             root,
             work: IMPLIED_WORK,
+            exhausted: false,
+            seen: HashMap::default(),
         }
+    }
+
+    /// What a part past a limit counts as: one that may bind either kind
+    /// and let the others through, so the SDK admits more rather than less.
+    fn past_a_limit(&mut self) -> Option<(bool, bool)> {
+        self.exhausted = true;
+        Some((true, true))
     }
 
     /// The kinds (objects, arrays) whose values `item`'s keywords bind,
     /// when it lets every value of other kinds through; `None` otherwise.
     fn member(&mut self, item: &Json<'_>, refs: usize, nest: usize) -> Option<(bool, bool)> {
-        self.work = self.work.checked_sub(1)?;
+        let Some(work) = self.work.checked_sub(1) else {
+            return self.past_a_limit();
+        };
+        self.work = work;
         let Json::Object(fields) = item else {
             return None;
         };
@@ -1106,12 +1124,22 @@ impl<'r, 'v> Implied<'r, 'v> {
         let target = (reference.as_str())
             .and_then(local_pointer)
             .and_then(|pointer| self.root.pointer(&pointer))?;
-        self.member(target, refs.checked_sub(1)?, nest)
+        let key = std::ptr::from_ref(target) as usize;
+        if let Some(known) = self.seen.get(&key) {
+            return *known;
+        }
+        self.seen.insert(key, None);
+        let kinds = match refs.checked_sub(1) {
+            Some(refs) => self.member(target, refs, nest),
+            None => self.past_a_limit(),
+        };
+        self.seen.insert(key, kinds);
+        kinds
     }
 
     /// What the keywords in `keywords` other than `$ref` say.
     fn own(&mut self, keywords: &Keywords<'_>, refs: usize, nest: usize) -> Own {
-        if keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) {
+        if keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) || keywords.about_other_kinds() {
             return Own::Not;
         }
         let direct = (
@@ -1124,9 +1152,14 @@ impl<'r, 'v> Implied<'r, 'v> {
                 continue;
             };
             let items = match value.as_array() {
-                Some(items) if nest > 0 && !items.is_empty() => items,
+                Some(items) if !items.is_empty() => items,
                 _ => return Own::Not,
             };
+            if nest == 0 {
+                let either_kind = self.past_a_limit().unwrap_or_default();
+                bound = Some(either(bound.unwrap_or_default(), either_kind));
+                continue;
+            }
             let mut kinds = Vec::with_capacity(items.len());
             for item in items {
                 kinds.push(self.member(item, refs, nest - 1));
@@ -1318,15 +1351,18 @@ impl<'v> Walk<'v> {
                         // Either part may be one that lets other kinds
                         // through.
                         let mut implied = Vec::new();
-                        if !self.checking {
-                            let mut probe = Implied::new(site.root);
-                            if probe.target(reference, REF_HOPS, NEST).is_some() {
-                                implied.push(target.clone());
-                            }
-                            let mut probe = Implied::new(site.root);
-                            if let Own::Binds(_) = probe.own(map, REF_HOPS, NEST) {
-                                implied.push(beside.clone());
-                            }
+                        if self
+                            .implied_kinds(site, ptr, |p| p.target(reference, REF_HOPS, NEST))
+                            .is_some()
+                        {
+                            implied.push(target.clone());
+                        }
+                        let own = |p: &mut Implied<'_, '_>| match p.own(map, REF_HOPS, NEST) {
+                            Own::Binds(kinds) => Some(kinds),
+                            _ => None,
+                        };
+                        if self.implied_kinds(site, ptr, own).is_some() {
+                            implied.push(beside.clone());
                         }
                         self.intersect(site, ptr, vec![target, beside], implied)
                     }
@@ -1427,7 +1463,8 @@ impl<'v> Walk<'v> {
                         let recorded = self.degradations.len();
                         let mark = self.implied_choices.len();
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
-                        if self.is_implied(item, site.root)
+                        let member = |p: &mut Implied<'_, '_>| p.member(item, REF_HOPS, NEST);
+                        if self.implied_kinds(site, ptr, member).is_some()
                             && !matches!(ty, Ty::Unknown | Ty::Never)
                         {
                             implied.push(ty.clone());
@@ -1451,10 +1488,29 @@ impl<'v> Walk<'v> {
         for keyword in [Kw::AnyOf, Kw::OneOf] {
             if let Some(any) = map.get(keyword) {
                 match any.as_array() {
-                    Some(_) if keyword == Kw::OneOf && self.kinds_exclude(any, site.root) => {
-                        self.degrade(site, ptr, ONE_OF_KINDS);
-                    }
                     Some(items) if !items.is_empty() => {
+                        // The kinds each member binds when it lets every
+                        // value of the others through.
+                        let probed: Vec<Option<(bool, bool)>> = (items.iter())
+                            .map(|item| {
+                                let member =
+                                    |p: &mut Implied<'_, '_>| p.member(item, REF_HOPS, NEST);
+                                self.implied_kinds(site, ptr, member)
+                            })
+                            .collect();
+                        let found: Vec<(bool, bool)> = probed.iter().flatten().copied().collect();
+                        // Members of a oneOf that bind objects and arrays:
+                        // a value of one kind passes every member of the
+                        // other, so it passes the oneOf only where it
+                        // fails the members of its own kind, which neither
+                        // SDK can say.
+                        if keyword == Kw::OneOf
+                            && found.len() > 1
+                            && found.iter().copied().reduce(either) == Some((true, true))
+                        {
+                            self.degrade(site, ptr, ONE_OF_KINDS);
+                            continue;
+                        }
                         let mut members = Vec::with_capacity(items.len());
                         for (i, item) in items.iter().enumerate() {
                             let index = i.to_string();
@@ -1462,13 +1518,21 @@ impl<'v> Walk<'v> {
                             members.push(self.child(site, item, ptr, &segs, depth));
                         }
                         // A member of the kind its keywords imply lets
-                        // every other kind through, and so the union does.
-                        // Those members are recorded too, for what the
-                        // union admits of the other kinds.
-                        let lets_through = self.union_lets_through(keyword, items, site.root);
+                        // every other kind through, and so the union does;
+                        // for `oneOf`, only when one member does: a value
+                        // of another kind passes each such member, and so
+                        // fails a `oneOf` of two. (With one, the SDK admits
+                        // those of it that another member admits too, as
+                        // it admits every value two members of a `oneOf`
+                        // admit.) Those members are recorded too, for what
+                        // the union admits of the other kinds.
+                        let lets_through = match keyword {
+                            Kw::OneOf => found.len() == 1,
+                            _ => !found.is_empty(),
+                        };
                         let choices: Vec<Ty> = if lets_through {
-                            (items.iter().zip(&members))
-                                .filter(|(item, _)| implied_member(item, site.root))
+                            (probed.iter().zip(&members))
+                                .filter(|(kinds, _)| kinds.is_some())
                                 .map(|(_, member)| member.clone())
                                 .collect()
                         } else {
@@ -1518,49 +1582,27 @@ impl<'v> Walk<'v> {
         }
     }
 
-    /// Whether `item`, a member of `allOf`, lets every value of some kind
-    /// through (see [`implied_member`]). For the SDK only.
-    fn is_implied(&self, item: &Json<'_>, root: &Json<'_>) -> bool {
-        !self.checking && implied_member(item, root)
-    }
-
-    /// Whether `one_of` (a `oneOf`'s value) has members that let other kinds
-    /// through and bind different kinds (objects and arrays): a value of
-    /// one kind passes every member of the other, so it passes the `oneOf`
-    /// only where it fails the members of its own kind, which neither SDK
-    /// can say. For the SDK only.
-    fn kinds_exclude(&self, one_of: &Json<'_>, root: &Json<'_>) -> bool {
-        let Some(items) = one_of.as_array().filter(|_| !self.checking) else {
-            return false;
-        };
-        let mut kinds = items
-            .iter()
-            .filter_map(|item| Implied::new(root).member(item, REF_HOPS, NEST));
-        let Some(first) = kinds.next() else {
-            return false;
-        };
-        let mut bound = first;
-        let mut count = 1;
-        for kind in kinds {
-            bound = either(bound, kind);
-            count += 1;
+    /// What `probe` finds with an [`Implied`] over the document `site` is
+    /// in: the kinds a member's keywords bind when it lets every value of
+    /// the others through. `None` in a check, whose lowering admits the
+    /// other kinds already. A member too deep to judge counts as one that
+    /// binds either kind (so the SDK admits more, not less), and is
+    /// recorded.
+    fn implied_kinds(
+        &mut self,
+        site: &Site<'_>,
+        ptr: &str,
+        probe: impl FnOnce(&mut Implied<'_, '_>) -> Option<(bool, bool)>,
+    ) -> Option<(bool, bool)> {
+        if self.checking {
+            return None;
         }
-        count > 1 && bound == (true, true)
-    }
-
-    /// Whether the union `keyword` of `items` lets every value of some
-    /// kind through, as one of its members does (see [`implied_member`]).
-    /// For `oneOf`, only when one member does: a value of another kind
-    /// passes each such member, and so fails a `oneOf` of two. (With one,
-    /// the SDK admits those of it that another member admits too, as it
-    /// admits every value two members of a `oneOf` admit.)
-    fn union_lets_through(&self, keyword: Kw, items: &[Json<'_>], root: &Json<'_>) -> bool {
-        let implied = items.iter().filter(|item| implied_member(item, root));
-        !self.checking
-            && match keyword {
-                Kw::OneOf => implied.take(2).count() == 1,
-                _ => implied.take(1).count() == 1,
-            }
+        let mut implied = Implied::new(site.root);
+        let kinds = probe(&mut implied);
+        if implied.exhausted {
+            self.degrade(site, ptr, TOO_DEEP_TO_JUDGE);
+        }
+        kinds
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -1633,33 +1675,37 @@ impl<'v> Walk<'v> {
             None => {
                 let object_like = map.has_any(&OBJECT_KEYWORDS);
                 let array_like = map.has_any(&ARRAY_KEYWORDS);
-                let shaped = if object_like {
-                    self.lower_object(site, map, ptr, depth)
-                } else if array_like {
-                    self.lower_array(site, map, ptr, depth)
-                } else {
+                let mut shaped = Vec::with_capacity(2);
+                if object_like {
+                    shaped.push(self.lower_object(site, map, ptr, depth));
+                }
+                if array_like {
+                    shaped.push(self.lower_array(site, map, ptr, depth));
+                }
+                if shaped.is_empty() {
                     return None;
-                };
-                if !self.checking {
-                    return Some(shaped);
+                }
+                // The SDK declares the kinds the keywords describe, which is
+                // what such a schema means on its own; unless others are
+                // named too (`minLength` beside `required`).
+                if !self.checking && !map.about_other_kinds() {
+                    return Some(union(shaped));
                 }
                 // Without `type`, the keywords bind only values of their kind.
-                let other = if object_like {
-                    Ty::Array(Box::new(Ty::Unknown))
-                } else {
+                let empty_object = || {
                     Ty::Object(Object {
                         props: Vec::new(),
                         extra: Extra::Unspecified,
                     })
                 };
-                Some(union(vec![
-                    shaped,
-                    Ty::Null,
-                    Ty::Bool,
-                    Ty::Num,
-                    Ty::Str,
-                    other,
-                ]))
+                if !object_like {
+                    shaped.push(empty_object());
+                }
+                if !array_like {
+                    shaped.push(Ty::Array(Box::new(Ty::Unknown)));
+                }
+                shaped.extend([Ty::Null, Ty::Bool, Ty::Num, Ty::Str]);
+                Some(union(shaped))
             }
         }
     }
@@ -2363,6 +2409,113 @@ mod tests {
             .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
             .collect();
         assert_eq!(one_of, ["one_of_kinds"]);
+    }
+
+    #[test]
+    fn keywords_of_other_kinds_beside_object_keywords_admit_every_kind() {
+        // `minLength` applies to strings, `required` to objects: the schema
+        // admits both, and every other kind, so neither is declared alone.
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "text": {"required": ["x"], "minLength": 2},
+                "not": {"properties": {"x": {"type": "integer"}}, "not": {"type": "object"}},
+                "both": {"properties": {"x": {"type": "integer"}}, "items": {"type": "string"}},
+                "plain": {"required": ["x"]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let text = crate::render(Language::TypeScript, &tools);
+        for (key, ty) in [
+            (
+                "text",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
+            (
+                "not",
+                "{ x?: number } | unknown[] | null | boolean | number | string;",
+            ),
+            // Keywords of two kinds: both kinds.
+            ("both", "{ x?: number } | string[];"),
+            // Alone, the kind the keywords describe.
+            ("plain", "{ x: unknown };"),
+        ] {
+            assert!(text.contains(&format!(" {key}?: {ty}")), "{key}: {text}");
+        }
+        let python = crate::render(Language::Python, &tools);
+        assert!(
+            python.contains(r#""text": 'X2 | list[Any] | None | bool | float | str',"#),
+            "{python}"
+        );
+    }
+
+    #[test]
+    fn members_past_the_probes_limits_admit_every_kind_and_are_recorded() {
+        // A chain of references and a nesting of unions within the limits
+        // are judged; 70 nested `anyOf` are past them, and the SDK then
+        // admits the text the schema may admit, and says so.
+        let mut deep = json!({"$ref": "#/$defs/R"});
+        for _ in 0..70 {
+            deep = json!({"anyOf": [deep]});
+        }
+        let mut defs = serde_json::Map::new();
+        for i in 1..40 {
+            defs.insert(
+                format!("A{i}"),
+                json!({"$ref": format!("#/$defs/A{}", i + 1)}),
+            );
+        }
+        defs.insert("A40".into(), json!({"required": ["x"]}));
+        defs.insert("R".into(), json!({"required": ["x"]}));
+        let schema = json!({
+            "type": "object",
+            "$defs": defs,
+            "properties": {
+                "chain": {"type": ["string", "object"], "allOf": [{"$ref": "#/$defs/A1"}]},
+                "nested": {"type": ["string", "object"], "allOf": [{"anyOf": [{"anyOf": [{"anyOf": [{"$ref": "#/$defs/R"}]}]}]}]},
+                "deep": {"type": ["string", "object"], "allOf": [deep]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        let declared = |key: &str| -> String {
+            let at = rendered
+                .text
+                .find(&format!(" {key}?: "))
+                .unwrap_or_default();
+            let rest = &rendered.text[at + key.len() + 4..];
+            let end = [rest.find("; "), rest.find(" })")]
+                .into_iter()
+                .flatten()
+                .min();
+            rest[..end.unwrap_or(rest.len())].trim().to_owned()
+        };
+        assert!(
+            declared("chain").starts_with("string | "),
+            "{}",
+            rendered.text
+        );
+        assert_eq!(
+            declared("nested"),
+            "string | { [key: string]: unknown } & R"
+        );
+        assert!(declared("deep").starts_with("string"), "{}", rendered.text);
+        // Recorded for `deep` (and for the unions inside it that are past
+        // the limits too), and nowhere else.
+        let recorded: Vec<&str> = (rendered.degradations.iter())
+            .filter(|d| d.reason.contains("past what the SDK follows"))
+            .map(|d| d.pointer.as_str())
+            .collect();
+        assert!(
+            recorded.contains(&"/inputSchema/properties/deep"),
+            "{recorded:?}"
+        );
+        assert!(
+            recorded
+                .iter()
+                .all(|p| p.starts_with("/inputSchema/properties/deep")),
+            "{recorded:?}"
+        );
     }
 
     #[test]
