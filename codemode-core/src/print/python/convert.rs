@@ -462,6 +462,12 @@ impl<'a> Convert<'a> {
                         };
                         (member_base, format!("{key}|{i}"))
                     };
+                    // A name for any value makes the union any value:
+                    // written out, pyright strict would take the union
+                    // for a partly unknown type.
+                    if names_any(member, defs) {
+                        return Py::Any;
+                    }
                     out.push(self.conv_part(member, names, origin));
                 }
                 py_union(out)
@@ -836,6 +842,22 @@ pub(super) fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
         [only] if literal.is_none() && only.required => Some(only.name.as_str()),
         _ => literal,
     }
+}
+
+/// Whether `ty` is a reference to a definition that admits any value
+/// (through up to eight references).
+fn names_any<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> bool {
+    for _ in 0..8 {
+        match ty {
+            Ty::Named(id) => match defs.get(*id) {
+                Some(def) => ty = &def.ty,
+                None => return false,
+            },
+            Ty::Unknown => return true,
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// A flat union with its literals gathered into one `Literal[...]`.

@@ -586,6 +586,28 @@ mod tests {
     }
 
     #[test]
+    fn a_union_with_a_name_for_any_value_is_any() {
+        // Written `X | A` with `A: TypeAlias = 'Any'`, pyright strict reads
+        // the union as partly unknown and refuses nested literals.
+        let tools = vec![ToolDef::new(
+            "t",
+            json!({
+                "type": "object",
+                "$defs": {"A": {"description": "anything"}, "B": {"$ref": "#/$defs/A"}},
+                "properties": {
+                    "p": {"anyOf": [{"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}, {"$ref": "#/$defs/B"}]},
+                    "q": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+                }
+            }),
+        )];
+        let text = crate::render(crate::Language::Python, &tools);
+        assert!(
+            text.contains("*, p: Any = ..., q: str | int = ..."),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_chain_of_allof_definitions_merges_until_it_is_too_deep() {
         // D_i = allOf [D_(i-1), {p_i}]: an inheritance chain, two steps a level.
         let chain = |n: usize| {
