@@ -113,6 +113,16 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     }));
     let self_merging_uses =
         defs((0..n).map(|i| (format!("r{i}"), json!({"$ref": format!("#/$defs/R{i}")}))));
+    // Each definition an allOf of references to the next eight and a
+    // keyword without type: judging each member afresh read the whole
+    // rest of the graph.
+    let dag = defs((0..n).map(|i| {
+        let mut members: Vec<Value> = (i + 1..(i + 9).min(n))
+            .map(|j| json!({"$ref": format!("#/$defs/G{j}")}))
+            .collect();
+        members.push(json!({"required": ["k"]}));
+        (format!("G{i}"), json!({"allOf": members}))
+    }));
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -150,6 +160,13 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             )],
         ),
         ("many tools whose definitions share one name", same_named),
+        (
+            "allOf references through a graph of keywords without type",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"type": ["string", "object"], "$ref": "#/$defs/G0"}}, "$defs": dag}),
+            )],
+        ),
         (
             "allOf of many keywords without type beside a nullable object",
             vec![tool(

@@ -103,7 +103,7 @@ pub(super) fn beside_a_reference(fields: Fields<'_>) -> bool {
 /// Keywords that constrain strings or numbers, or every value (`not`,
 /// `if`): beside object or array keywords without `type`, they say the
 /// schema is about other kinds of value too.
-const OTHER_KINDS: [&str; 12] = [
+const OTHER_KINDS: [&str; 14] = [
     "minLength",
     "maxLength",
     "pattern",
@@ -116,25 +116,71 @@ const OTHER_KINDS: [&str; 12] = [
     "not",
     "if",
     "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// Keywords about objects only, beyond those that shape the SDK's object
+/// type: beside array keywords they say objects are meant too.
+const MORE_OBJECT: [&str; 7] = [
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "propertyNames",
+    "unevaluatedProperties",
+    "dependencies",
+];
+
+/// Keywords about arrays only, beyond those that shape the SDK's array
+/// type (`minItems`, `maxItems` and `additionalItems` are read as keywords):
+/// beside object keywords they say arrays are meant too.
+const MORE_ARRAY: [&str; 5] = [
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedItems",
 ];
 
 /// The values of a schema object's type keywords.
 pub(super) struct Keywords<'v> {
     found: [Option<&'v Json<'v>>; COUNT],
     other_kinds: bool,
+    more_object: bool,
+    more_array: bool,
 }
 
 impl<'v> Keywords<'v> {
     pub(super) fn of(fields: Fields<'v>) -> Self {
         let mut found = [None; COUNT];
-        let mut other_kinds = false;
+        let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
         for (key, value) in fields.iter() {
             match Kw::of(key) {
                 Some(kw) => found[kw as usize] = Some(value),
-                None => other_kinds |= OTHER_KINDS.contains(&key),
+                None => {
+                    other_kinds |= OTHER_KINDS.contains(&key);
+                    more_object |= MORE_OBJECT.contains(&key);
+                    more_array |= MORE_ARRAY.contains(&key);
+                }
             }
         }
-        Keywords { found, other_kinds }
+        more_array |= [Kw::MinItems, Kw::MaxItems, Kw::AdditionalItems]
+            .iter()
+            .any(|kw| found[*kw as usize].is_some());
+        Keywords {
+            found,
+            other_kinds,
+            more_object,
+            more_array,
+        }
+    }
+
+    /// Whether keywords about objects only, or arrays only, are present
+    /// beyond those that shape the SDK's types (see [`MORE_OBJECT`] and
+    /// [`MORE_ARRAY`]), as (objects, arrays).
+    pub(super) fn more_kinds(&self) -> (bool, bool) {
+        (self.more_object, self.more_array)
     }
 
     pub(super) fn get(&self, kw: Kw) -> Option<&'v Json<'v>> {

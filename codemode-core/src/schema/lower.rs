@@ -1045,20 +1045,37 @@ const NEST: usize = 64;
 /// `anyOf` or `oneOf` with such a member (see
 /// [`union_lets_through`](Walk::union_lets_through)). `nullable` only widens,
 /// and keywords beside a `$ref` count only in dialects that apply them.
+/// Schemas [`Implied`] may read in a walk for each schema the walk lowers
+/// (see [`Walk::implied_work`]).
+const IMPLIED_PER_NODE: usize = 16;
+
 /// Schemas read, at most, to tell whether one member lets other kinds
 /// through; past it, the member counts as one that does not.
 const IMPLIED_WORK: usize = 1024;
 
+/// What [`Implied`] found of each schema a reference reached, by the
+/// document's and the schema's addresses: the kinds it binds, and whether
+/// a limit was reached reading it.
+type ImpliedMemo = HashMap<(usize, usize), (Option<(bool, bool)>, bool)>;
+
 /// What [`Walk::implied_kinds`] reads: the document references resolve
-/// in, the work left, and whether a limit was reached.
+/// in, the work left, whether a limit was reached, and what the walk has
+/// found of schemas references reached before.
 struct Implied<'r, 'v> {
     root: &'r Json<'v>,
     work: usize,
+    /// The walk's work left, across every member it judges.
+    total: &'r mut usize,
     exhausted: bool,
-    /// What each schema a reference reached was found to bind, by its
-    /// address: read once however many paths reach it, and a reference
-    /// back to one being read binds nothing more.
-    seen: HashMap<usize, Option<(bool, bool)>>,
+    /// Whether a reference led back to a schema being read, which makes
+    /// what is found on the way depend on where the reading started.
+    cycle: bool,
+    /// The schemas being read, by address.
+    open: HashSet<usize>,
+    /// What each schema a reference reached binds, and whether a limit was
+    /// reached reading it, by the document's and the schema's addresses:
+    /// read once in a walk however many paths reach it.
+    memo: &'r mut ImpliedMemo,
 }
 
 /// What a schema's own keywords (all but `$ref`) say, for [`Implied`].
@@ -1072,12 +1089,15 @@ enum Own {
 }
 
 impl<'r, 'v> Implied<'r, 'v> {
-    fn new(root: &'r Json<'v>) -> Self {
+    fn new(root: &'r Json<'v>, total: &'r mut usize, memo: &'r mut ImpliedMemo) -> Self {
         Implied {
             root,
             work: IMPLIED_WORK,
+            total,
             exhausted: false,
-            seen: HashMap::default(),
+            cycle: false,
+            open: HashSet::default(),
+            memo,
         }
     }
 
@@ -1091,10 +1111,12 @@ impl<'r, 'v> Implied<'r, 'v> {
     /// The kinds (objects, arrays) whose values `item`'s keywords bind,
     /// when it lets every value of other kinds through; `None` otherwise.
     fn member(&mut self, item: &Json<'_>, refs: usize, nest: usize) -> Option<(bool, bool)> {
-        let Some(work) = self.work.checked_sub(1) else {
+        let (Some(work), Some(total)) = (self.work.checked_sub(1), self.total.checked_sub(1))
+        else {
             return self.past_a_limit();
         };
         self.work = work;
+        *self.total = total;
         let Json::Object(fields) = item else {
             return None;
         };
@@ -1124,16 +1146,30 @@ impl<'r, 'v> Implied<'r, 'v> {
         let target = (reference.as_str())
             .and_then(local_pointer)
             .and_then(|pointer| self.root.pointer(&pointer))?;
-        let key = std::ptr::from_ref(target) as usize;
-        if let Some(known) = self.seen.get(&key) {
-            return *known;
+        let at = std::ptr::from_ref(target) as usize;
+        let key = (std::ptr::from_ref(self.root) as usize, at);
+        if let Some(&(kinds, exhausted)) = self.memo.get(&key) {
+            self.exhausted |= exhausted;
+            return kinds;
         }
-        self.seen.insert(key, None);
+        if !self.open.insert(at) {
+            // Back to a schema being read: this way binds nothing more.
+            self.cycle = true;
+            return None;
+        }
+        let (cycle, exhausted) = (self.cycle, self.exhausted);
+        (self.cycle, self.exhausted) = (false, false);
         let kinds = match refs.checked_sub(1) {
             Some(refs) => self.member(target, refs, nest),
             None => self.past_a_limit(),
         };
-        self.seen.insert(key, kinds);
+        self.open.remove(&at);
+        // Kept only when it does not depend on where the reading started.
+        if !self.cycle {
+            self.memo.insert(key, (kinds, self.exhausted));
+        }
+        self.cycle |= cycle;
+        self.exhausted |= exhausted;
         kinds
     }
 
@@ -1142,10 +1178,7 @@ impl<'r, 'v> Implied<'r, 'v> {
         if keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) || keywords.about_other_kinds() {
             return Own::Not;
         }
-        let direct = (
-            keywords.has_any(&OBJECT_KEYWORDS),
-            keywords.has_any(&ARRAY_KEYWORDS),
-        );
+        let direct = described_kinds(keywords);
         let mut bound = (direct != (false, false)).then_some(direct);
         for keyword in [Kw::AllOf, Kw::AnyOf, Kw::OneOf] {
             let Some(value) = keywords.get(keyword) else {
@@ -1189,6 +1222,37 @@ fn either(a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
     (a.0 || b.0, a.1 || b.1)
 }
 
+/// Every kind of value but the kinds (objects, arrays) given.
+fn every_other_kind((objects, arrays): (bool, bool)) -> Vec<Ty> {
+    let mut out = Vec::with_capacity(6);
+    if !objects {
+        out.push(Ty::Object(Object {
+            props: Vec::new(),
+            extra: Extra::Unspecified,
+        }));
+    }
+    if !arrays {
+        out.push(Ty::Array(Box::new(Ty::Unknown)));
+    }
+    out.extend([Ty::Null, Ty::Bool, Ty::Num, Ty::Str]);
+    out
+}
+
+/// The kinds (objects, arrays) the keywords in `map` describe without a
+/// `type`: those [`OBJECT_KEYWORDS`] and [`ARRAY_KEYWORDS`] name, and,
+/// beside them, those other keywords of one kind name too (`minItems`
+/// beside `required` means arrays as well). Neither when no keyword that
+/// shapes a type is present.
+fn described_kinds(map: &Keywords<'_>) -> (bool, bool) {
+    let object = map.has_any(&OBJECT_KEYWORDS);
+    let array = map.has_any(&ARRAY_KEYWORDS);
+    if !object && !array {
+        return (false, false);
+    }
+    let (more_object, more_array) = map.more_kinds();
+    (object || more_object, array || more_array)
+}
+
 /// Keywords that describe an object when no `type` is given: `required`
 /// alone too, since an allOf member that only makes another member's keys
 /// required is common.
@@ -1230,6 +1294,14 @@ struct Walk<'v> {
     checking: bool,
     /// Whether any intersection was made.
     intersections: bool,
+    /// What [`Implied`] found of schemas references reached (see there).
+    implied_memo: ImpliedMemo,
+    /// The work [`Implied`] has done in this walk; it may do
+    /// [`IMPLIED_PER_NODE`] for each schema lowered, so that judging members
+    /// stays linear in the schemas however they refer to each other.
+    implied_work: usize,
+    /// Schemas lowered so far.
+    nodes: usize,
     /// The members of unions that let other kinds through which their
     /// keywords imply, from the node being lowered down, for an `allOf`
     /// around it to record (see [`distribute`]).
@@ -1292,6 +1364,7 @@ impl<'v> Walk<'v> {
     }
 
     fn lower(&mut self, site: &Site<'v>, node: &'v Json<'v>, ptr: &mut String, depth: usize) -> Ty {
+        self.nodes += 1;
         if depth > MAX_DEPTH {
             return self.degrade(site, ptr, format!("nested deeper than {MAX_DEPTH} levels"));
         }
@@ -1341,12 +1414,32 @@ impl<'v> Walk<'v> {
                 // Since draft 2019-09 the keywords beside a `$ref` apply
                 // too, as if both were members of an `allOf`; before it they
                 // are not read. A malformed one is recorded and left out.
-                let beside = if super::keywords::siblings_apply(site.root) {
+                let siblings_apply = super::keywords::siblings_apply(site.root);
+                let beside = if siblings_apply {
                     self.lower_own(site, map, ptr, depth).ok().flatten()
                 } else {
                     None
                 };
                 match beside {
+                    // Keywords of other kinds beside a reference to keywords
+                    // that bind one kind: the schema means the other kinds
+                    // too (`minLength` beside a reference to `required`).
+                    _ if siblings_apply && map.about_other_kinds() => {
+                        let probe = |p: &mut Implied<'_, '_>| p.target(reference, REF_HOPS, NEST);
+                        match self.implied_kinds(site, ptr, probe) {
+                            Some(kinds) => {
+                                let mut all = vec![target];
+                                all.extend(every_other_kind(kinds));
+                                union(all)
+                            }
+                            None => match beside {
+                                Some(beside) if adds_to_a_reference(&beside) => {
+                                    self.intersect(site, ptr, vec![target, beside], Vec::new())
+                                }
+                                _ => target,
+                            },
+                        }
+                    }
                     Some(beside) if adds_to_a_reference(&beside) => {
                         // Either part may be one that lets other kinds
                         // through.
@@ -1597,9 +1690,17 @@ impl<'v> Walk<'v> {
         if self.checking {
             return None;
         }
-        let mut implied = Implied::new(site.root);
+        // A few hundred schemas' worth to start with, for a deep member
+        // met before much is lowered.
+        let allowed = (self.nodes.saturating_add(256))
+            .saturating_mul(IMPLIED_PER_NODE)
+            .saturating_sub(self.implied_work);
+        let mut left = allowed;
+        let mut implied = Implied::new(site.root, &mut left, &mut self.implied_memo);
         let kinds = probe(&mut implied);
-        if implied.exhausted {
+        let exhausted = implied.exhausted;
+        self.implied_work += allowed - left;
+        if exhausted {
             self.degrade(site, ptr, TOO_DEEP_TO_JUDGE);
         }
         kinds
@@ -1673,8 +1774,7 @@ impl<'v> Walk<'v> {
             }
             Some(_) => Some(self.malformed(site, ptr, "type", "a type name or an array of them")),
             None => {
-                let object_like = map.has_any(&OBJECT_KEYWORDS);
-                let array_like = map.has_any(&ARRAY_KEYWORDS);
+                let (object_like, array_like) = described_kinds(map);
                 let mut shaped = Vec::with_capacity(2);
                 if object_like {
                     shaped.push(self.lower_object(site, map, ptr, depth));
@@ -1692,19 +1792,7 @@ impl<'v> Walk<'v> {
                     return Some(union(shaped));
                 }
                 // Without `type`, the keywords bind only values of their kind.
-                let empty_object = || {
-                    Ty::Object(Object {
-                        props: Vec::new(),
-                        extra: Extra::Unspecified,
-                    })
-                };
-                if !object_like {
-                    shaped.push(empty_object());
-                }
-                if !array_like {
-                    shaped.push(Ty::Array(Box::new(Ty::Unknown)));
-                }
-                shaped.extend([Ty::Null, Ty::Bool, Ty::Num, Ty::Str]);
+                shaped.extend(every_other_kind((object_like, array_like)));
                 Some(union(shaped))
             }
         }
@@ -2417,11 +2505,19 @@ mod tests {
         // admits both, and every other kind, so neither is declared alone.
         let schema = json!({
             "type": "object",
+            "$defs": {"R": {"required": ["x"]}, "Mail": {"$ref": "#/$defs/R", "format": "email"}},
             "properties": {
                 "text": {"required": ["x"], "minLength": 2},
                 "not": {"properties": {"x": {"type": "integer"}}, "not": {"type": "object"}},
                 "both": {"properties": {"x": {"type": "integer"}}, "items": {"type": "string"}},
-                "plain": {"required": ["x"]}
+                "plain": {"required": ["x"]},
+                // Beside a reference to keywords that bind objects.
+                "ref": {"$ref": "#/$defs/R", "minLength": 1},
+                "mail": {"$ref": "#/$defs/Mail"},
+                // Keywords of one kind that shape no type still name it.
+                "counted": {"required": ["x"], "minItems": 1},
+                "sized": {"items": {"type": "integer"}, "minProperties": 1},
+                "media": {"required": ["x"], "contentMediaType": "application/json"}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2439,12 +2535,20 @@ mod tests {
             ("both", "{ x?: number } | string[];"),
             // Alone, the kind the keywords describe.
             ("plain", "{ x: unknown };"),
+            ("ref", "R | unknown[] | null | boolean | number | string;"),
+            ("mail", "Mail;"),
+            ("counted", "{ x: unknown } | unknown[];"),
+            ("sized", "{ [key: string]: unknown } | number[];"),
+            (
+                "media",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
         ] {
             assert!(text.contains(&format!(" {key}?: {ty}")), "{key}: {text}");
         }
         let python = crate::render(Language::Python, &tools);
         assert!(
-            python.contains(r#""text": 'X2 | list[Any] | None | bool | float | str',"#),
+            python.contains(r#""text": 'R | list[Any] | None | bool | float | str',"#),
             "{python}"
         );
     }

@@ -844,20 +844,26 @@ pub(super) fn tag_of<'t>(ty: &'t Ty, defs: &'t [Def]) -> Option<&'t str> {
     }
 }
 
-/// Whether `ty` is a reference to a definition that admits any value
-/// (through up to eight references).
-fn names_any<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> bool {
-    for _ in 0..8 {
+/// Whether `ty` is a reference to a definition that admits any value: the
+/// escape hatch, or a union with such a member (reading at most 256
+/// types).
+fn names_any(ty: &Ty, defs: &[Def]) -> bool {
+    fn any_within(ty: &Ty, defs: &[Def], work: &mut usize, top: bool) -> bool {
+        if *work == 0 {
+            return false;
+        }
+        *work -= 1;
         match ty {
-            Ty::Named(id) => match defs.get(*id) {
-                Some(def) => ty = &def.ty,
-                None => return false,
-            },
-            Ty::Unknown => return true,
-            _ => return false,
+            Ty::Named(id) => defs
+                .get(*id)
+                .is_some_and(|def| any_within(&def.ty, defs, work, false)),
+            Ty::Unknown => !top,
+            Ty::Union(members) if !top => members.iter().any(|m| any_within(m, defs, work, false)),
+            _ => false,
         }
     }
-    false
+    let mut work = 256;
+    any_within(ty, defs, &mut work, true)
 }
 
 /// A flat union with its literals gathered into one `Literal[...]`.

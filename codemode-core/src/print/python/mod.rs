@@ -593,10 +593,15 @@ mod tests {
             "t",
             json!({
                 "type": "object",
-                "$defs": {"A": {"description": "anything"}, "B": {"$ref": "#/$defs/A"}},
+                "$defs": {
+                    "A": {"description": "anything"},
+                    "B": {"$ref": "#/$defs/A"},
+                    "U": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/B"}]}
+                },
                 "properties": {
                     "p": {"anyOf": [{"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}, {"$ref": "#/$defs/B"}]},
-                    "q": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+                    "q": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                    "r": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/U"}]}
                 }
             }),
         )];
