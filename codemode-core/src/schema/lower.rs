@@ -1222,6 +1222,27 @@ fn either(a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
     (a.0 || b.0, a.1 || b.1)
 }
 
+/// Whether `item` is a schema whose keywords constrain only strings,
+/// numbers or every value (`minLength`, `minimum`, `not`), with no `type`,
+/// `enum`, `const`, reference, combinator or object or array keyword.
+fn only_other_kinds(item: &Json<'_>) -> bool {
+    let Json::Object(fields) = item else {
+        return false;
+    };
+    let keywords = Keywords::of(*fields);
+    keywords.about_other_kinds()
+        && !keywords.has_any(&[
+            Kw::Type,
+            Kw::Enum,
+            Kw::Const,
+            Kw::Ref,
+            Kw::AllOf,
+            Kw::AnyOf,
+            Kw::OneOf,
+        ])
+        && described_kinds(&keywords) == (false, false)
+}
+
 /// Every kind of value but the kinds (objects, arrays) given.
 fn every_other_kind((objects, arrays): (bool, bool)) -> Vec<Ty> {
     let mut out = Vec::with_capacity(6);
@@ -1655,11 +1676,37 @@ impl<'v> Walk<'v> {
             parts.retain(|part| !gone.contains(part));
             self.degrade(site, ptr, IMPLIED_LEFT_OUT);
         }
-        Ok(match parts.len() {
+        // A member that constrains only other kinds (`{"minLength": 1}`)
+        // beside keywords that bind objects or arrays: the schema means
+        // those other kinds too, as it would with the keywords side by side
+        // (see `lower_base`), unless a typed part refuses them.
+        let other_kinds = !self.checking
+            && !implied.is_empty()
+            && parts
+                .iter()
+                .all(|p| *p == Ty::Unknown || implied.contains(p))
+            && [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
+                .into_iter()
+                .any(|keyword| {
+                    (map.get(keyword).and_then(Json::as_array))
+                        .is_some_and(|items| items.iter().any(only_other_kinds))
+                });
+        let kinds = implied
+            .iter()
+            .filter(|ty| parts.contains(ty))
+            .fold((false, false), |all, ty| either(all, bound_kinds(ty, &[])));
+        let ty = match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
             _ => self.intersect(site, ptr, parts, implied),
+        };
+        Ok(if other_kinds {
+            let mut all = vec![ty];
+            all.extend(every_other_kind(kinds));
+            union(all)
+        } else {
+            ty
         })
     }
 
@@ -2517,7 +2564,12 @@ mod tests {
                 // Keywords of one kind that shape no type still name it.
                 "counted": {"required": ["x"], "minItems": 1},
                 "sized": {"items": {"type": "integer"}, "minProperties": 1},
-                "media": {"required": ["x"], "contentMediaType": "application/json"}
+                "media": {"required": ["x"], "contentMediaType": "application/json"},
+                // The other kinds' keywords in a member beside them.
+                "member": {"allOf": [{"required": ["x"]}, {"minLength": 1}]},
+                "union": {"required": ["x"], "anyOf": [{"minLength": 1}]},
+                // A typed part refuses the other kinds.
+                "typed": {"type": "object", "required": ["x"], "anyOf": [{"minLength": 1}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2543,6 +2595,15 @@ mod tests {
                 "media",
                 "{ x: unknown } | unknown[] | null | boolean | number | string;",
             ),
+            (
+                "member",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
+            (
+                "union",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
+            ("typed", "{ x: unknown };"),
         ] {
             assert!(text.contains(&format!(" {key}?: {ty}")), "{key}: {text}");
         }
