@@ -1222,25 +1222,33 @@ fn either(a: (bool, bool), b: (bool, bool)) -> (bool, bool) {
     (a.0 || b.0, a.1 || b.1)
 }
 
-/// Whether `item` is a schema whose keywords constrain only strings,
-/// numbers or every value (`minLength`, `minimum`, `not`), with no `type`,
-/// `enum`, `const`, reference, combinator or object or array keyword.
-fn only_other_kinds(item: &Json<'_>) -> bool {
-    let Json::Object(fields) = item else {
+/// How deep [`members_mention_other_kinds`] looks into combinators.
+const OTHER_KINDS_DEPTH: usize = 8;
+
+/// Whether a member of the combinators in `map` constrains only strings,
+/// numbers or every value (`minLength`, `minimum`, `not`): a schema with no
+/// `type`, `enum`, `const`, reference or object or array keyword, whose own
+/// keywords do, or a member of whose combinators does (`depth` levels
+/// down).
+fn members_mention_other_kinds(map: &Keywords<'_>, depth: usize) -> bool {
+    let Some(depth) = depth.checked_sub(1) else {
         return false;
     };
-    let keywords = Keywords::of(*fields);
-    keywords.about_other_kinds()
-        && !keywords.has_any(&[
-            Kw::Type,
-            Kw::Enum,
-            Kw::Const,
-            Kw::Ref,
-            Kw::AllOf,
-            Kw::AnyOf,
-            Kw::OneOf,
-        ])
-        && described_kinds(&keywords) == (false, false)
+    let mentions = |item: &Json<'_>| {
+        let Json::Object(fields) = item else {
+            return false;
+        };
+        let keywords = Keywords::of(*fields);
+        !keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const, Kw::Ref])
+            && described_kinds(&keywords) == (false, false)
+            && (keywords.about_other_kinds() || members_mention_other_kinds(&keywords, depth))
+    };
+    [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
+        .into_iter()
+        .any(|keyword| {
+            (map.get(keyword).and_then(Json::as_array))
+                .is_some_and(|items| items.iter().any(mentions))
+        })
 }
 
 /// Every kind of value but the kinds (objects, arrays) given.
@@ -1685,12 +1693,7 @@ impl<'v> Walk<'v> {
             && parts
                 .iter()
                 .all(|p| *p == Ty::Unknown || implied.contains(p))
-            && [Kw::AllOf, Kw::AnyOf, Kw::OneOf]
-                .into_iter()
-                .any(|keyword| {
-                    (map.get(keyword).and_then(Json::as_array))
-                        .is_some_and(|items| items.iter().any(only_other_kinds))
-                });
+            && (map.about_other_kinds() || members_mention_other_kinds(map, OTHER_KINDS_DEPTH));
         let kinds = implied
             .iter()
             .filter(|ty| parts.contains(ty))
@@ -2569,7 +2572,10 @@ mod tests {
                 "member": {"allOf": [{"required": ["x"]}, {"minLength": 1}]},
                 "union": {"required": ["x"], "anyOf": [{"minLength": 1}]},
                 // A typed part refuses the other kinds.
-                "typed": {"type": "object", "required": ["x"], "anyOf": [{"minLength": 1}]}
+                "typed": {"type": "object", "required": ["x"], "anyOf": [{"minLength": 1}]},
+                // Nested deeper, or on the schema around the member.
+                "deeper": {"required": ["x"], "allOf": [{"anyOf": [{"pattern": "a"}, {"minimum": 1}]}]},
+                "around": {"allOf": [{"required": ["x"]}], "pattern": "a"}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2604,6 +2610,14 @@ mod tests {
                 "{ x: unknown } | unknown[] | null | boolean | number | string;",
             ),
             ("typed", "{ x: unknown };"),
+            (
+                "deeper",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
+            (
+                "around",
+                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+            ),
         ] {
             assert!(text.contains(&format!(" {key}?: {ty}")), "{key}: {text}");
         }
