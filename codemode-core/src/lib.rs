@@ -57,9 +57,7 @@ pub use error::{ErrorKind, ToolCallError};
 /// crates; not a stable API).
 #[doc(hidden)]
 pub mod wire {
-    pub use crate::tool_list::{
-        clamp_huge_numbers_text as clamp_huge_numbers, may_hold_huge_number,
-    };
+    pub use crate::tool_list::clamp_huge_numbers_line;
 }
 pub use ident::{
     ALIAS_SEPARATORS, ToolNameError, check_tool_name, is_valid_prefix, python_method_aliases,

@@ -210,18 +210,22 @@ fn is_json_number(token: &str) -> bool {
     rest.is_empty()
 }
 
-/// `text` (JSON) with every number too large for a double written as the
-/// largest double of its sign; `None` when it has none. What a tool list
-/// read from text gets, for messages read off the wire.
-pub fn clamp_huge_numbers_text(text: &str) -> Option<String> {
-    clamp_huge_numbers(text).map(|(text, _)| text)
+/// `line` (JSON text, such as one message read off the wire) with every
+/// number too large for a double written as the largest double of its
+/// sign, as a tool list read from text gets; `None` when it has none, or
+/// is not UTF-8.
+pub fn clamp_huge_numbers_line(line: &[u8]) -> Option<String> {
+    if !may_hold_huge_number(line) {
+        return None;
+    }
+    clamp_huge_numbers(std::str::from_utf8(line).ok()?).map(|(text, _)| text)
 }
 
 /// Whether `bytes` might hold a number too large for a double: an exponent
 /// right after a digit, or a run of more than 300 digits. A quick test
-/// before [`clamp_huge_numbers_text`]: `false` is certain, `true` is only
+/// before [`clamp_huge_numbers`]: `false` is certain, `true` is only
 /// possible (the digits may be inside a string).
-pub fn may_hold_huge_number(bytes: &[u8]) -> bool {
+fn may_hold_huge_number(bytes: &[u8]) -> bool {
     let mut run = 0usize;
     let mut previous = 0u8;
     for &byte in bytes {

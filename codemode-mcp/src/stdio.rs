@@ -139,11 +139,7 @@ impl<R> ClampedLines<R> {
         self.ready.clear();
         self.at = 0;
         for line in self.partial[..end].split_inclusive(|b| *b == b'\n') {
-            let clamped = codemode_core::wire::may_hold_huge_number(line)
-                .then(|| std::str::from_utf8(line).ok())
-                .flatten()
-                .and_then(codemode_core::wire::clamp_huge_numbers);
-            match clamped {
+            match codemode_core::wire::clamp_huge_numbers_line(line) {
                 Some(text) => self.ready.extend_from_slice(text.as_bytes()),
                 None => self.ready.extend_from_slice(line),
             }
