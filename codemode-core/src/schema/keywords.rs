@@ -100,48 +100,41 @@ pub(super) fn beside_a_reference(fields: Fields<'_>) -> bool {
             .any(|(key, _)| Kw::of(key).is_some_and(|kw| kw != Kw::Ref && kw != Kw::Nullable))
 }
 
-/// Keywords that constrain strings or numbers, or every value (`not`,
-/// `if`): beside object or array keywords without `type`, they say the
-/// schema is about other kinds of value too.
-const OTHER_KINDS: [&str; 14] = [
-    "minLength",
-    "maxLength",
-    "pattern",
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "not",
-    "if",
-    "contentEncoding",
-    "contentMediaType",
-    "contentSchema",
-];
+/// What a keyword that shapes no type says of the kinds a schema means,
+/// when it is one of those that count beside object or array keywords
+/// without `type`.
+#[derive(Clone, Copy)]
+enum Speaks {
+    /// It constrains strings or numbers, or every value (`not`, `if`): the
+    /// schema is about other kinds of value too.
+    OtherKinds,
+    /// It is about objects only: beside array keywords, objects are meant
+    /// too.
+    Objects,
+    /// It is about arrays only (`minItems`, `maxItems` and
+    /// `additionalItems` are read as keywords, and count too): beside object
+    /// keywords, arrays are meant too.
+    Arrays,
+}
 
-/// Keywords about objects only, beyond those that shape the SDK's object
-/// type: beside array keywords they say objects are meant too.
-const MORE_OBJECT: [&str; 7] = [
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "propertyNames",
-    "unevaluatedProperties",
-    "dependencies",
-];
-
-/// Keywords about arrays only, beyond those that shape the SDK's array
-/// type (`minItems`, `maxItems` and `additionalItems` are read as keywords):
-/// beside object keywords they say arrays are meant too.
-const MORE_ARRAY: [&str; 5] = [
-    "uniqueItems",
-    "contains",
-    "minContains",
-    "maxContains",
-    "unevaluatedItems",
-];
+fn speaks(key: &str) -> Option<Speaks> {
+    Some(match key {
+        "minLength" | "maxLength" | "pattern" | "format" | "minimum" | "maximum"
+        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "not" | "if"
+        | "contentEncoding" | "contentMediaType" | "contentSchema" => Speaks::OtherKinds,
+        "minProperties"
+        | "maxProperties"
+        | "dependentRequired"
+        | "dependentSchemas"
+        | "propertyNames"
+        | "unevaluatedProperties"
+        | "dependencies" => Speaks::Objects,
+        "uniqueItems" | "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
+            Speaks::Arrays
+        }
+        _ => return None,
+    })
+}
 
 /// The values of a schema object's type keywords.
 pub(super) struct Keywords<'v> {
@@ -158,11 +151,12 @@ impl<'v> Keywords<'v> {
         for (key, value) in fields.iter() {
             match Kw::of(key) {
                 Some(kw) => found[kw as usize] = Some(value),
-                None => {
-                    other_kinds |= OTHER_KINDS.contains(&key);
-                    more_object |= MORE_OBJECT.contains(&key);
-                    more_array |= MORE_ARRAY.contains(&key);
-                }
+                None => match speaks(key) {
+                    Some(Speaks::OtherKinds) => other_kinds = true,
+                    Some(Speaks::Objects) => more_object = true,
+                    Some(Speaks::Arrays) => more_array = true,
+                    None => {}
+                },
             }
         }
         more_array |= [Kw::MinItems, Kw::MaxItems, Kw::AdditionalItems]
@@ -177,8 +171,8 @@ impl<'v> Keywords<'v> {
     }
 
     /// Whether keywords about objects only, or arrays only, are present
-    /// beyond those that shape the SDK's types (see [`MORE_OBJECT`] and
-    /// [`MORE_ARRAY`]), as (objects, arrays).
+    /// beyond those that shape the SDK's types (see [`Speaks`]), as
+    /// (objects, arrays).
     pub(super) fn more_kinds(&self) -> (bool, bool) {
         (self.more_object, self.more_array)
     }
@@ -188,7 +182,7 @@ impl<'v> Keywords<'v> {
     }
 
     /// Whether a keyword constrains strings or numbers, or every value
-    /// (see [`OTHER_KINDS`]).
+    /// (see [`Speaks::OtherKinds`]).
     pub(super) fn about_other_kinds(&self) -> bool {
         self.other_kinds
     }

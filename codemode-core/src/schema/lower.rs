@@ -241,13 +241,15 @@ fn drop_unreachable(tools: &mut [LoweredTool], defs: &mut Vec<Def>) {
         at += 1;
         live[at - 1]
     });
-    visit_every_type(tools, defs, &mut |ty| {
-        if let Ty::Named(id) = ty
-            && let Some(new) = renumbered.get(*id)
-        {
-            *id = *new;
+    for tool in tools.iter_mut() {
+        renumber_refs(&mut tool.input, &renumbered);
+        if let Some(output) = &mut tool.output {
+            renumber_refs(output, &renumbered);
         }
-    });
+    }
+    for def in defs.iter_mut() {
+        renumber_refs(&mut def.ty, &renumbered);
+    }
 }
 
 /// Records each intersection with a member that admits no keys but its own
@@ -1037,20 +1039,13 @@ const REF_HOPS: usize = 64;
 /// How deep [`Implied`] looks into combinators inside a member.
 const NEST: usize = 64;
 
-/// Whether `item`, a member of a combinator, lets every value of some kind
-/// through: every part of it does, and at least one part says something.
-/// A part lets other kinds through when its keywords imply its kind (see
-/// [`implied_kind`]), when it is a local `$ref` to such a schema (read from
-/// `root`, up to [`REF_HOPS`] references), an `allOf` of such members, or an
-/// `anyOf` or `oneOf` with such a member (see
-/// [`union_lets_through`](Walk::union_lets_through)). `nullable` only widens,
-/// and keywords beside a `$ref` count only in dialects that apply them.
 /// Schemas [`Implied`] may read in a walk for each schema the walk lowers
 /// (see [`Walk::implied_work`]).
 const IMPLIED_PER_NODE: usize = 16;
 
 /// Schemas read, at most, to tell whether one member lets other kinds
-/// through; past it, the member counts as one that does not.
+/// through; past it, the member counts as one that may bind either kind
+/// (see [`Implied::past_a_limit`]).
 const IMPLIED_WORK: usize = 1024;
 
 /// What [`Implied`] found of each schema a reference reached, by the
@@ -1058,9 +1053,18 @@ const IMPLIED_WORK: usize = 1024;
 /// a limit was reached reading it.
 type ImpliedMemo = HashMap<(usize, usize), (Option<(bool, bool)>, bool)>;
 
-/// What [`Walk::implied_kinds`] reads: the document references resolve
-/// in, the work left, whether a limit was reached, and what the walk has
-/// found of schemas references reached before.
+/// Whether a member of a combinator lets every value of some kind through,
+/// and which kinds it binds: it does when every part of it does and at
+/// least one part says something. A part does when its keywords imply its
+/// kind (see [`implied_kind`]), when it is a local `$ref` to such a schema
+/// (read from `root`, up to [`REF_HOPS`] references), an `allOf` of such
+/// members, or an `anyOf` or `oneOf` with such a member (exactly one, for
+/// `oneOf`). `nullable` only widens, and keywords beside a `$ref` count
+/// only in dialects that apply them.
+///
+/// It holds the document references resolve in, the work left, whether a
+/// limit was reached, and what the walk has found of schemas references
+/// reached before ([`Walk::implied_kinds`] makes one).
 struct Implied<'r, 'v> {
     root: &'r Json<'v>,
     work: usize,
@@ -1251,20 +1255,20 @@ fn members_mention_other_kinds(map: &Keywords<'_>, depth: usize) -> bool {
         })
 }
 
-/// Every kind of value but the kinds (objects, arrays) given.
-fn every_other_kind((objects, arrays): (bool, bool)) -> Vec<Ty> {
-    let mut out = Vec::with_capacity(6);
+/// The union of `types` and every kind of value but the kinds (objects,
+/// arrays) they bind.
+fn with_every_other_kind(mut types: Vec<Ty>, (objects, arrays): (bool, bool)) -> Ty {
     if !objects {
-        out.push(Ty::Object(Object {
+        types.push(Ty::Object(Object {
             props: Vec::new(),
             extra: Extra::Unspecified,
         }));
     }
     if !arrays {
-        out.push(Ty::Array(Box::new(Ty::Unknown)));
+        types.push(Ty::Array(Box::new(Ty::Unknown)));
     }
-    out.extend([Ty::Null, Ty::Bool, Ty::Num, Ty::Str]);
-    out
+    types.extend([Ty::Null, Ty::Bool, Ty::Num, Ty::Str]);
+    union(types)
 }
 
 /// The kinds (objects, arrays) the keywords in `map` describe without a
@@ -1449,34 +1453,25 @@ impl<'v> Walk<'v> {
                 } else {
                     None
                 };
-                match beside {
+                let adds = beside.as_ref().is_some_and(adds_to_a_reference);
+                // What the target binds, when it lets other kinds through.
+                let target_kinds = if siblings_apply && (adds || map.about_other_kinds()) {
+                    self.implied_kinds(site, ptr, |p| p.target(reference, REF_HOPS, NEST))
+                } else {
+                    None
+                };
+                match (beside, target_kinds) {
                     // Keywords of other kinds beside a reference to keywords
                     // that bind one kind: the schema means the other kinds
                     // too (`minLength` beside a reference to `required`).
-                    _ if siblings_apply && map.about_other_kinds() => {
-                        let probe = |p: &mut Implied<'_, '_>| p.target(reference, REF_HOPS, NEST);
-                        match self.implied_kinds(site, ptr, probe) {
-                            Some(kinds) => {
-                                let mut all = vec![target];
-                                all.extend(every_other_kind(kinds));
-                                union(all)
-                            }
-                            None => match beside {
-                                Some(beside) if adds_to_a_reference(&beside) => {
-                                    self.intersect(site, ptr, vec![target, beside], Vec::new())
-                                }
-                                _ => target,
-                            },
-                        }
+                    (_, Some(kinds)) if map.about_other_kinds() => {
+                        with_every_other_kind(vec![target], kinds)
                     }
-                    Some(beside) if adds_to_a_reference(&beside) => {
+                    (Some(beside), target_kinds) if adds => {
                         // Either part may be one that lets other kinds
                         // through.
                         let mut implied = Vec::new();
-                        if self
-                            .implied_kinds(site, ptr, |p| p.target(reference, REF_HOPS, NEST))
-                            .is_some()
-                        {
+                        if target_kinds.is_some() {
                             implied.push(target.clone());
                         }
                         let own = |p: &mut Implied<'_, '_>| match p.own(map, REF_HOPS, NEST) {
@@ -1688,28 +1683,32 @@ impl<'v> Walk<'v> {
         // beside keywords that bind objects or arrays: the schema means
         // those other kinds too, as it would with the keywords side by side
         // (see `lower_base`), unless a typed part refuses them.
-        let other_kinds = !self.checking
+        // The kinds the parts bind, when every part is implied (or says
+        // nothing) and other kinds are named: a set, so that a wide allOf
+        // is read in linear time.
+        let other_kinds = (!self.checking
             && !implied.is_empty()
-            && parts
-                .iter()
-                .all(|p| *p == Ty::Unknown || implied.contains(p))
-            && (map.about_other_kinds() || members_mention_other_kinds(map, OTHER_KINDS_DEPTH));
-        let kinds = implied
-            .iter()
-            .filter(|ty| parts.contains(ty))
-            .fold((false, false), |all, ty| either(all, bound_kinds(ty, &[])));
+            && (map.about_other_kinds() || members_mention_other_kinds(map, OTHER_KINDS_DEPTH)))
+        .then(|| {
+            let implied: HashSet<&Ty> = implied.iter().collect();
+            (parts.iter())
+                .filter(|p| **p != Ty::Unknown)
+                .try_fold((false, false), |all, p| {
+                    implied
+                        .contains(p)
+                        .then(|| either(all, bound_kinds(p, &[])))
+                })
+        })
+        .flatten();
         let ty = match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
             _ => self.intersect(site, ptr, parts, implied),
         };
-        Ok(if other_kinds {
-            let mut all = vec![ty];
-            all.extend(every_other_kind(kinds));
-            union(all)
-        } else {
-            ty
+        Ok(match other_kinds {
+            Some(kinds) => with_every_other_kind(vec![ty], kinds),
+            None => ty,
         })
     }
 
@@ -1842,8 +1841,7 @@ impl<'v> Walk<'v> {
                     return Some(union(shaped));
                 }
                 // Without `type`, the keywords bind only values of their kind.
-                shaped.extend(every_other_kind((object_like, array_like)));
-                Some(union(shaped))
+                Some(with_every_other_kind(shaped, (object_like, array_like)))
             }
         }
     }
