@@ -41,6 +41,12 @@ class Tools(Protocol):
         """Label an item with text, nothing, or a label object that names it or gives its id."""
     async def pick(self, *, item: PickArgsItem | None) -> Any:
         """Pick an item by id, or pass null to pick none."""
+    async def schedule(self, *,
+        every: int = ...,  # @minimum 1
+        job: str,
+        repeat: bool = ...,
+    ) -> Any:
+        """Schedule a job; a job that repeats must say how often."""
     async def search(self, *, filter: Filter | None) -> Any:
         """Search notes, optionally through a filter object, or null for none."""
     async def tag(self, *, tag: str | None | TagArgsTag) -> Any:

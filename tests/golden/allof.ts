@@ -21,6 +21,10 @@ declare const tools: {
   label(args: { label: string | null | { id?: number; name?: string } & ({ name: unknown } | { id: unknown }) }): Promise<unknown>;
   // Pick an item by id, or pass null to pick none.
   pick(args: { item: { id?: string } & { id: unknown } | null }): Promise<unknown>;
+  // Schedule a job; a job that repeats must say how often.
+  schedule(args: { job: string; repeat?: boolean } & {
+    every?: number; // @minimum 1
+  }): Promise<unknown>;
   // Search notes, optionally through a filter object, or null for none.
   search(args: { filter: Filter & { [key: string]: unknown } | null }): Promise<unknown>;
   // Tag an item with text, nothing, or a tag object that names its kind.

@@ -79,6 +79,160 @@ fn visit_every_type(tools: &mut [LoweredTool], defs: &mut [Def], f: &mut impl Fn
     }
 }
 
+/// Kinds of JSON value, a bit each, for [`prune_disjoint`].
+const NULL_KIND: u8 = 1;
+const BOOL_KIND: u8 = 2;
+const NUMBER_KIND: u8 = 4;
+const STRING_KIND: u8 = 8;
+const ARRAY_KIND: u8 = 16;
+const OBJECT_KIND: u8 = 32;
+const EVERY_KIND: u8 = 63;
+
+/// The kinds a type binds (see [`bound_kinds`]), as bits.
+fn bound_bits(ty: &Ty, defs: &[Ty]) -> u8 {
+    let (objects, arrays) = bound_kinds(ty, defs);
+    (if objects { OBJECT_KIND } else { 0 }) | (if arrays { ARRAY_KIND } else { 0 })
+}
+
+/// What kinds of JSON value types admit, with what each definition admits
+/// remembered, so that every definition is read once.
+struct ValueKinds<'d> {
+    defs: &'d [Ty],
+    memo: Vec<Option<u8>>,
+}
+
+impl ValueKinds<'_> {
+    /// The kinds `ty` admits, or more. `implied` holds the members an
+    /// intersection around records as implied by their keywords: such a
+    /// choice of a union lets every kind it does not bind through. An
+    /// intersection's own implied members restrict no kind. A reference
+    /// past [`REF_HOPS`], or back to a definition being read, may be
+    /// anything.
+    fn of(&mut self, ty: &Ty, implied: &HashSet<&Ty>, hops: usize) -> u8 {
+        match ty {
+            Ty::Unknown => EVERY_KIND,
+            Ty::Never => 0,
+            Ty::Null => NULL_KIND,
+            Ty::Bool | Ty::Lit(Lit::Bool(_)) => BOOL_KIND,
+            Ty::Int | Ty::Num | Ty::Lit(Lit::Num(_)) => NUMBER_KIND,
+            Ty::Str | Ty::Lit(Lit::Str(_)) => STRING_KIND,
+            Ty::Array(_) | Ty::Tuple(_) => ARRAY_KIND,
+            Ty::Object(_) => OBJECT_KIND,
+            Ty::Union(choices) => choices
+                .iter()
+                .fold(0, |k, c| k | self.of_choice(c, implied, hops)),
+            Ty::Inter(members, origin) => self.of_members(members, origin, hops),
+            Ty::Named(id) => {
+                let defs = self.defs;
+                match (self.memo.get(*id), defs.get(*id)) {
+                    (Some(Some(known)), _) => *known,
+                    (Some(None), Some(def)) if hops > 0 => {
+                        // Read through a cycle, the definition may be anything.
+                        self.memo[*id] = Some(EVERY_KIND);
+                        let kinds = self.of(def, &HashSet::default(), hops - 1);
+                        self.memo[*id] = Some(kinds);
+                        kinds
+                    }
+                    _ => EVERY_KIND,
+                }
+            }
+        }
+    }
+
+    /// The kinds a choice of a union admits (see [`Self::of`]).
+    fn of_choice(&mut self, choice: &Ty, implied: &HashSet<&Ty>, hops: usize) -> u8 {
+        let own = self.of(choice, implied, hops);
+        if implied.contains(choice) {
+            own | (EVERY_KIND & !bound_bits(choice, self.defs))
+        } else {
+            own
+        }
+    }
+
+    /// The kinds every typed member of an intersection admits.
+    fn of_members(&mut self, members: &[Ty], origin: &Origin, hops: usize) -> u8 {
+        let implied: HashSet<&Ty> = origin.implied.iter().collect();
+        (members.iter())
+            .filter(|m| !implied.contains(m))
+            .fold(EVERY_KIND, |k, m| k & self.of(m, &implied, hops))
+    }
+}
+
+/// Takes out of the unions inside each intersection the choices of a kind
+/// that the typed members refuse: `{...} & ({ x?: string } | string |
+/// null)`, where the first member binds objects, is `{...} & { x?: string
+/// }`, the same values. Such unions come from keywords that speak of other
+/// kinds too (`{"properties": ..., "not": ...}`) beside a typed schema.
+/// Members their keywords implied restrict no kind, and keep the kinds they
+/// bind (the others they let through anyway). Inner intersections go
+/// first, and the record of implied members is pruned the same way, so
+/// that it still names the members it names.
+fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
+    super::share::each_child_mut(ty, &mut |child| prune_disjoint(child, kinds));
+    let Ty::Inter(members, origin) = ty else {
+        return;
+    };
+    for entry in &mut origin.implied {
+        prune_disjoint(entry, kinds);
+    }
+    let allowed = kinds.of_members(members, origin, REF_HOPS);
+    if allowed == EVERY_KIND {
+        return;
+    }
+    let narrowed = {
+        let implied: HashSet<&Ty> = origin.implied.iter().collect();
+        let defs = kinds.defs;
+        let mut narrow = |ty: &Ty| -> Option<Ty> {
+            let Ty::Union(choices) = ty else {
+                return None;
+            };
+            // An implied union keeps the kinds it binds: the others it
+            // lets through whatever its choices say.
+            let keep = if implied.contains(ty) {
+                bound_bits(ty, defs)
+            } else {
+                0
+            };
+            let gone: Vec<bool> = (choices.iter())
+                .map(|c| {
+                    let admitted = kinds.of_choice(c, &implied, REF_HOPS);
+                    admitted & allowed == 0 && admitted & keep == 0
+                })
+                .collect();
+            if !gone.contains(&true) {
+                return None;
+            }
+            let kept = (choices.iter().zip(&gone))
+                .filter(|(_, gone)| !**gone)
+                .map(|(c, _)| c.clone())
+                .collect();
+            let kept = union(kept);
+            // Unless what it binds changed (and so what it lets through).
+            (keep == 0 || bound_bits(&kept, defs) == keep).then_some(kept)
+        };
+        let members: Vec<Option<Ty>> = members.iter().map(&mut narrow).collect();
+        if members.iter().all(Option::is_none) {
+            return;
+        }
+        let entries: Vec<Option<Ty>> = origin.implied.iter().map(&mut narrow).collect();
+        (members, entries)
+    };
+    let (new_members, new_entries) = narrowed;
+    for (member, new) in members.iter_mut().zip(new_members) {
+        if let Some(new) = new {
+            *member = new;
+        }
+    }
+    for (entry, new) in origin.implied.iter_mut().zip(new_entries) {
+        if let Some(new) = new {
+            *entry = new;
+        }
+    }
+    let members = std::mem::take(members);
+    let origin = std::mem::take(&mut **origin);
+    *ty = intersection(members, origin);
+}
+
 /// Leaves out of each intersection the members its keywords implied without
 /// a `type` (see [`implied_kind`]) when the other members together admit
 /// values of another kind, and records it. JSON Schema lets those values
@@ -959,6 +1113,20 @@ fn finish(part: Part) -> Lowered {
     typescript.dedup();
     break_alias_cycles(&mut defs, &mut degradations);
     if intersections {
+        let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
+        let mut kinds = ValueKinds {
+            defs: &lowered,
+            memo: vec![None; lowered.len()],
+        };
+        for tool in &mut tools {
+            prune_disjoint(&mut tool.input, &mut kinds);
+            if let Some(output) = &mut tool.output {
+                prune_disjoint(output, &mut kinds);
+            }
+        }
+        for def in &mut defs {
+            prune_disjoint(&mut def.ty, &mut kinds);
+        }
         let dropped = drop_implied(&mut tools, &mut defs, &mut degradations);
         record_closed_members(&tools, &defs, &mut degradations);
         cap_intersections(&mut tools, &mut defs, &mut degradations);
@@ -2267,6 +2435,17 @@ mod tests {
     /// references between definitions, alias cycles that are cut, a
     /// reference to the root, and degradations inside definition bodies and
     /// in the tools' own schemas.
+    /// Asserts that each optional property `key` of `text` is declared
+    /// with the type `ty`.
+    fn assert_declared(text: &str, cases: &[(&str, &str)]) {
+        for (key, ty) in cases {
+            let declared = [";", " }"]
+                .iter()
+                .any(|end| text.contains(&format!(" {key}?: {ty}{end}")));
+            assert!(declared, "{key}: {text}");
+        }
+    }
+
     fn schema(i: usize) -> Value {
         let person = if i % 3 == 2 {
             json!({"type": "object", "properties": {"id": {"type": "integer"}, "bad": {"type": "quaternion"}}})
@@ -2437,83 +2616,80 @@ mod tests {
         let tools = vec![crate::ToolDef::new("t", schema)];
         let rendered = crate::render_report(Language::TypeScript, &tools);
         let text = &rendered.text;
-        for (key, ty) in [
-            ("beside", "P"),
-            ("member", "P"),
-            ("own", "P"),
-            ("nullable", "N"),
-            ("items", "L"),
-            ("object", "O & { x: unknown }"),
-            ("typed", "P & { x: unknown }"),
-            ("both", "O & P & { x: unknown }"),
-            // `D` drops its own member, and so admits what `P` does.
-            ("chain", "D"),
-            ("tuple", "P"),
-            ("nulls", "P"),
-            // Only the member whose kind the rest does not admit goes.
-            ("mixed", "{ x?: number } & { x: unknown }"),
-            ("twice", "O & { x: unknown }"),
-            // A union with a member of an implied kind lets the other kinds
-            // through.
-            ("under", "P"),
-            ("beside_one", "P"),
-            // A union of scalars and objects spreads over the objects.
-            (
-                "spread",
-                "string | null | { [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
-            ),
-            (
-                "spread_ref",
-                "{ [key: string]: unknown } & { x: unknown } | null",
-            ),
-            // Keywords of two kinds alone: an object or an array.
-            ("kinds", "{ x: unknown } | string[]"),
-            (
-                "objects",
-                "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
-            ),
-            // An implied union's own choices: the rest spreads over them.
-            ("own_null", "{ a?: string } & { a: unknown } | null"),
-            ("union_member", "{ x: unknown } & { y: unknown } | string"),
-            // `{ x: unknown }` lets every array through, so `items` stands
-            // alone for arrays.
-            ("both_kinds", "{ x: unknown } | number[]"),
-            // Other kinds pass both members, and so fail the `oneOf`.
-            (
-                "one_of_two",
-                "(string | null | { [key: string]: unknown }) & ({ x: unknown } | { y: unknown })",
-            ),
-            // The escape hatch admits every kind.
-            ("escaped", "unknown"),
-            ("ref_member", "P"),
-            // No choice is an object: exact.
-            ("ref_typed", "string | null"),
-            (
-                "ref_spread",
-                "string | null | { [key: string]: unknown } & (R | { y: unknown })",
-            ),
-            ("ref_kinds", "R | A"),
-            ("ref_array", "unknown[] & A | null"),
-            ("ref_beside_type", "R & { [key: string]: unknown } | null"),
-            (
-                "ref_nullable",
-                "string | { [key: string]: unknown } & (R | null)",
-            ),
-            ("ref_chain", "string | { [key: string]: unknown } & C1"),
-            ("ref_all_of", "string | { [key: string]: unknown } & RA"),
-            (
-                "ref_and_own",
-                "string | { [key: string]: unknown } & R & { y: unknown }",
-            ),
-            ("nested_union", "string | { [key: string]: unknown } & R"),
-            ("one_of_kinds", "{ [key: string]: unknown } | unknown[]"),
-            ("spread_kinds", "{ x: unknown } | string | A"),
-        ] {
-            let declared = [";", " }"]
-                .iter()
-                .any(|end| text.contains(&format!(" {key}?: {ty}{end}")));
-            assert!(declared, "{key}: {text}");
-        }
+        assert_declared(
+            text,
+            &[
+                ("beside", "P"),
+                ("member", "P"),
+                ("own", "P"),
+                ("nullable", "N"),
+                ("items", "L"),
+                ("object", "O & { x: unknown }"),
+                ("typed", "P & { x: unknown }"),
+                ("both", "O & P & { x: unknown }"),
+                // `D` drops its own member, and so admits what `P` does.
+                ("chain", "D"),
+                ("tuple", "P"),
+                ("nulls", "P"),
+                // Only the member whose kind the rest does not admit goes.
+                ("mixed", "{ x?: number } & { x: unknown }"),
+                ("twice", "O & { x: unknown }"),
+                // A union with a member of an implied kind lets the other kinds
+                // through.
+                ("under", "P"),
+                ("beside_one", "P"),
+                // A union of scalars and objects spreads over the objects.
+                (
+                    "spread",
+                    "string | null | { [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
+                ),
+                (
+                    "spread_ref",
+                    "{ [key: string]: unknown } & { x: unknown } | null",
+                ),
+                // Keywords of two kinds alone: an object or an array.
+                ("kinds", "{ x: unknown } | string[]"),
+                (
+                    "objects",
+                    "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
+                ),
+                // An implied union's own choices: the rest spreads over them.
+                ("own_null", "{ a?: string } & { a: unknown } | null"),
+                ("union_member", "{ x: unknown } & { y: unknown } | string"),
+                // `{ x: unknown }` lets every array through, so `items` stands
+                // alone for arrays.
+                ("both_kinds", "{ x: unknown } | number[]"),
+                // Other kinds pass both members, and so fail the `oneOf`: only
+                // the objects of the type are left.
+                (
+                    "one_of_two",
+                    "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
+                ),
+                // The escape hatch admits every kind.
+                ("escaped", "unknown"),
+                ("ref_member", "P"),
+                // No choice is an object: exact.
+                ("ref_typed", "string | null"),
+                (
+                    "ref_spread",
+                    "string | null | { [key: string]: unknown } & (R | { y: unknown })",
+                ),
+                ("ref_kinds", "R | A"),
+                ("ref_array", "unknown[] & A | null"),
+                ("ref_beside_type", "R & { [key: string]: unknown } | null"),
+                // `null` is of no kind the type admits.
+                ("ref_nullable", "string | { [key: string]: unknown } & R"),
+                ("ref_chain", "string | { [key: string]: unknown } & C1"),
+                ("ref_all_of", "string | { [key: string]: unknown } & RA"),
+                (
+                    "ref_and_own",
+                    "string | { [key: string]: unknown } & R & { y: unknown }",
+                ),
+                ("nested_union", "string | { [key: string]: unknown } & R"),
+                ("one_of_kinds", "{ [key: string]: unknown } | unknown[]"),
+                ("spread_kinds", "{ x: unknown } | string | A"),
+            ],
+        );
         let mut dropped: Vec<&str> = rendered
             .degradations
             .iter()
@@ -2692,6 +2868,89 @@ mod tests {
                 .iter()
                 .all(|p| p.starts_with("/inputSchema/properties/deep")),
             "{recorded:?}"
+        );
+    }
+
+    #[test]
+    fn choices_of_a_kind_the_typed_members_refuse_are_left_out() {
+        // `properties` beside `not` or `if` speaks of objects and lets every
+        // other kind through, so such a member alone is a union of every
+        // kind; beside a type that admits only some, the rest go.
+        let schema = json!({
+            "type": "object",
+            "$defs": {"O": {"type": "object", "properties": {"q": {"type": "integer"}}}},
+            "properties": {
+                "not_beside": {
+                    "type": "object",
+                    "properties": {"k": {"type": "string"}},
+                    "allOf": [{"properties": {"e": {"type": "string"}}, "not": {"required": ["e", "k"]}}]
+                },
+                "if_beside_ref": {"allOf": [
+                    {"$ref": "#/$defs/O"},
+                    {"properties": {"e": {"type": "string"}}, "if": {"required": ["e"]}, "then": {"required": ["q"]}}
+                ]},
+                // Strings pass the `minLength` member and the type: kept.
+                "two_kinds": {"type": ["string", "object"], "allOf": [{"properties": {"e": {"type": "string"}}, "minLength": 2}]},
+                // The implied choice `{ x }` lets `null` through the first
+                // union, so the second keeps it; `string` is refused by it.
+                "implied_choice": {"allOf": [
+                    {"anyOf": [{"type": "string"}, {"required": ["x"]}]},
+                    {"anyOf": [{"type": "null"}, {"type": "object", "properties": {"y": {"type": "string"}}}]}
+                ]},
+                // `null` goes from the type, then the two are one.
+                "same_kinds": {"type": ["string", "null", "object"], "anyOf": [{"type": "string"}, {"type": "object"}]},
+                // Nothing of a kind another member refuses: as before.
+                "no_other_kind": {"type": ["string", "object"], "anyOf": [{"type": "string"}, {"type": "object", "required": ["a"]}]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        let text = &rendered.text;
+        assert_declared(
+            text,
+            &[
+                ("not_beside", "{ k?: string } & { e?: string }"),
+                ("if_beside_ref", "O & { e?: string }"),
+                (
+                    "two_kinds",
+                    "(string | { [key: string]: unknown }) & ({ e?: string } | string)",
+                ),
+                ("implied_choice", "null | { x: unknown } & { y?: string }"),
+                ("same_kinds", "string | { [key: string]: unknown }"),
+                (
+                    "no_other_kind",
+                    "(string | { [key: string]: unknown }) & (string | { a: unknown })",
+                ),
+            ],
+        );
+        assert!(
+            rendered.degradations.is_empty(),
+            "{:?}",
+            rendered.degradations
+        );
+        // Python gets objects it can name, where it had to say `Any`.
+        let python = crate::render_report(Language::Python, &tools);
+        let of = |key: &str| -> &str {
+            let after = python.text.split(&format!(" {key}: ")).nth(1);
+            let ty = after.and_then(|rest| rest.split(" = ").next());
+            ty.unwrap_or_else(|| panic!("{key}: {}", python.text))
+        };
+        assert_eq!(of("not_beside"), "TArgsNotBeside", "{}", python.text);
+        assert_eq!(of("if_beside_ref"), "TArgsIfBesideRef", "{}", python.text);
+        assert_eq!(
+            of("implied_choice"),
+            "None | TArgsImpliedChoice",
+            "{}",
+            python.text
+        );
+        let recorded: Vec<&str> = (python.degradations.iter())
+            .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            recorded,
+            ["no_other_kind", "two_kinds"],
+            "{:?}",
+            python.degradations
         );
     }
 

@@ -514,7 +514,7 @@ pub(super) fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
 }
 
 /// Calls `f` on each type directly inside `ty`.
-fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
+pub(super) fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     match ty {
         Ty::Object(obj) => {
             for prop in &mut obj.props {
