@@ -187,6 +187,13 @@ impl<'v> Keywords<'v> {
         self.other_kinds
     }
 
+    /// Whether the schema constrains nothing the lowering reads: no type
+    /// keyword, and none about a kind (only annotations, or nothing).
+    pub(super) fn say_nothing(&self) -> bool {
+        self.found.iter().all(Option::is_none)
+            && !(self.other_kinds || self.more_object || self.more_array)
+    }
+
     /// Whether any of `kws` is present.
     pub(super) fn has_any(&self, kws: &[Kw]) -> bool {
         kws.iter().any(|&kw| self.get(kw).is_some())
