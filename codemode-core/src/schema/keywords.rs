@@ -142,12 +142,14 @@ pub(super) struct Keywords<'v> {
     other_kinds: bool,
     more_object: bool,
     more_array: bool,
+    dynamic_ref: bool,
 }
 
 impl<'v> Keywords<'v> {
     pub(super) fn of(fields: Fields<'v>) -> Self {
         let mut found = [None; COUNT];
         let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
+        let mut dynamic_ref = false;
         for (key, value) in fields.iter() {
             match Kw::of(key) {
                 Some(kw) => found[kw as usize] = Some(value),
@@ -155,7 +157,7 @@ impl<'v> Keywords<'v> {
                     Some(Speaks::OtherKinds) => other_kinds = true,
                     Some(Speaks::Objects) => more_object = true,
                     Some(Speaks::Arrays) => more_array = true,
-                    None => {}
+                    None => dynamic_ref |= matches!(key, "$dynamicRef" | "$recursiveRef"),
                 },
             }
         }
@@ -167,7 +169,14 @@ impl<'v> Keywords<'v> {
             other_kinds,
             more_object,
             more_array,
+            dynamic_ref,
         }
+    }
+
+    /// Whether the schema has a `$dynamicRef` (or 2019-09's
+    /// `$recursiveRef`), which the lowering does not follow.
+    pub(super) fn dynamic_ref(&self) -> bool {
+        self.dynamic_ref
     }
 
     /// Whether keywords about objects only, or arrays only, are present

@@ -511,6 +511,10 @@ fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
     None
 }
 
+/// Why a `$dynamicRef` (or `$recursiveRef`) adds nothing to the type.
+const DYNAMIC_REF: &str = "`$dynamicRef` and `$recursiveRef` are not followed, so the SDK \
+     does not constrain the value by the schema they name";
+
 /// Why a member was taken to admit every kind (see [`Implied`]).
 const TOO_DEEP_TO_JUDGE: &str = "a member nests references or combinators past what the SDK \
      follows to tell whether its keywords bind only objects or arrays, so the SDK admits \
@@ -1633,6 +1637,9 @@ impl<'v> Walk<'v> {
         ptr: &mut String,
         depth: usize,
     ) -> Ty {
+        if map.dynamic_ref() && !self.checking {
+            self.record(site, ptr, DYNAMIC_REF.to_owned(), false);
+        }
         let mut ty = match map.get(Kw::Ref) {
             Some(reference) => {
                 let target = self.lower_ref(site, reference, ptr);
@@ -2991,6 +2998,39 @@ mod tests {
             "{:?}",
             python.degradations
         );
+    }
+
+    #[test]
+    fn a_dynamic_reference_is_recorded_and_adds_nothing() {
+        let schema = json!({
+            "type": "object",
+            "$defs": {"Tree": {"$dynamicAnchor": "node", "type": "object", "properties": {
+                "kids": {"type": "array", "items": {"$dynamicRef": "#node"}}
+            }}},
+            "properties": {
+                "tree": {"$ref": "#/$defs/Tree"},
+                "old": {"$recursiveRef": "#", "type": "string"}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        for language in [Language::TypeScript, Language::Python] {
+            let rendered = crate::render_report(language, &tools);
+            let pointers: Vec<&str> = (rendered.degradations.iter())
+                .filter(|d| d.reason == DYNAMIC_REF)
+                .map(|d| d.pointer.as_str())
+                .collect();
+            assert_eq!(
+                pointers,
+                [
+                    "/inputSchema/$defs/Tree/properties/kids/items",
+                    "/inputSchema/properties/old"
+                ],
+                "{language:?}"
+            );
+        }
+        let text = crate::render(Language::TypeScript, &tools);
+        assert!(text.contains("type Tree = { kids?: unknown[] };"), "{text}");
+        assert!(text.contains(" old?: string;"), "{text}");
     }
 
     #[test]
