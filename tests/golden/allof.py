@@ -39,6 +39,8 @@ class Tools(Protocol):
         """Create a user from a base profile plus credentials."""
     async def label(self, *, label: str | None | LabelArgsLabel | LabelArgsLabel2) -> Any:
         """Label an item with text, nothing, or a label object that names it or gives its id."""
+    async def measure(self, *, count: int, scale: float | None = ..., unit: Literal["cm", "in"]) -> Any:
+        """Record a measurement."""
     async def pick(self, *, item: PickArgsItem | None) -> Any:
         """Pick an item by id, or pass null to pick none."""
     async def schedule(self, *,

@@ -19,6 +19,8 @@ declare const tools: {
   }): Promise<unknown>;
   // Label an item with text, nothing, or a label object that names it or gives its id.
   label(args: { label: string | null | { id?: number; name?: string } & ({ name: unknown } | { id: unknown }) }): Promise<unknown>;
+  // Record a measurement.
+  measure(args: { count: number; scale?: number | null; unit: "cm" | "in" }): Promise<unknown>;
   // Pick an item by id, or pass null to pick none.
   pick(args: { item: { id?: string } & { id: unknown } | null }): Promise<unknown>;
   // Schedule a job; a job that repeats must say how often.

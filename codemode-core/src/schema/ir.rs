@@ -170,6 +170,10 @@ pub fn union(members: Vec<Ty>) -> Ty {
 
 /// Builds an intersection: nested intersections are flattened, `Unknown`
 /// members dropped, duplicates removed, and any `Never` member absorbs the rest.
+/// An intersection of scalar types (and unions of them) becomes the scalars
+/// every member admits: `integer & number` is `integer`, `(number | null) &
+/// (null | number)` is `number | null`, `string & ("x" | 3)` is `"x"`. When
+/// none is left, the intersection stays as written (`string & number`).
 pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
     let mut flat = Vec::with_capacity(members.len());
     for member in members {
@@ -184,8 +188,104 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
         }
     }
     finish(flat, Ty::Unknown, |members| {
+        if origin.implied.is_empty()
+            && let Some(met) = meet_scalars(&members)
+        {
+            return met;
+        }
         Ty::Inter(members, Box::new(origin))
     })
+}
+
+/// How many pairs of choices [`meet_scalars`] may compare for one
+/// intersection; past it the intersection stays as written, so that long
+/// enums, or thousands of members, stay linear.
+const MEET_PAIRS: usize = 4_096;
+
+/// The scalars that every member admits, as a union in the first member's
+/// order; `None` when a member is not made of scalars, when the members
+/// share none, or when they have too many choices to compare.
+fn meet_scalars(members: &[Ty]) -> Option<Ty> {
+    fn choices(ty: &Ty) -> &[Ty] {
+        match ty {
+            Ty::Union(choices) => choices.as_slice(),
+            one => std::slice::from_ref(one),
+        }
+    }
+    fn is_scalar(ty: &Ty) -> bool {
+        matches!(
+            ty,
+            Ty::Null | Ty::Bool | Ty::Int | Ty::Num | Ty::Str | Ty::Lit(_)
+        )
+    }
+    /// What both of two scalar types admit, when it is one of them.
+    fn meet<'t>(a: &'t Ty, b: &'t Ty) -> Option<&'t Ty> {
+        match (a, b) {
+            _ if a == b => Some(a),
+            (Ty::Int, Ty::Num) => Some(a),
+            (Ty::Num, Ty::Int) => Some(b),
+            (Ty::Lit(Lit::Num(x)), Ty::Lit(Lit::Num(y))) => same_number(x, y).then_some(a),
+            (Ty::Str, Ty::Lit(Lit::Str(_)))
+            | (Ty::Bool, Ty::Lit(Lit::Bool(_)))
+            | (Ty::Num, Ty::Lit(Lit::Num(_))) => Some(b),
+            (Ty::Lit(Lit::Str(_)), Ty::Str)
+            | (Ty::Lit(Lit::Bool(_)), Ty::Bool)
+            | (Ty::Lit(Lit::Num(_)), Ty::Num) => Some(a),
+            (Ty::Int, Ty::Lit(Lit::Num(n))) if is_integer(n) => Some(b),
+            (Ty::Lit(Lit::Num(n)), Ty::Int) if is_integer(n) => Some(a),
+            _ => None,
+        }
+    }
+    if !members.iter().flat_map(choices).all(is_scalar) {
+        return None;
+    }
+    let (first, rest) = members.split_first()?;
+    let mut met: Vec<&Ty> = choices(first).iter().collect();
+    let mut pairs = 0usize;
+    for member in rest {
+        let other = choices(member);
+        pairs = pairs.saturating_add(met.len().saturating_mul(other.len()));
+        if pairs > MEET_PAIRS {
+            return None;
+        }
+        met = (met.iter())
+            .flat_map(|a| other.iter().filter_map(|b| meet(a, b)))
+            .collect();
+    }
+    match union(met.into_iter().cloned().collect()) {
+        Ty::Never => None,
+        met => Some(met),
+    }
+}
+
+/// Whether two JSON numbers are the same value (`1` and `1.0` are), exactly:
+/// integers past 2^53 are compared as integers, not as doubles.
+fn same_number(x: &Number, y: &Number) -> bool {
+    fn exact(n: &Number) -> Option<i128> {
+        if let Some(i) = n.as_i64() {
+            return Some(i128::from(i));
+        }
+        if let Some(u) = n.as_u64() {
+            return Some(i128::from(u));
+        }
+        let f = n.as_f64()?;
+        // Integral doubles within i128's range convert exactly.
+        (f.fract() == 0.0 && f.abs() < 1.0e38).then_some(f as i128)
+    }
+    match (exact(x), exact(y)) {
+        (Some(a), Some(b)) => a == b,
+        (None, None) => x.as_f64() == y.as_f64(),
+        _ => false,
+    }
+}
+
+/// Whether a JSON number is an integer, as JSON Schema's `integer` reads
+/// it (`1.0` is one).
+fn is_integer(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
@@ -254,6 +354,86 @@ mod tests {
             Ty::Union(vec![Ty::Str, Ty::Null])
         );
         assert_eq!(union(vec![Ty::Str, Ty::Unknown]), Ty::Unknown);
+    }
+
+    #[test]
+    fn an_intersection_of_scalars_is_what_every_member_admits() {
+        let o = Origin::default;
+        let num = |n: serde_json::Value| match n {
+            serde_json::Value::Number(n) => Ty::Lit(Lit::Num(n)),
+            other => panic!("{other}"),
+        };
+        let s = |s: &str| Ty::Lit(Lit::Str(s.to_owned()));
+        let u = |members: Vec<Ty>| Ty::Union(members);
+        let cases = [
+            (vec![Ty::Int, Ty::Num], Ty::Int),
+            (vec![Ty::Num, Ty::Int], Ty::Int),
+            (
+                vec![u(vec![Ty::Num, Ty::Null]), u(vec![Ty::Null, Ty::Num])],
+                u(vec![Ty::Num, Ty::Null]),
+            ),
+            (
+                vec![Ty::Str, u(vec![s("x"), num(serde_json::json!(3))])],
+                s("x"),
+            ),
+            (
+                vec![u(vec![Ty::Str, Ty::Int]), u(vec![Ty::Num, Ty::Null])],
+                Ty::Int,
+            ),
+            // `1.0` is an integer and the same number as `1`; 2^53 + 1 is
+            // not the double 2^53.
+            (
+                vec![
+                    Ty::Int,
+                    u(vec![
+                        num(serde_json::json!(1.0)),
+                        num(serde_json::json!(1.5)),
+                    ]),
+                ],
+                num(serde_json::json!(1.0)),
+            ),
+            (
+                vec![
+                    u(vec![
+                        num(serde_json::json!(1)),
+                        num(serde_json::json!(9_007_199_254_740_993_u64)),
+                    ]),
+                    u(vec![
+                        num(serde_json::json!(1.0)),
+                        num(serde_json::json!(9_007_199_254_740_992.0)),
+                    ]),
+                ],
+                num(serde_json::json!(1)),
+            ),
+            (
+                vec![Ty::Bool, Ty::Lit(Lit::Bool(true))],
+                Ty::Lit(Lit::Bool(true)),
+            ),
+        ];
+        for (members, want) in cases {
+            assert_eq!(intersection(members.clone(), o()), want, "{members:?}");
+        }
+        // Nothing in common, or something not a scalar: as written.
+        for members in [
+            vec![Ty::Str, Ty::Num],
+            vec![Ty::Str, Ty::Named(0)],
+            vec![u(vec![Ty::Str, Ty::Array(Box::new(Ty::Str))]), Ty::Str],
+        ] {
+            assert!(
+                matches!(intersection(members.clone(), o()), Ty::Inter(..)),
+                "{members:?}"
+            );
+        }
+        // Too many pairs to compare: as written.
+        let long = |from: usize| u((from..from + 100).map(|i| s(&i.to_string())).collect());
+        assert!(matches!(
+            intersection(vec![long(0), long(50)], o()),
+            Ty::Inter(..)
+        ));
+        assert_eq!(
+            intersection(vec![long(0), u(vec![s("7"), s("x")])], o()),
+            s("7")
+        );
     }
 
     #[test]
