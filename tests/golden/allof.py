@@ -9,11 +9,11 @@ class Filter(TypedDict):
     field: str
     value: NotRequired[str]
 
-class LabelArgsLabel(TypedDict):
+class IdName(TypedDict):
     id: NotRequired[int]
     name: str
 
-class LabelArgsLabel2(TypedDict):
+class LabelArgsLabel(TypedDict):
     id: int
     name: NotRequired[str]
 
@@ -37,12 +37,14 @@ class Tools(Protocol):
         password: str,  # @minLength 12
     ) -> Any:
         """Create a user from a base profile plus credentials."""
-    async def label(self, *, label: str | None | LabelArgsLabel | LabelArgsLabel2) -> Any:
+    async def label(self, *, label: str | None | IdName | LabelArgsLabel) -> Any:
         """Label an item with text, nothing, or a label object that names it or gives its id."""
     async def measure(self, *, count: int, scale: float | None = ..., unit: Literal["cm", "in"]) -> Any:
         """Record a measurement."""
     async def pick(self, *, item: PickArgsItem | None) -> Any:
         """Pick an item by id, or pass null to pick none."""
+    async def rename(self, *, target: str | None | IdName) -> Any:
+        """Rename a target given by path, by nothing, or as an object with its id."""
     async def schedule(self, *,
         every: int = ...,  # @minimum 1
         job: str,

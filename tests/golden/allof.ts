@@ -23,6 +23,8 @@ declare const tools: {
   measure(args: { count: number; scale?: number | null; unit: "cm" | "in" }): Promise<unknown>;
   // Pick an item by id, or pass null to pick none.
   pick(args: { item: { id?: string } & { id: unknown } | null }): Promise<unknown>;
+  // Rename a target given by path, by nothing, or as an object with its id.
+  rename(args: { target: string | null | { id?: number } & { name: string } }): Promise<unknown>;
   // Schedule a job; a job that repeats must say how often.
   schedule(args: { job: string; repeat?: boolean } & {
     every?: number; // @minimum 1

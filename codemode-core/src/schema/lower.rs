@@ -304,7 +304,19 @@ fn drop_implied(
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
             && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
-            && let Some(split) = distribute(members, at, kind, origin)
+            && let Some(split) = distribute(members, at, kind, origin).or_else(|| {
+                // A reference to a union with choices of the kind spreads
+                // as the union would, so that the keys of the implied
+                // members stay declared. (Without such choices, the
+                // reference alone says the same and keeps its name.)
+                let choices = union_behind(one, &lowered)?;
+                if !choices.iter().any(|c| value_kind(c) == Some(kind)) {
+                    return None;
+                }
+                let mut inlined = members.clone();
+                inlined[at] = Ty::Union(choices.to_vec());
+                distribute(&inlined, at, kind, origin)
+            })
         {
             *ty = split;
             changed = true;
@@ -677,6 +689,19 @@ fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) ->
         out.insert(at_first, intersection(parts, origin));
     }
     Some(union(out))
+}
+
+/// The choices of the union a reference names, through references to
+/// references.
+fn union_behind<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<&'t [Ty]> {
+    for _ in 0..REF_HOPS {
+        match ty {
+            Ty::Named(id) => ty = defs.get(*id)?,
+            Ty::Union(choices) => return Some(choices),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The one kind, as (object, array), that every one of `members` binds;
@@ -2654,7 +2679,9 @@ mod tests {
                 ("member", "P"),
                 ("own", "P"),
                 ("nullable", "N"),
-                ("items", "L"),
+                // A reference to a union of arrays and null: the member's
+                // items spread over its arrays.
+                ("items", "unknown[] & string[] | null"),
                 ("object", "O & { x: unknown }"),
                 ("typed", "P & { x: unknown }"),
                 ("both", "O & P & { x: unknown }"),
@@ -2736,7 +2763,6 @@ mod tests {
                 "beside_one",
                 "chain",
                 "escaped",
-                "items",
                 "member",
                 "mixed",
                 "nullable",
@@ -2752,6 +2778,42 @@ mod tests {
             .map(|d| d.pointer.rsplit('/').next().unwrap_or_default())
             .collect();
         assert_eq!(one_of, ["one_of_kinds"]);
+    }
+
+    #[test]
+    fn keywords_beside_a_reference_to_a_union_spread_over_its_objects() {
+        // `P` admits strings, null and objects; the keywords beside the
+        // reference bind its objects only. Leaving them out would declare
+        // `{ a?: number }` alone, which refuses the key `x` every valid
+        // object has.
+        let schema = json!({
+            "type": "object",
+            "$defs": {
+                "P": {"type": ["string", "null", "object"], "properties": {"a": {"type": "integer"}}},
+                "Q": {"$ref": "#/$defs/P"}
+            },
+            "properties": {
+                "p": {"$ref": "#/$defs/P", "properties": {"x": {"type": "string"}}, "required": ["x"]},
+                "q": {"allOf": [{"$ref": "#/$defs/Q"}, {"required": ["x"]}]}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        assert_declared(
+            &rendered.text,
+            &[
+                ("p", "string | null | { a?: number } & { x: string }"),
+                ("q", "string | null | { a?: number } & { x: unknown }"),
+            ],
+        );
+        assert!(
+            !(rendered.degradations.iter())
+                .any(|d| d.reason.starts_with("keywords without `type`")),
+            "{:?}",
+            rendered.degradations
+        );
+        let python = crate::render(Language::Python, &tools);
+        assert!(python.contains("p: str | None | TArgsP = ..."), "{python}");
     }
 
     #[test]

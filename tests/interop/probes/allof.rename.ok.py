@@ -1,0 +1,7 @@
+# Keywords beside a reference to a union bind its objects: an object
+# target carries the name they require, and other kinds pass as they are.
+async def main() -> None:
+    await tools.rename(target={"id": 1, "name": "draft"})
+    await tools.rename(target={"name": "draft"})
+    await tools.rename(target="notes/today")
+    await tools.rename(target=None)
