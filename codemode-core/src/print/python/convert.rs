@@ -332,15 +332,20 @@ impl<'a> Convert<'a> {
             let props = merge_objects(&parts);
             let copied: usize = parts.iter().map(|o| o.props.len()).sum();
             // Other keys must suit every member: none if one is closed,
-            // the values' type if members that type them agree on it.
+            // the values' type if members that type them agree on it, any
+            // if a member is any object (as its index signature in
+            // TypeScript lets them through).
             let mut typed = parts.iter().filter_map(|o| match &o.extra {
                 Extra::Values(v) => Some(v.as_ref()),
                 _ => None,
             });
+            let any_object = |o: &&Object| o.extra == Extra::Unspecified && o.props.is_empty();
             let rest = match typed.next() {
                 _ if parts.iter().any(|o| o.extra == Extra::Closed) => Some(None),
                 Some(v) => typed.all(|w| w == v).then_some(Some(v)),
-                None => Some((props.is_empty()).then_some(&UNKNOWN)),
+                None => {
+                    Some((props.is_empty() || parts.iter().any(any_object)).then_some(&UNKNOWN))
+                }
             };
             if let Some(rest) = rest
                 && copied <= self.merge_budget

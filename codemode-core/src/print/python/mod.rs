@@ -777,6 +777,43 @@ mod tests {
     }
 
     #[test]
+    fn a_member_that_is_any_object_lets_other_keys_through_the_keywords() {
+        // TypeScript declares `{ p?: string } & { [key: string]: unknown }`;
+        // the keyword parameters admit the same calls.
+        let any_object = json!({
+            "type": "object",
+            "properties": {"p": {"type": "string"}},
+            "anyOf": [{"type": "string"}, {"type": "object"}]
+        });
+        let typed = json!({
+            "allOf": [
+                {"type": "object", "properties": {"p": {"type": "string"}}},
+                {"type": "object", "additionalProperties": {"type": "integer"}},
+                {"type": "object"}
+            ]
+        });
+        let listed = json!({
+            "allOf": [
+                {"type": "object", "properties": {"p": {"type": "string"}}},
+                {"type": "object", "properties": {"q": {"type": "string"}}}
+            ]
+        });
+        let tools = vec![
+            ToolDef::new("any_object", any_object),
+            ToolDef::new("typed", typed),
+            ToolDef::new("listed", listed),
+        ];
+        let (text, _) = render_all(&lower_borrowed(&tools));
+        for line in [
+            "async def any_object(self, *, p: str = ..., **extra: Any) -> Any: ...",
+            "async def typed(self, *, p: str = ..., **extra: int) -> Any: ...",
+            "async def listed(self, *, p: str = ..., q: str = ...) -> Any: ...",
+        ] {
+            assert!(text.contains(line), "{line:?} in\n{text}");
+        }
+    }
+
+    #[test]
     fn other_keys_are_keyword_arguments_at_the_root_and_recorded_below() {
         let labelled = json!({
             "type": "object",
