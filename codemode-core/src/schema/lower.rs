@@ -284,7 +284,7 @@ fn drop_implied(
             // An implied union lists choices of its own: the rest spreads
             // over them as over a typed union.
             for (at, kind) in spread_candidates(members, &lowered) {
-                if let Some(split) = distribute(members, at, kind, origin) {
+                if let Some(split) = distribute(members, at, kind, origin, &lowered) {
                     *ty = split;
                     changed = true;
                     return;
@@ -304,18 +304,21 @@ fn drop_implied(
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
             && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
-            && let Some(split) = distribute(members, at, kind, origin).or_else(|| {
+            && let Some(split) = distribute(members, at, kind, origin, &lowered).or_else(|| {
                 // A reference to a union with choices of the kind spreads
                 // as the union would, so that the keys of the implied
                 // members stay declared. (Without such choices, the
                 // reference alone says the same and keeps its name.)
                 let choices = union_behind(one, &lowered)?;
-                if !choices.iter().any(|c| value_kind(c) == Some(kind)) {
+                if !choices
+                    .iter()
+                    .any(|c| value_kind_in(c, &lowered) == Some(kind))
+                {
                     return None;
                 }
                 let mut inlined = members.clone();
                 inlined[at] = Ty::Union(choices.to_vec());
-                distribute(&inlined, at, kind, origin)
+                distribute(&inlined, at, kind, origin, &lowered)
             })
         {
             *ty = split;
@@ -636,7 +639,13 @@ fn by_kind(members: &[Ty], origin: &Origin, defs: &[Ty]) -> Option<Ty> {
 /// `origin`), `T` admits every value of this kind, so `I` stands alone for
 /// them. Exact, where leaving `I` out would not be. `None` when `T` is not
 /// such a union.
-fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) -> Option<Ty> {
+fn distribute(
+    members: &[Ty],
+    at: usize,
+    kind: (bool, bool),
+    origin: &Origin,
+    defs: &[Ty],
+) -> Option<Ty> {
     let Some(Ty::Union(choices)) = members.get(at) else {
         return None;
     };
@@ -648,8 +657,9 @@ fn distribute(members: &[Ty], at: usize, kind: (bool, bool), origin: &Origin) ->
     let mut first = None;
     let mut admits_all = false;
     for choice in choices {
-        // A reference might hold either kind.
-        let of = value_kind(choice)?;
+        // A reference is of the kind its definition is; one to a union
+        // might hold either.
+        let of = value_kind_in(choice, defs)?;
         if of == kind {
             first.get_or_insert(out.len());
             bound.push(choice.clone());
@@ -784,6 +794,18 @@ fn value_kind(ty: &Ty) -> Option<(bool, bool)> {
             .find_map(|m| value_kind(m).filter(|kind| *kind != (false, false))),
         _ => None,
     }
+}
+
+/// [`value_kind`], through references (`defs` as lowered): a definition
+/// of one kind is of that kind, as [`Kinds`] reads it too.
+fn value_kind_in<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<(bool, bool)> {
+    for _ in 0..REF_HOPS {
+        match ty {
+            Ty::Named(id) => ty = defs.get(*id)?,
+            other => return value_kind(other),
+        }
+    }
+    None
 }
 
 /// What the definitions admit, remembered per definition and kind, so
@@ -2678,7 +2700,9 @@ mod tests {
                 ("beside", "P"),
                 ("member", "P"),
                 ("own", "P"),
-                ("nullable", "N"),
+                // `N` is a reference to an object or null: the keywords
+                // join the object.
+                ("nullable", "O & { x: unknown } | null"),
                 // A reference to a union of arrays and null: the member's
                 // items spread over its arrays.
                 ("items", "unknown[] & string[] | null"),
@@ -2765,7 +2789,6 @@ mod tests {
                 "escaped",
                 "member",
                 "mixed",
-                "nullable",
                 "nulls",
                 "own",
                 "ref_member",
@@ -2790,11 +2813,15 @@ mod tests {
             "type": "object",
             "$defs": {
                 "P": {"type": ["string", "null", "object"], "properties": {"a": {"type": "integer"}}},
-                "Q": {"$ref": "#/$defs/P"}
+                "Q": {"$ref": "#/$defs/P"},
+                "O": {"type": "object", "properties": {"a": {"type": "integer"}}},
+                "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]}
             },
             "properties": {
                 "p": {"$ref": "#/$defs/P", "properties": {"x": {"type": "string"}}, "required": ["x"]},
-                "q": {"allOf": [{"$ref": "#/$defs/Q"}, {"required": ["x"]}]}
+                "q": {"allOf": [{"$ref": "#/$defs/Q"}, {"required": ["x"]}]},
+                // The union's object is itself a reference.
+                "n": {"allOf": [{"$ref": "#/$defs/N"}, {"properties": {"y": {"type": "string"}}}]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2804,6 +2831,7 @@ mod tests {
             &[
                 ("p", "string | null | { a?: number } & { x: string }"),
                 ("q", "string | null | { a?: number } & { x: unknown }"),
+                ("n", "O & { y?: string } | null"),
             ],
         );
         assert!(
