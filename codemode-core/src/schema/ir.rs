@@ -187,6 +187,7 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
             other => flat.push(other),
         }
     }
+    let flat = merge_arrays(flat, &mut origin);
     finish(flat, Ty::Unknown, |members| {
         if origin.implied.is_empty()
             && let Some(met) = meet_scalars(&members)
@@ -195,6 +196,43 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
         }
         Ty::Inter(members, Box::new(origin))
     })
+}
+
+/// Arrays in an intersection become one array of what every one's items
+/// admit: `number[] & integer[]` is `integer[]`, `A[] & B[]` is `(A &
+/// B)[]`. Only when one of them is typed (not in `origin.implied`): it
+/// admits arrays alone, so the others' letting other kinds through does
+/// not count. The merged members leave the record of implied ones.
+fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
+    let is_array = |m: &Ty| matches!(m, Ty::Array(_));
+    if members.iter().filter(|m| is_array(m)).count() < 2
+        || !(members.iter()).any(|m| is_array(m) && !origin.implied.contains(m))
+    {
+        return members;
+    }
+    let mut items = Vec::new();
+    let mut at = None;
+    let mut out = Vec::with_capacity(members.len());
+    for member in members {
+        match member {
+            Ty::Array(item) => {
+                origin
+                    .implied
+                    .retain(|m| !matches!(m, Ty::Array(i) if *i == item));
+                at.get_or_insert(out.len());
+                items.push(*item);
+            }
+            other => out.push(other),
+        }
+    }
+    let inner = Origin {
+        tool: origin.tool.clone(),
+        pointer: origin.pointer.clone(),
+        implied: Vec::new(),
+    };
+    let merged = Ty::Array(Box::new(intersection(items, inner)));
+    out.insert(at.unwrap_or(0), merged);
+    out
 }
 
 /// How many pairs of choices [`meet_scalars`] may compare for one
@@ -434,6 +472,51 @@ mod tests {
             intersection(vec![long(0), u(vec![s("7"), s("x")])], o()),
             s("7")
         );
+    }
+
+    #[test]
+    fn arrays_in_an_intersection_are_one_array_of_what_all_items_admit() {
+        let array = |item: Ty| Ty::Array(Box::new(item));
+        let o = Origin::default;
+        assert_eq!(
+            intersection(vec![array(Ty::Num), array(Ty::Int)], o()),
+            array(Ty::Int)
+        );
+        // Other members stay beside the merged array, in its place.
+        assert_eq!(
+            intersection(
+                vec![Ty::Named(3), array(Ty::Named(0)), array(Ty::Named(1))],
+                o()
+            ),
+            Ty::Inter(
+                vec![
+                    Ty::Named(3),
+                    array(Ty::Inter(vec![Ty::Named(0), Ty::Named(1)], Box::new(o())))
+                ],
+                Box::new(o())
+            )
+        );
+        // A typed array with an implied one: merged, and out of the record.
+        let implied = Origin {
+            implied: vec![array(Ty::Int)],
+            ..o()
+        };
+        match intersection(vec![array(Ty::Num), array(Ty::Int)], implied) {
+            Ty::Array(item) => assert_eq!(*item, Ty::Int),
+            other => panic!("{other:?}"),
+        }
+        // Implied arrays alone let other kinds through: left as they are.
+        let both = Origin {
+            implied: vec![array(Ty::Num), array(Ty::Int)],
+            ..o()
+        };
+        match intersection(vec![array(Ty::Num), array(Ty::Int)], both) {
+            Ty::Inter(members, origin) => {
+                assert_eq!(members.len(), 2);
+                assert_eq!(origin.implied.len(), 2);
+            }
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -2705,7 +2705,7 @@ mod tests {
                 ("nullable", "O & { x: unknown } | null"),
                 // A reference to a union of arrays and null: the member's
                 // items spread over its arrays.
-                ("items", "unknown[] & string[] | null"),
+                ("items", "string[] | null"),
                 ("object", "O & { x: unknown }"),
                 ("typed", "P & { x: unknown }"),
                 ("both", "O & P & { x: unknown }"),
@@ -2815,13 +2815,19 @@ mod tests {
                 "P": {"type": ["string", "null", "object"], "properties": {"a": {"type": "integer"}}},
                 "Q": {"$ref": "#/$defs/P"},
                 "O": {"type": "object", "properties": {"a": {"type": "integer"}}},
-                "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]}
+                "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]},
+                "TA": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "number"}}]},
+                "AnyObject": {"anyOf": [{"type": "string"}, {"type": "object"}]}
             },
             "properties": {
                 "p": {"$ref": "#/$defs/P", "properties": {"x": {"type": "string"}}, "required": ["x"]},
                 "q": {"allOf": [{"$ref": "#/$defs/Q"}, {"required": ["x"]}]},
                 // The union's object is itself a reference.
-                "n": {"allOf": [{"$ref": "#/$defs/N"}, {"properties": {"y": {"type": "string"}}}]}
+                "n": {"allOf": [{"$ref": "#/$defs/N"}, {"properties": {"y": {"type": "string"}}}]},
+                // Arrays: the items meet.
+                "v": {"$ref": "#/$defs/TA", "items": {"type": "integer"}},
+                // Any object with a required key: other keys stay allowed.
+                "w": {"$ref": "#/$defs/AnyObject", "required": ["name"]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2832,6 +2838,11 @@ mod tests {
                 ("p", "string | null | { a?: number } & { x: string }"),
                 ("q", "string | null | { a?: number } & { x: unknown }"),
                 ("n", "O & { y?: string } | null"),
+                ("v", "string | number[]"),
+                (
+                    "w",
+                    "string | { [key: string]: unknown } & { name: unknown }",
+                ),
             ],
         );
         assert!(
@@ -2840,8 +2851,24 @@ mod tests {
             "{:?}",
             rendered.degradations
         );
-        let python = crate::render(Language::Python, &tools);
-        assert!(python.contains("p: str | None | TArgsP = ..."), "{python}");
+        let python = crate::render_report(Language::Python, &tools);
+        for declared in [
+            "p: str | None | TArgsP = ...",
+            "v: str | list[int] = ...",
+            "w: str | TArgsW = ...",
+        ] {
+            assert!(
+                python.text.contains(declared),
+                "{declared}: {}",
+                python.text
+            );
+        }
+        // A TypedDict cannot admit the other keys any object has.
+        let other_keys: Vec<&str> = (python.degradations.iter())
+            .filter(|d| d.reason.starts_with("keys beside the listed properties"))
+            .map(|d| d.pointer.as_str())
+            .collect();
+        assert_eq!(other_keys, ["/inputSchema/properties/w"]);
     }
 
     #[test]

@@ -339,13 +339,13 @@ impl<'a> Convert<'a> {
                 Extra::Values(v) => Some(v.as_ref()),
                 _ => None,
             });
-            let any_object = |o: &&Object| o.extra == Extra::Unspecified && o.props.is_empty();
             let rest = match typed.next() {
                 _ if parts.iter().any(|o| o.extra == Extra::Closed) => Some(None),
                 Some(v) => typed.all(|w| w == v).then_some(Some(v)),
-                None => {
-                    Some((props.is_empty() || parts.iter().any(any_object)).then_some(&UNKNOWN))
-                }
+                None => Some(
+                    (props.is_empty() || parts.iter().any(|o| is_any_object(o)))
+                        .then_some(&UNKNOWN),
+                ),
             };
             if let Some(rest) = rest
                 && copied <= self.merge_budget
@@ -560,10 +560,7 @@ impl<'a> Convert<'a> {
     /// which takes no others: a checker refuses a call that passes them.
     pub(super) fn other_keys(&mut self, obj: &Object, origin: &Origin) {
         if let Extra::Values(_) = obj.extra {
-            self.record(
-                origin,
-                "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them",
-            );
+            self.record(origin, OTHER_KEYS);
         }
     }
 
@@ -682,17 +679,31 @@ impl<'a> Convert<'a> {
                 Py::Dict(Box::new(Py::Any))
             } else {
                 // Other keys are allowed unless a member is closed, and
-                // typed when a member types them: as for one object.
-                if let Some(typed) = combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
-                    && !closed
+                // typed when a member types them, or any when a member is
+                // any object: as for one object.
+                if closed {
+                } else if let Some(typed) =
+                    combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
                 {
                     self.other_keys(typed, origin);
+                } else if combo.iter().any(|o| is_any_object(o)) {
+                    self.record(origin, OTHER_KEYS);
                 }
                 Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))
             });
         }
         py_union(out)
     }
+}
+
+/// Why a TypedDict refuses keys its object admits.
+const OTHER_KEYS: &str =
+    "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them";
+
+/// Whether an object is any object: it lists no keys and says nothing of
+/// others (TypeScript's `{ [key: string]: unknown }`).
+fn is_any_object(obj: &Object) -> bool {
+    obj.extra == Extra::Unspecified && obj.props.is_empty()
 }
 
 /// Why a type cannot be merged as objects.
