@@ -284,7 +284,7 @@ fn drop_implied(
             // An implied union lists choices of its own: the rest spreads
             // over them as over a typed union.
             for (at, kind) in spread_candidates(members, &lowered) {
-                if let Some(split) = distribute(members, at, kind, origin, &lowered) {
+                if let Some(split) = spread_at(members, at, kind, origin, &lowered) {
                     *ty = split;
                     changed = true;
                     return;
@@ -297,29 +297,15 @@ fn drop_implied(
             }
             // Otherwise the unions stand as typed members, beside which
             // the rest may go.
-            (typed, implied) = implied.into_iter().partition(|m| matches!(m, Ty::Union(_)));
+            (typed, implied) = (implied.into_iter())
+                .partition(|m| matches!(m, Ty::Union(_)) || union_behind(m, &lowered).is_some());
             if typed.is_empty() {
                 return;
             }
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
             && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
-            && let Some(split) = distribute(members, at, kind, origin, &lowered).or_else(|| {
-                // A reference to a union with choices of the kind spreads
-                // as the union would, so that the keys of the implied
-                // members stay declared. (Without such choices, the
-                // reference alone says the same and keeps its name.)
-                let choices = union_behind(one, &lowered)?;
-                if !choices
-                    .iter()
-                    .any(|c| value_kind_in(c, &lowered) == Some(kind))
-                {
-                    return None;
-                }
-                let mut inlined = members.clone();
-                inlined[at] = Ty::Union(choices.to_vec());
-                distribute(&inlined, at, kind, origin, &lowered)
-            })
+            && let Some(split) = spread_at(members, at, kind, origin, &lowered)
         {
             *ty = split;
             changed = true;
@@ -701,6 +687,30 @@ fn distribute(
     Some(union(out))
 }
 
+/// [`distribute`] over the union at `at`, written in place or named by a
+/// reference: a reference to a union with choices of the kind spreads as
+/// the union would, so that the keys of the implied members stay declared.
+/// (Without such choices, the reference alone says the same and keeps its
+/// name.)
+fn spread_at(
+    members: &[Ty],
+    at: usize,
+    kind: (bool, bool),
+    origin: &Origin,
+    defs: &[Ty],
+) -> Option<Ty> {
+    if !matches!(members.get(at), Some(Ty::Named(_))) {
+        return distribute(members, at, kind, origin, defs);
+    }
+    let choices = union_behind(&members[at], defs)?;
+    if !choices.iter().any(|c| value_kind_in(c, defs) == Some(kind)) {
+        return None;
+    }
+    let mut inlined = members.to_vec();
+    inlined[at] = Ty::Union(choices.to_vec());
+    distribute(&inlined, at, kind, origin, defs)
+}
+
 /// The choices of the union a reference names, through references to
 /// references.
 fn union_behind<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<&'t [Ty]> {
@@ -745,7 +755,7 @@ fn spread_candidates(members: &[Ty], defs: &[Ty]) -> Vec<(usize, (bool, bool))> 
     };
     let mut out = Vec::new();
     for (i, m) in members.iter().enumerate() {
-        if !matches!(m, Ty::Union(_)) {
+        if !matches!(m, Ty::Union(_)) && union_behind(m, defs).is_none() {
             continue;
         }
         let own = class(m);
@@ -2817,7 +2827,8 @@ mod tests {
                 "O": {"type": "object", "properties": {"a": {"type": "integer"}}},
                 "N": {"anyOf": [{"$ref": "#/$defs/O"}, {"type": "null"}]},
                 "TA": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "number"}}]},
-                "AnyObject": {"anyOf": [{"type": "string"}, {"type": "object"}]}
+                "AnyObject": {"anyOf": [{"type": "string"}, {"type": "object"}]},
+                "Untyped": {"anyOf": [{"type": "string"}, {"properties": {"id": {"type": "integer"}}}]}
             },
             "properties": {
                 "p": {"$ref": "#/$defs/P", "properties": {"x": {"type": "string"}}, "required": ["x"]},
@@ -2827,7 +2838,9 @@ mod tests {
                 // Arrays: the items meet.
                 "v": {"$ref": "#/$defs/TA", "items": {"type": "integer"}},
                 // Any object with a required key: other keys stay allowed.
-                "w": {"$ref": "#/$defs/AnyObject", "required": ["name"]}
+                "w": {"$ref": "#/$defs/AnyObject", "required": ["name"]},
+                // A union whose object choice has no `type` of its own.
+                "u": {"$ref": "#/$defs/Untyped", "required": ["name"]}
             }
         });
         let tools = vec![crate::ToolDef::new("t", schema)];
@@ -2843,6 +2856,7 @@ mod tests {
                     "w",
                     "string | { [key: string]: unknown } & { name: unknown }",
                 ),
+                ("u", "string | { id?: number } & { name: unknown }"),
             ],
         );
         assert!(
