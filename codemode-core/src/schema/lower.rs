@@ -284,7 +284,7 @@ fn drop_implied(
             // An implied union lists choices of its own: the rest spreads
             // over them as over a typed union.
             for (at, kind) in spread_candidates(members, &lowered) {
-                if let Some(split) = spread_at(members, at, kind, origin, &lowered) {
+                if let Some(split) = distribute(members, at, kind, origin, &lowered) {
                     *ty = split;
                     changed = true;
                     return;
@@ -305,7 +305,7 @@ fn drop_implied(
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
             && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
-            && let Some(split) = spread_at(members, at, kind, origin, &lowered)
+            && let Some(split) = distribute(members, at, kind, origin, &lowered)
         {
             *ty = split;
             changed = true;
@@ -624,7 +624,7 @@ fn by_kind(members: &[Ty], origin: &Origin, defs: &[Ty]) -> Option<Ty> {
 /// another kind is one whose keywords imply its kind (recorded in
 /// `origin`), `T` admits every value of this kind, so `I` stands alone for
 /// them. Exact, where leaving `I` out would not be. `None` when `T` is not
-/// such a union.
+/// such a union (written in place, or named by a reference).
 fn distribute(
     members: &[Ty],
     at: usize,
@@ -632,8 +632,20 @@ fn distribute(
     origin: &Origin,
     defs: &[Ty],
 ) -> Option<Ty> {
-    let Some(Ty::Union(choices)) = members.get(at) else {
-        return None;
+    let choices = match members.get(at)? {
+        Ty::Union(choices) => choices.as_slice(),
+        // A reference to a union with choices of the kind spreads as the
+        // union would, so that the keys of the implied members stay
+        // declared. (Without such choices, the reference alone says the
+        // same and keeps its name.)
+        named @ Ty::Named(_) => {
+            let choices = union_behind(named, defs)?;
+            if !choices.iter().any(|c| value_kind_in(c, defs) == Some(kind)) {
+                return None;
+            }
+            choices
+        }
+        _ => return None,
     };
     let implied: HashSet<&Ty> = origin.implied.iter().collect();
     // The union keeps its order: the intersection stands where the first
@@ -685,30 +697,6 @@ fn distribute(
         out.insert(at_first, intersection(parts, origin));
     }
     Some(union(out))
-}
-
-/// [`distribute`] over the union at `at`, written in place or named by a
-/// reference: a reference to a union with choices of the kind spreads as
-/// the union would, so that the keys of the implied members stay declared.
-/// (Without such choices, the reference alone says the same and keeps its
-/// name.)
-fn spread_at(
-    members: &[Ty],
-    at: usize,
-    kind: (bool, bool),
-    origin: &Origin,
-    defs: &[Ty],
-) -> Option<Ty> {
-    if !matches!(members.get(at), Some(Ty::Named(_))) {
-        return distribute(members, at, kind, origin, defs);
-    }
-    let choices = union_behind(&members[at], defs)?;
-    if !choices.iter().any(|c| value_kind_in(c, defs) == Some(kind)) {
-        return None;
-    }
-    let mut inlined = members.to_vec();
-    inlined[at] = Ty::Union(choices.to_vec());
-    distribute(&inlined, at, kind, origin, defs)
 }
 
 /// The choices of the union a reference names, through references to
