@@ -123,6 +123,19 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         members.push(json!({"required": ["k"]}));
         (format!("G{i}"), json!({"allOf": members}))
     }));
+    // Scalars that meet: every member an enum of the same 64 numbers, as
+    // integers and as doubles.
+    let numbers: Vec<Value> = (0..64).map(|i| json!(i)).collect();
+    let doubles: Vec<Value> = (0..64).map(|i| json!(f64::from(i))).collect();
+    let scalar_all_of: Vec<Value> = (0..n)
+        .map(|i| json!({"enum": if i % 2 == 0 { &numbers } else { &doubles }}))
+        .collect();
+    // Arrays that merge, beside a reference to a union of strings and
+    // arrays whose items are an object each.
+    let mut array_all_of = vec![json!({"$ref": "#/$defs/U"})];
+    array_all_of.extend((0..n).map(|i| {
+        json!({"items": {"type": "object", "properties": {format!("k{i}"): {"type": "integer"}}}})
+    }));
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -165,6 +178,20 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"x": {"type": ["string", "object"], "$ref": "#/$defs/G0"}}, "$defs": dag}),
+            )],
+        ),
+        (
+            "allOf of many enums of scalars",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"allOf": scalar_all_of}}}),
+            )],
+        ),
+        (
+            "allOf of many arrays beside a reference to a union",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"allOf": array_all_of}}, "$defs": {"U": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}}}),
             )],
         ),
         (
