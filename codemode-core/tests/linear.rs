@@ -136,6 +136,23 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     array_all_of.extend((0..n).map(|i| {
         json!({"items": {"type": "object", "properties": {format!("k{i}"): {"type": "integer"}}}})
     }));
+    // Each definition a union of null and a reference to the one before
+    // with keywords beside it, twice (once in a property): writing out the
+    // referenced unions doubled the copies at every level.
+    let mut doubling = vec![(
+        "U0".to_owned(),
+        json!({"anyOf": [{"type": "string"}, {"type": "object", "properties": {"a": {"type": "integer"}}}]}),
+    )];
+    doubling.extend((1..n).map(|i| {
+        let before = json!({"$ref": format!("#/$defs/U{}", i - 1), "required": ["a"]});
+        let mut member = before.clone();
+        member["properties"] = json!({"b": before});
+        (
+            format!("U{i}"),
+            json!({"anyOf": [{"type": "null"}, member]}),
+        )
+    }));
+    let doubling = defs(doubling);
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -178,6 +195,13 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"x": {"type": ["string", "object"], "$ref": "#/$defs/G0"}}, "$defs": dag}),
+            )],
+        ),
+        (
+            "references to unions beside keywords, twice a level",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"v": {"$ref": format!("#/$defs/U{}", n - 1)}}, "$defs": doubling}),
             )],
         ),
         (

@@ -259,6 +259,15 @@ fn drop_implied(
     if !roots().any(has_implied) {
         return false;
     }
+    // Writing out a referenced union copies its choices, which may hold
+    // more such references: the copies, over the whole walk, stay within
+    // a few times the size of what was lowered.
+    let mut copy_budget = INLINE_MIN.max(
+        roots()
+            .map(nodes)
+            .fold(0, usize::saturating_add)
+            .saturating_mul(4),
+    );
     // The definitions as they were lowered. Implied members count as
     // admitting every other kind wherever they are, so whether a member
     // is dropped elsewhere does not change what a definition admits.
@@ -284,7 +293,9 @@ fn drop_implied(
             // An implied union lists choices of its own: the rest spreads
             // over them as over a typed union.
             for (at, kind) in spread_candidates(members, &lowered) {
-                if let Some(split) = distribute(members, at, kind, origin, &lowered) {
+                if let Some(split) =
+                    distribute(members, at, kind, origin, &lowered, &mut copy_budget)
+                {
                     *ty = split;
                     changed = true;
                     return;
@@ -305,7 +316,7 @@ fn drop_implied(
         } else if let [one] = typed[..]
             && let Some(at) = members.iter().position(|m| std::ptr::eq(m, one))
             && let Some(kind) = one_kind(implied.iter().copied(), &lowered)
-            && let Some(split) = distribute(members, at, kind, origin, &lowered)
+            && let Some(split) = distribute(members, at, kind, origin, &lowered, &mut copy_budget)
         {
             *ty = split;
             changed = true;
@@ -531,6 +542,30 @@ const IMPLIED_LEFT_OUT: &str = "keywords without `type` apply only to objects or
      rest of the schema admits other values too, so the SDK leaves them out";
 
 /// Whether an intersection in `ty` has a member its keywords implied.
+/// How many types [`drop_implied`] may copy, at least, when it writes out
+/// referenced unions.
+const INLINE_MIN: usize = 1 << 16;
+
+/// How many types `ty` holds, itself included.
+fn nodes(ty: &Ty) -> usize {
+    nodes_within(ty, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// How many types `ty` holds, itself included, when at most `limit`.
+fn nodes_within(ty: &Ty, limit: usize) -> Option<usize> {
+    fn count(ty: &Ty, left: &mut usize) -> bool {
+        if *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        let mut within = true;
+        super::share::each_child(ty, &mut |child, _| within = within && count(child, left));
+        within
+    }
+    let mut left = limit;
+    count(ty, &mut left).then(|| limit - left)
+}
+
 fn has_implied(ty: &Ty) -> bool {
     if let Ty::Inter(_, origin) = ty
         && !origin.implied.is_empty()
@@ -631,18 +666,30 @@ fn distribute(
     kind: (bool, bool),
     origin: &Origin,
     defs: &[Ty],
+    copy_budget: &mut usize,
 ) -> Option<Ty> {
     let choices = match members.get(at)? {
         Ty::Union(choices) => choices.as_slice(),
         // A reference to a union with choices of the kind spreads as the
         // union would, so that the keys of the implied members stay
         // declared. (Without such choices, the reference alone says the
-        // same and keeps its name.)
+        // same and keeps its name.) A union whose choices hold such
+        // intersections of their own is not copied, so that copies never
+        // nest in copies (a chain of them would nest as deep as it is
+        // long, and double at each link), nor past the budget for copies:
+        // the reference stays and the keywords go, recorded.
         named @ Ty::Named(_) => {
             let choices = union_behind(named, defs)?;
-            if !choices.iter().any(|c| value_kind_in(c, defs) == Some(kind)) {
+            if !choices.iter().any(|c| value_kind_in(c, defs) == Some(kind))
+                || choices.iter().any(has_implied)
+            {
                 return None;
             }
+            let mut size = 0usize;
+            for choice in choices {
+                size = size.saturating_add(nodes_within(choice, copy_budget.saturating_sub(size))?);
+            }
+            *copy_budget -= size;
             choices
         }
         _ => return None,
