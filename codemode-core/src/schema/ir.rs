@@ -111,6 +111,15 @@ pub struct Object {
     pub extra: Extra,
 }
 
+impl Object {
+    /// Whether this is any object: it lists no key and says nothing of
+    /// others (`{"type": "object"}`; TypeScript's `{ [key: string]:
+    /// unknown }`).
+    pub fn is_any(&self) -> bool {
+        self.props.is_empty() && self.extra == Extra::Unspecified
+    }
+}
+
 /// The value type of keys an object does not list.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Extra {
@@ -188,6 +197,7 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
         }
     }
     let flat = merge_arrays(flat, &mut origin);
+    let flat = drop_any_object(flat, &origin);
     finish(flat, Ty::Unknown, |members| {
         if origin.implied.is_empty()
             && let Some(met) = meet_scalars(&members)
@@ -196,6 +206,21 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
         }
         Ty::Inter(members, Box::new(origin))
     })
+}
+
+/// Leaves out of an intersection the members that admit any object
+/// (`{"type": "object"}`, which lists no key and says nothing of others)
+/// when another member is a typed object: beside it they add nothing, and
+/// printed as `{ [key: string]: unknown }` they would let through keys
+/// that the object alone does not.
+fn drop_any_object(members: Vec<Ty>, origin: &Origin) -> Vec<Ty> {
+    let any_object = |m: &Ty| matches!(m, Ty::Object(obj) if obj.is_any());
+    let typed_object =
+        |m: &Ty| matches!(m, Ty::Object(_)) && !any_object(m) && !origin.implied.contains(m);
+    if !members.iter().any(any_object) || !members.iter().any(typed_object) {
+        return members;
+    }
+    members.into_iter().filter(|m| !any_object(m)).collect()
 }
 
 /// Arrays in an intersection become one array of what every one's items
@@ -517,6 +542,39 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn any_object_beside_a_typed_object_adds_nothing() {
+        let any = || {
+            Ty::Object(Object {
+                props: Vec::new(),
+                extra: Extra::Unspecified,
+            })
+        };
+        let listed = Ty::Object(Object {
+            props: vec![Prop {
+                name: "p".into(),
+                ty: Ty::Str,
+                required: false,
+                doc: Doc::default(),
+            }],
+            extra: Extra::Unspecified,
+        });
+        assert_eq!(
+            intersection(vec![any(), listed.clone()], Origin::default()),
+            listed
+        );
+        // Beside keywords without a type, it is what makes the value an
+        // object: it stays.
+        let implied = Origin {
+            implied: vec![listed.clone()],
+            ..Origin::default()
+        };
+        assert!(matches!(
+            intersection(vec![any(), listed], implied),
+            Ty::Inter(..)
+        ));
     }
 
     #[test]

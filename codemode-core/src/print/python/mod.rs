@@ -778,12 +778,12 @@ mod tests {
 
     #[test]
     fn a_member_that_is_any_object_lets_other_keys_through_the_keywords() {
-        // TypeScript declares `{ p?: string } & { [key: string]: unknown }`;
-        // the keyword parameters admit the same calls.
-        let any_object = json!({
+        // `{"type": "object"}` beside keywords without a type: TypeScript
+        // declares `{ [key: string]: unknown } & { p?: string }`, and the
+        // keyword parameters admit the same calls.
+        let implied = json!({
             "type": "object",
-            "properties": {"p": {"type": "string"}},
-            "anyOf": [{"type": "string"}, {"type": "object"}]
+            "allOf": [{"properties": {"p": {"type": "string"}}}]
         });
         let typed = json!({
             "allOf": [
@@ -792,6 +792,13 @@ mod tests {
                 {"type": "object"}
             ]
         });
+        // Beside an object type, any object adds nothing: the object's
+        // keys, as it alone gives them.
+        let beside_object = json!({
+            "type": "object",
+            "properties": {"p": {"type": "string"}},
+            "anyOf": [{"type": "string"}, {"type": "object"}]
+        });
         let listed = json!({
             "allOf": [
                 {"type": "object", "properties": {"p": {"type": "string"}}},
@@ -799,14 +806,16 @@ mod tests {
             ]
         });
         let tools = vec![
-            ToolDef::new("any_object", any_object),
+            ToolDef::new("implied", implied),
             ToolDef::new("typed", typed),
+            ToolDef::new("beside_object", beside_object),
             ToolDef::new("listed", listed),
         ];
         let (text, _) = render_all(&lower_borrowed(&tools));
         for line in [
-            "async def any_object(self, *, p: str = ..., **extra: Any) -> Any: ...",
+            "async def implied(self, *, p: str = ..., **extra: Any) -> Any: ...",
             "async def typed(self, *, p: str = ..., **extra: int) -> Any: ...",
+            "async def beside_object(self, *, p: str = ...) -> Any: ...",
             "async def listed(self, *, p: str = ..., q: str = ...) -> Any: ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
