@@ -225,17 +225,33 @@ fn drop_any_object(members: Vec<Ty>, origin: &Origin) -> Vec<Ty> {
 
 /// Arrays in an intersection become one array of what every one's items
 /// admit: `number[] & integer[]` is `integer[]`, `A[] & B[]` is `(A &
-/// B)[]`. Only when one of them is typed (not in `origin.implied`): it
-/// admits arrays alone, so the others' letting other kinds through does
-/// not count. The merged members leave the record of implied ones.
+/// B)[]`; beside one tuple, they join each of its positions and its rest
+/// instead: `[number?] & (1 | 2)[]` is `[(1 | 2)?]`. Only when one of them
+/// is typed (not in `origin.implied`): it admits arrays alone, so the
+/// others' letting other kinds through does not count. The merged members
+/// leave the record of implied ones.
 fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
     let is_array = |m: &Ty| matches!(m, Ty::Array(_));
-    if members.iter().filter(|m| is_array(m)).count() < 2
-        || !(members.iter()).any(|m| is_array(m) && !origin.implied.contains(m))
+    let is_tuple = |m: &Ty| matches!(m, Ty::Tuple(_));
+    let arrays = members.iter().filter(|m| is_array(m)).count();
+    let tuples = members.iter().filter(|m| is_tuple(m)).count();
+    // Each position of the tuple takes every array's items: a bounded
+    // number of copies.
+    let positions = (members.iter())
+        .find_map(|m| match m {
+            Ty::Tuple(t) => Some(t.items.len() + 1),
+            _ => None,
+        })
+        .unwrap_or(0);
+    let with_tuple = tuples == 1 && arrays > 0 && positions.saturating_mul(arrays) <= MEET_PAIRS;
+    if (arrays < 2 && !with_tuple)
+        || !(members.iter())
+            .any(|m| (is_array(m) || (with_tuple && is_tuple(m))) && !origin.implied.contains(m))
     {
         return members;
     }
     let mut items = Vec::new();
+    let mut tuple = None;
     let mut at = None;
     let mut out = Vec::with_capacity(members.len());
     for member in members {
@@ -247,15 +263,47 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
                 at.get_or_insert(out.len());
                 items.push(*item);
             }
+            Ty::Tuple(t) if with_tuple => {
+                origin
+                    .implied
+                    .retain(|m| !matches!(m, Ty::Tuple(u) if *u == t));
+                at.get_or_insert(out.len());
+                tuple = Some(t);
+            }
             other => out.push(other),
         }
     }
-    let inner = Origin {
-        tool: origin.tool.clone(),
-        pointer: origin.pointer.clone(),
-        implied: Vec::new(),
+    let meet = |ty: Option<Ty>| {
+        let inner = Origin {
+            tool: origin.tool.clone(),
+            pointer: origin.pointer.clone(),
+            implied: Vec::new(),
+        };
+        let members = ty.into_iter().chain(items.iter().cloned()).collect();
+        intersection(members, inner)
     };
-    let merged = Ty::Array(Box::new(intersection(items, inner)));
+    let merged = match tuple {
+        Some(Tuple {
+            items: positions,
+            required,
+            rest,
+        }) => {
+            let items: Vec<Ty> = positions.into_iter().map(|p| meet(Some(p))).collect();
+            let rest = rest.map(|rest| meet(Some(*rest)));
+            match rest {
+                // Optional positions of the rest's type: an array of it.
+                Some(rest) if required == 0 && items.iter().all(|i| *i == rest) => {
+                    Ty::Array(Box::new(rest))
+                }
+                rest => Ty::Tuple(Tuple {
+                    items,
+                    required,
+                    rest: rest.map(Box::new),
+                }),
+            }
+        }
+        None => Ty::Array(Box::new(meet(None))),
+    };
     out.insert(at.unwrap_or(0), merged);
     out
 }
@@ -542,6 +590,51 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn arrays_beside_one_tuple_join_its_positions() {
+        let o = Origin::default;
+        let array = |item: Ty| Ty::Array(Box::new(item));
+        let lits = || Ty::Union(vec![Ty::Lit(Lit::Bool(true)), Ty::Str]);
+        let tuple = |items: Vec<Ty>, required: usize, rest: Option<Ty>| {
+            Ty::Tuple(Tuple {
+                items,
+                required,
+                rest: rest.map(Box::new),
+            })
+        };
+        // A required position, and a rest: each takes the array's items.
+        assert_eq!(
+            intersection(
+                vec![tuple(vec![Ty::Bool], 1, Some(Ty::Unknown)), array(lits())],
+                o()
+            ),
+            tuple(vec![Ty::Lit(Lit::Bool(true))], 1, Some(lits()))
+        );
+        // Optional positions of the rest's type are an array of it.
+        assert_eq!(
+            intersection(
+                vec![
+                    array(lits()),
+                    tuple(vec![Ty::Unknown], 0, Some(Ty::Unknown))
+                ],
+                o()
+            ),
+            array(lits())
+        );
+        // No rest: no more elements than the positions.
+        assert_eq!(
+            intersection(vec![tuple(vec![Ty::Str], 0, None), array(lits())], o()),
+            tuple(vec![Ty::Str], 0, None)
+        );
+        // Two tuples stay as they are.
+        let two = vec![
+            tuple(vec![Ty::Str], 0, None),
+            tuple(vec![Ty::Num], 0, None),
+            array(Ty::Str),
+        ];
+        assert!(matches!(intersection(two, o()), Ty::Inter(..)));
     }
 
     #[test]
