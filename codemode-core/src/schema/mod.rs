@@ -8,6 +8,7 @@ mod lower;
 mod pointer;
 mod share;
 
+pub(crate) use ir::intersection;
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
 #[cfg(feature = "check")]
 pub(crate) use lower::lower_for_check;

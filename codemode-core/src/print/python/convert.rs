@@ -795,13 +795,22 @@ pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
         for prop in &part.props {
             match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
                 Some(existing) => {
-                    // Anything and T is T; two other types have no Python
-                    // intersection, and the key may hold either.
+                    // Anything and T is T, and so is T and a type that
+                    // admits all of T (`integer` within `number`); two
+                    // other types have no Python intersection, and the key
+                    // may hold either.
                     if *existing.ty == Ty::Unknown {
                         existing.ty = &prop.ty;
                     } else if prop.ty != Ty::Unknown && *existing.ty != prop.ty {
-                        existing.ty = &UNKNOWN;
-                        existing.conflict = true;
+                        let both = vec![existing.ty.clone(), prop.ty.clone()];
+                        match crate::schema::intersection(both, Origin::default()) {
+                            met if met == *existing.ty => {}
+                            met if met == prop.ty => existing.ty = &prop.ty,
+                            _ => {
+                                existing.ty = &UNKNOWN;
+                                existing.conflict = true;
+                            }
+                        }
                     }
                     existing.required |= prop.required;
                     if existing.doc.is_empty() {

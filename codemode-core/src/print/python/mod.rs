@@ -777,6 +777,28 @@ mod tests {
     }
 
     #[test]
+    fn a_merged_key_takes_the_narrower_of_two_types_one_admits_all_of() {
+        let schema = json!({
+            "allOf": [
+                {"type": "object", "properties": {"n": {"type": "number"}, "s": {"type": "string"}, "b": {"type": "string"}}},
+                {"type": "object", "properties": {"n": {"type": "integer"}, "s": {"enum": ["a", "b"]}, "b": {"type": "boolean"}}}
+            ]
+        });
+        let tools = vec![ToolDef::new("merge", schema)];
+        let (text, degradations) = render_all(&lower_borrowed(&tools));
+        assert!(
+            text.contains(r#"async def merge(self, *, b: Any = ..., n: int = ..., s: Literal["a", "b"] = ...)"#),
+            "{text}"
+        );
+        // Only the key whose types share nothing is recorded.
+        let reasons: Vec<&str> = degradations.iter().map(|d| d.reason.as_str()).collect();
+        assert_eq!(
+            reasons,
+            [r#"allOf members give the key "b" different types; it is typed Any"#]
+        );
+    }
+
+    #[test]
     fn a_member_that_is_any_object_lets_other_keys_through_the_keywords() {
         // `{"type": "object"}` beside keywords without a type: TypeScript
         // declares `{ [key: string]: unknown } & { p?: string }`, and the
