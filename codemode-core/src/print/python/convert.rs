@@ -788,6 +788,26 @@ pub(super) fn merge_combos<'t>(
 /// The properties of one object with every property of every part, sorted
 /// by name; a key that several parts give different types becomes the
 /// escape hatch. Nothing else is said about other keys.
+/// Narrows a merged key by another member's type for it: anything and T
+/// is T, and so is T and a type that admits all of T (`integer` within
+/// `number`); two other types have no Python intersection, and the key may
+/// hold either.
+fn narrow<'a>(prop: &mut PropView<'a>, ty: &'a Ty) {
+    if *prop.ty == Ty::Unknown {
+        prop.ty = ty;
+    } else if *ty != Ty::Unknown && prop.ty != ty {
+        let both = vec![prop.ty.clone(), ty.clone()];
+        match crate::schema::intersection(both, Origin::default()) {
+            met if met == *prop.ty => {}
+            met if met == *ty => prop.ty = ty,
+            _ => {
+                prop.ty = &UNKNOWN;
+                prop.conflict = true;
+            }
+        }
+    }
+}
+
 pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
     let mut props: Vec<PropView<'a>> = Vec::new();
     let mut at: HashMap<&str, usize> = HashMap::new();
@@ -795,23 +815,7 @@ pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
         for prop in &part.props {
             match at.get(prop.name.as_str()).and_then(|&i| props.get_mut(i)) {
                 Some(existing) => {
-                    // Anything and T is T, and so is T and a type that
-                    // admits all of T (`integer` within `number`); two
-                    // other types have no Python intersection, and the key
-                    // may hold either.
-                    if *existing.ty == Ty::Unknown {
-                        existing.ty = &prop.ty;
-                    } else if prop.ty != Ty::Unknown && *existing.ty != prop.ty {
-                        let both = vec![existing.ty.clone(), prop.ty.clone()];
-                        match crate::schema::intersection(both, Origin::default()) {
-                            met if met == *existing.ty => {}
-                            met if met == prop.ty => existing.ty = &prop.ty,
-                            _ => {
-                                existing.ty = &UNKNOWN;
-                                existing.conflict = true;
-                            }
-                        }
-                    }
+                    narrow(existing, &prop.ty);
                     existing.required |= prop.required;
                     if existing.doc.is_empty() {
                         existing.doc = &prop.doc;
@@ -820,6 +824,21 @@ pub(super) fn merge_objects<'a>(parts: &[&'a Object]) -> Vec<PropView<'a>> {
                 None => {
                     at.insert(&prop.name, props.len());
                     props.push(PropView::of(prop));
+                }
+            }
+        }
+    }
+    // A member that types the keys it does not list types the others'
+    // keys too.
+    for part in parts {
+        if let Extra::Values(values) = &part.extra {
+            for prop in props.iter_mut() {
+                if part
+                    .props
+                    .binary_search_by(|p| p.name.as_str().cmp(prop.name))
+                    .is_err()
+                {
+                    narrow(prop, values);
                 }
             }
         }

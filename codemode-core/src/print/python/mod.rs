@@ -784,8 +784,22 @@ mod tests {
                 {"type": "object", "properties": {"n": {"type": "integer"}, "s": {"enum": ["a", "b"]}, "b": {"type": "boolean"}}}
             ]
         });
-        let tools = vec![ToolDef::new("merge", schema)];
+        // A member that types the keys it does not list types the others'.
+        let values = json!({
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "number"}}, "required": ["a"]},
+                {"type": "object", "properties": {"c": {"type": "string"}}, "additionalProperties": {"type": "integer"}}
+            ]
+        });
+        let tools = vec![
+            ToolDef::new("merge", schema),
+            ToolDef::new("values", values),
+        ];
         let (text, degradations) = render_all(&lower_borrowed(&tools));
+        assert!(
+            text.contains("async def values(self, *, a: int, c: str = ..., **extra: int)"),
+            "{text}"
+        );
         assert!(
             text.contains(r#"async def merge(self, *, b: Any = ..., n: int = ..., s: Literal["a", "b"] = ...)"#),
             "{text}"
@@ -836,7 +850,9 @@ mod tests {
         let (text, _) = render_all(&lower_borrowed(&tools));
         for line in [
             "async def implied(self, *, p: str = ..., **extra: Any) -> Any: ...",
-            "async def typed(self, *, p: str = ..., **extra: int) -> Any: ...",
+            // `p` is not among the keys the second member lists, so it must be
+            // an integer too: nothing is both, and it is Any (recorded).
+            "async def typed(self, *, p: Any = ..., **extra: int) -> Any: ...",
             "async def beside_object(self, *, p: str = ...) -> Any: ...",
             "async def listed(self, *, p: str = ..., q: str = ...) -> Any: ...",
         ] {
