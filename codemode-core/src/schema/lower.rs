@@ -279,15 +279,9 @@ fn drop_implied(
     if !roots().any(has_implied) {
         return false;
     }
-    // Writing out a referenced union copies its choices, which may hold
-    // more such references: the copies, over the whole walk, stay within
-    // a few times the size of what was lowered.
-    let mut copy_budget = INLINE_MIN.max(
-        roots()
-            .map(nodes)
-            .fold(0, usize::saturating_add)
-            .saturating_mul(4),
-    );
+    // How many types writing out referenced unions may still copy, once
+    // one is (see `distribute`).
+    let mut copy_budget = None;
     // The definitions as they were lowered. Implied members count as
     // admitting every other kind wherever they are, so whether a member
     // is dropped elsewhere does not change what a definition admits.
@@ -686,7 +680,7 @@ fn distribute(
     kind: (bool, bool),
     origin: &Origin,
     defs: &[Ty],
-    copy_budget: &mut usize,
+    copy_budget: &mut Option<usize>,
 ) -> Option<Ty> {
     let choices = match members.get(at)? {
         Ty::Union(choices) => choices.as_slice(),
@@ -705,11 +699,17 @@ fn distribute(
             {
                 return None;
             }
+            // The copies of one walk stay within a few times the size of
+            // the definitions they come from.
+            let budget = copy_budget.get_or_insert_with(|| {
+                let lowered = defs.iter().map(nodes).fold(0, usize::saturating_add);
+                INLINE_MIN.max(lowered.saturating_mul(4))
+            });
             let mut size = 0usize;
             for choice in choices {
-                size = size.saturating_add(nodes_within(choice, copy_budget.saturating_sub(size))?);
+                size = size.saturating_add(nodes_within(choice, budget.saturating_sub(size))?);
             }
-            *copy_budget -= size;
+            *budget -= size;
             choices
         }
         _ => return None,
