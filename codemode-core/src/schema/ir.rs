@@ -111,15 +111,6 @@ pub struct Object {
     pub extra: Extra,
 }
 
-impl Object {
-    /// Whether this is any object: it lists no key and says nothing of
-    /// others (`{"type": "object"}`; TypeScript's `{ [key: string]:
-    /// unknown }`).
-    pub fn is_any(&self) -> bool {
-        self.props.is_empty() && self.extra == Extra::Unspecified
-    }
-}
-
 /// The value type of keys an object does not list.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Extra {
@@ -197,7 +188,6 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
         }
     }
     let flat = merge_arrays(flat, &mut origin);
-    let flat = drop_any_object(flat, &origin);
     finish(flat, Ty::Unknown, |members| {
         if origin.implied.is_empty()
             && let Some(met) = meet_scalars(&members)
@@ -208,50 +198,62 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
     })
 }
 
-/// Leaves out of an intersection the members that admit any object
-/// (`{"type": "object"}`, which lists no key and says nothing of others)
-/// when another member is a typed object: beside it they add nothing, and
-/// printed as `{ [key: string]: unknown }` they would let through keys
-/// that the object alone does not.
-fn drop_any_object(members: Vec<Ty>, origin: &Origin) -> Vec<Ty> {
-    let any_object = |m: &Ty| matches!(m, Ty::Object(obj) if obj.is_any());
-    let typed_object =
-        |m: &Ty| matches!(m, Ty::Object(_)) && !any_object(m) && !origin.implied.contains(m);
-    if !members.iter().any(any_object) || !members.iter().any(typed_object) {
-        return members;
-    }
-    members.into_iter().filter(|m| !any_object(m)).collect()
-}
-
 /// Arrays in an intersection become one array of what every one's items
 /// admit: `number[] & integer[]` is `integer[]`, `A[] & B[]` is `(A &
-/// B)[]`; beside one tuple, they join each of its positions and its rest
-/// instead: `[number?] & (1 | 2)[]` is `[(1 | 2)?]`. Only when one of them
+/// B)[]`. Beside one tuple whose positions are all optional, they join its
+/// positions and its rest, and when each comes out as the rest does the
+/// tuple is that array: `[number?, ...unknown[]] & (1 | 2)[]` is `(1 |
+/// 2)[]`. (Otherwise the tuple stays beside them: Python declares a tuple
+/// as `tuple[...]`, which a list does not match.) Only when one of them
 /// is typed (not in `origin.implied`): it admits arrays alone, so the
 /// others' letting other kinds through does not count. The merged members
 /// leave the record of implied ones.
 fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
     let is_array = |m: &Ty| matches!(m, Ty::Array(_));
-    let is_tuple = |m: &Ty| matches!(m, Ty::Tuple(_));
-    let arrays = members.iter().filter(|m| is_array(m)).count();
-    let tuples = members.iter().filter(|m| is_tuple(m)).count();
-    // Each position of the tuple takes every array's items: a bounded
-    // number of copies.
-    let positions = (members.iter())
-        .find_map(|m| match m {
-            Ty::Tuple(t) => Some(t.items.len() + 1),
+    let arrays: Vec<&Ty> = (members.iter())
+        .filter_map(|m| match m {
+            Ty::Array(item) => Some(item.as_ref()),
             _ => None,
         })
-        .unwrap_or(0);
-    let with_tuple = tuples == 1 && arrays > 0 && positions.saturating_mul(arrays) <= MEET_PAIRS;
-    if (arrays < 2 && !with_tuple)
-        || !(members.iter())
-            .any(|m| (is_array(m) || (with_tuple && is_tuple(m))) && !origin.implied.contains(m))
+        .collect();
+    let mut tuples = members.iter().filter_map(|m| match m {
+        Ty::Tuple(t) => Some(t),
+        _ => None,
+    });
+    let tuple = match (tuples.next(), tuples.next()) {
+        (Some(t), None) => Some(t),
+        _ => None,
+    };
+    let typed = |m: &Ty| !origin.implied.contains(m);
+    // The tuple as one array, when it is one: each position takes every
+    // array's items (a bounded number of copies).
+    let as_array = tuple
+        .filter(|t| {
+            !arrays.is_empty()
+                && t.required == 0
+                && t.rest.is_some()
+                && (t.items.len() + 1).saturating_mul(arrays.len()) <= MEET_PAIRS
+                && members
+                    .iter()
+                    .any(|m| matches!(m, Ty::Array(_) | Ty::Tuple(_)) && typed(m))
+        })
+        .and_then(|t| {
+            let meet = |ty: &Ty| {
+                let members = std::iter::once(ty)
+                    .chain(arrays.iter().copied())
+                    .cloned()
+                    .collect();
+                intersection(members, inner_origin(origin))
+            };
+            let rest = meet(t.rest.as_deref()?);
+            t.items.iter().all(|p| meet(p) == rest).then_some(rest)
+        });
+    if as_array.is_none() && (arrays.len() < 2 || !members.iter().any(|m| is_array(m) && typed(m)))
     {
         return members;
     }
+    let merges_tuple = as_array.is_some();
     let mut items = Vec::new();
-    let mut tuple = None;
     let mut at = None;
     let mut out = Vec::with_capacity(members.len());
     for member in members {
@@ -263,49 +265,31 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
                 at.get_or_insert(out.len());
                 items.push(*item);
             }
-            Ty::Tuple(t) if with_tuple => {
+            Ty::Tuple(t) if merges_tuple => {
                 origin
                     .implied
                     .retain(|m| !matches!(m, Ty::Tuple(u) if *u == t));
                 at.get_or_insert(out.len());
-                tuple = Some(t);
             }
             other => out.push(other),
         }
     }
-    let meet = |ty: Option<Ty>| {
-        let inner = Origin {
-            tool: origin.tool.clone(),
-            pointer: origin.pointer.clone(),
-            implied: Vec::new(),
-        };
-        let members = ty.into_iter().chain(items.iter().cloned()).collect();
-        intersection(members, inner)
+    let merged = match as_array {
+        Some(item) => item,
+        None => intersection(items, inner_origin(origin)),
     };
-    let merged = match tuple {
-        Some(Tuple {
-            items: positions,
-            required,
-            rest,
-        }) => {
-            let items: Vec<Ty> = positions.into_iter().map(|p| meet(Some(p))).collect();
-            let rest = rest.map(|rest| meet(Some(*rest)));
-            match rest {
-                // Optional positions of the rest's type: an array of it.
-                Some(rest) if required == 0 && items.iter().all(|i| *i == rest) => {
-                    Ty::Array(Box::new(rest))
-                }
-                rest => Ty::Tuple(Tuple {
-                    items,
-                    required,
-                    rest: rest.map(Box::new),
-                }),
-            }
-        }
-        None => Ty::Array(Box::new(meet(None))),
-    };
-    out.insert(at.unwrap_or(0), merged);
+    out.insert(at.unwrap_or(0), Ty::Array(Box::new(merged)));
     out
+}
+
+/// Where an intersection of the items of merged arrays came from: the
+/// intersection's place, with no member implied.
+fn inner_origin(origin: &Origin) -> Origin {
+    Origin {
+        tool: origin.tool.clone(),
+        pointer: origin.pointer.clone(),
+        implied: Vec::new(),
+    }
 }
 
 /// How many pairs of choices [`meet_scalars`] may compare for one
@@ -604,15 +588,25 @@ mod tests {
                 rest: rest.map(Box::new),
             })
         };
-        // A required position, and a rest: each takes the array's items.
+        // A position that does not come out as the rest does (`boolean`
+        // meets the items as `true`): the tuple stays.
         assert_eq!(
             intersection(
-                vec![tuple(vec![Ty::Bool], 1, Some(Ty::Unknown)), array(lits())],
+                vec![
+                    array(lits()),
+                    tuple(vec![Ty::Unknown, Ty::Bool], 0, Some(Ty::Unknown))
+                ],
                 o()
             ),
-            tuple(vec![Ty::Lit(Lit::Bool(true))], 1, Some(lits()))
+            Ty::Inter(
+                vec![
+                    array(lits()),
+                    tuple(vec![Ty::Unknown, Ty::Bool], 0, Some(Ty::Unknown))
+                ],
+                Box::new(o())
+            )
         );
-        // Optional positions of the rest's type are an array of it.
+        // Optional positions that come out as the rest does: an array.
         assert_eq!(
             intersection(
                 vec![
@@ -623,11 +617,21 @@ mod tests {
             ),
             array(lits())
         );
-        // No rest: no more elements than the positions.
-        assert_eq!(
-            intersection(vec![tuple(vec![Ty::Str], 0, None), array(lits())], o()),
-            tuple(vec![Ty::Str], 0, None)
-        );
+        // A required position, no rest, or positions of other types: the
+        // tuple stays (Python declares it as a tuple).
+        for t in [
+            tuple(vec![Ty::Unknown], 1, Some(Ty::Unknown)),
+            tuple(vec![Ty::Unknown], 0, None),
+            tuple(vec![Ty::Str], 0, Some(Ty::Unknown)),
+        ] {
+            assert!(
+                matches!(
+                    intersection(vec![t.clone(), array(lits())], o()),
+                    Ty::Inter(..)
+                ),
+                "{t:?}"
+            );
+        }
         // Two tuples stay as they are.
         let two = vec![
             tuple(vec![Ty::Str], 0, None),
@@ -635,39 +639,6 @@ mod tests {
             array(Ty::Str),
         ];
         assert!(matches!(intersection(two, o()), Ty::Inter(..)));
-    }
-
-    #[test]
-    fn any_object_beside_a_typed_object_adds_nothing() {
-        let any = || {
-            Ty::Object(Object {
-                props: Vec::new(),
-                extra: Extra::Unspecified,
-            })
-        };
-        let listed = Ty::Object(Object {
-            props: vec![Prop {
-                name: "p".into(),
-                ty: Ty::Str,
-                required: false,
-                doc: Doc::default(),
-            }],
-            extra: Extra::Unspecified,
-        });
-        assert_eq!(
-            intersection(vec![any(), listed.clone()], Origin::default()),
-            listed
-        );
-        // Beside keywords without a type, it is what makes the value an
-        // object: it stays.
-        let implied = Origin {
-            implied: vec![listed.clone()],
-            ..Origin::default()
-        };
-        assert!(matches!(
-            intersection(vec![any(), listed], implied),
-            Ty::Inter(..)
-        ));
     }
 
     #[test]

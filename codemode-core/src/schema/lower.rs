@@ -175,26 +175,6 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
     for entry in &mut origin.implied {
         prune_disjoint(entry, kinds);
     }
-    // Any object adds nothing beside a typed member that admits objects
-    // alone (a reference to an object type, say); printed as `{ [key:
-    // string]: unknown }`, it would let through keys that member does not.
-    let any_object = |m: &Ty| matches!(m, Ty::Object(obj) if obj.is_any());
-    if members.iter().any(any_object) {
-        let implied: HashSet<&Ty> = origin.implied.iter().collect();
-        let objects_only = (members.iter())
-            .filter(|m| !any_object(m) && !implied.contains(m))
-            .any(|m| kinds.of(m, &implied, REF_HOPS) == OBJECT_KIND);
-        drop(implied);
-        if objects_only {
-            members.retain(|m| !any_object(m));
-            let members = std::mem::take(members);
-            let origin = std::mem::take(&mut **origin);
-            *ty = intersection(members, origin);
-        }
-    }
-    let Ty::Inter(members, origin) = ty else {
-        return;
-    };
     // No kind at all: the typed members contradict each other, or one of
     // them was read too narrowly; the intersection stays as it was rather
     // than become `never`.
@@ -2938,27 +2918,6 @@ mod tests {
             .map(|d| d.pointer.as_str())
             .collect();
         assert_eq!(other_keys, ["/inputSchema/properties/w"]);
-    }
-
-    #[test]
-    fn any_object_beside_a_reference_to_an_object_type_adds_nothing() {
-        let schema = json!({
-            "type": "object",
-            "$defs": {"O": {"type": "object", "properties": {"x": {"type": "integer"}}}},
-            "properties": {
-                "v": {"allOf": [{"$ref": "#/$defs/O"}, {"type": "object"}]},
-                // A reference that may be a string keeps it.
-                "w": {"allOf": [{"$ref": "#/$defs/S"}, {"type": "object"}]}
-            }
-        });
-        let mut schema = schema;
-        schema["$defs"]["S"] = json!({"type": ["string", "object"]});
-        let tools = vec![crate::ToolDef::new("t", schema)];
-        let text = crate::render(Language::TypeScript, &tools);
-        assert_declared(
-            &text,
-            &[("v", "O"), ("w", "S & { [key: string]: unknown }")],
-        );
     }
 
     #[test]

@@ -342,9 +342,10 @@ impl<'a> Convert<'a> {
             let rest = match typed.next() {
                 _ if parts.iter().any(|o| o.extra == Extra::Closed) => Some(None),
                 Some(v) => typed.all(|w| w == v).then_some(Some(v)),
-                None => {
-                    Some((props.is_empty() || parts.iter().any(|o| o.is_any())).then_some(&UNKNOWN))
-                }
+                None => Some(
+                    (props.is_empty() || parts.iter().any(|o| is_any_object(o)))
+                        .then_some(&UNKNOWN),
+                ),
             };
             if let Some(rest) = rest
                 && copied <= self.merge_budget
@@ -685,7 +686,7 @@ impl<'a> Convert<'a> {
                     combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
                 {
                     self.other_keys(typed, origin);
-                } else if combo.iter().any(|o| o.is_any()) {
+                } else if combo.iter().any(|o| is_any_object(o)) {
                     self.record(origin, OTHER_KEYS);
                 }
                 Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))
@@ -698,6 +699,12 @@ impl<'a> Convert<'a> {
 /// Why a TypedDict refuses keys its object admits.
 const OTHER_KEYS: &str =
     "keys beside the listed properties cannot be declared in a TypedDict; a checker refuses them";
+
+/// Whether an object is any object: it lists no keys and says nothing of
+/// others (TypeScript's `{ [key: string]: unknown }`).
+fn is_any_object(obj: &Object) -> bool {
+    obj.extra == Extra::Unspecified && obj.props.is_empty()
+}
 
 /// Why a type cannot be merged as objects.
 pub(super) enum NotObjects {

@@ -814,12 +814,17 @@ mod tests {
 
     #[test]
     fn a_member_that_is_any_object_lets_other_keys_through_the_keywords() {
-        // `{"type": "object"}` beside keywords without a type: TypeScript
-        // declares `{ [key: string]: unknown } & { p?: string }`, and the
-        // keyword parameters admit the same calls.
+        // `{"type": "object"}` beside keywords without a type, or beside an
+        // object type: TypeScript declares `{ [key: string]: unknown } & {
+        // p?: string }`, and the keyword parameters admit the same calls.
         let implied = json!({
             "type": "object",
             "allOf": [{"properties": {"p": {"type": "string"}}}]
+        });
+        let beside_object = json!({
+            "type": "object",
+            "properties": {"p": {"type": "string"}},
+            "anyOf": [{"type": "string"}, {"type": "object"}]
         });
         let typed = json!({
             "allOf": [
@@ -827,13 +832,6 @@ mod tests {
                 {"type": "object", "additionalProperties": {"type": "integer"}},
                 {"type": "object"}
             ]
-        });
-        // Beside an object type, any object adds nothing: the object's
-        // keys, as it alone gives them.
-        let beside_object = json!({
-            "type": "object",
-            "properties": {"p": {"type": "string"}},
-            "anyOf": [{"type": "string"}, {"type": "object"}]
         });
         let listed = json!({
             "allOf": [
@@ -843,17 +841,17 @@ mod tests {
         });
         let tools = vec![
             ToolDef::new("implied", implied),
-            ToolDef::new("typed", typed),
             ToolDef::new("beside_object", beside_object),
+            ToolDef::new("typed", typed),
             ToolDef::new("listed", listed),
         ];
         let (text, _) = render_all(&lower_borrowed(&tools));
         for line in [
             "async def implied(self, *, p: str = ..., **extra: Any) -> Any: ...",
+            "async def beside_object(self, *, p: str = ..., **extra: Any) -> Any: ...",
             // `p` is not among the keys the second member lists, so it must be
             // an integer too: nothing is both, and it is Any (recorded).
             "async def typed(self, *, p: Any = ..., **extra: int) -> Any: ...",
-            "async def beside_object(self, *, p: str = ...) -> Any: ...",
             "async def listed(self, *, p: str = ..., q: str = ...) -> Any: ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
