@@ -209,10 +209,13 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
 /// others' letting other kinds through does not count. The merged members
 /// leave the record of implied ones.
 fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
-    let is_array = |m: &Ty| matches!(m, Ty::Array(_));
+    // Arrays of anything (`{"type": "array"}`) stay as they are: merged,
+    // TypeScript would check each element's keys against the others'
+    // items alone, and refuse keys they do not list.
+    let is_array = |m: &Ty| matches!(m, Ty::Array(item) if **item != Ty::Unknown);
     let arrays: Vec<&Ty> = (members.iter())
         .filter_map(|m| match m {
-            Ty::Array(item) => Some(item.as_ref()),
+            Ty::Array(item) if **item != Ty::Unknown => Some(item.as_ref()),
             _ => None,
         })
         .collect();
@@ -235,7 +238,7 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
                 && (t.items.len() + 1).saturating_mul(arrays.len()) <= MEET_PAIRS
                 && members
                     .iter()
-                    .any(|m| matches!(m, Ty::Array(_) | Ty::Tuple(_)) && typed(m))
+                    .any(|m| (is_array(m) || matches!(m, Ty::Tuple(_))) && typed(m))
         })
         .and_then(|t| {
             let meet = |ty: &Ty| {
@@ -258,7 +261,7 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
     let mut out = Vec::with_capacity(members.len());
     for member in members {
         match member {
-            Ty::Array(item) => {
+            Ty::Array(item) if *item != Ty::Unknown => {
                 origin
                     .implied
                     .retain(|m| !matches!(m, Ty::Array(i) if *i == item));
@@ -552,6 +555,14 @@ mod tests {
                 ],
                 Box::new(o())
             )
+        );
+        // An array of anything stays beside the others.
+        assert_eq!(
+            intersection(
+                vec![array(Ty::Unknown), array(Ty::Num), array(Ty::Int)],
+                o()
+            ),
+            Ty::Inter(vec![array(Ty::Unknown), array(Ty::Int)], Box::new(o()))
         );
         // A typed array with an implied one: merged, and out of the record.
         let implied = Origin {

@@ -2750,7 +2750,7 @@ mod tests {
                 ("nullable", "O & { x: unknown } | null"),
                 // A reference to a union of arrays and null: the member's
                 // items spread over its arrays.
-                ("items", "string[] | null"),
+                ("items", "unknown[] & string[] | null"),
                 ("object", "O & { x: unknown }"),
                 ("typed", "P & { x: unknown }"),
                 ("both", "O & P & { x: unknown }"),
