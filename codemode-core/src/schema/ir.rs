@@ -212,13 +212,14 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
     // Arrays of anything (`{"type": "array"}`) stay as they are: merged,
     // TypeScript would check each element's keys against the others'
     // items alone, and refuse keys they do not list.
-    let is_array = |m: &Ty| matches!(m, Ty::Array(item) if **item != Ty::Unknown);
-    let arrays: Vec<&Ty> = (members.iter())
-        .filter_map(|m| match m {
-            Ty::Array(item) if **item != Ty::Unknown => Some(item.as_ref()),
+    fn items_of(m: &Ty) -> Option<&Ty> {
+        match m {
+            Ty::Array(item) if **item != Ty::Unknown => Some(item),
             _ => None,
-        })
-        .collect();
+        }
+    }
+    let is_array = |m: &Ty| items_of(m).is_some();
+    let arrays: Vec<&Ty> = members.iter().filter_map(items_of).collect();
     let mut tuples = members.iter().filter_map(|m| match m {
         Ty::Tuple(t) => Some(t),
         _ => None,

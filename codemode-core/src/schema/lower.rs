@@ -746,17 +746,25 @@ fn distribute(
     Some(union(out))
 }
 
-/// The choices of the union a reference names, through references to
-/// references.
-fn union_behind<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<&'t [Ty]> {
+/// The type a reference names, through references to references (`defs`
+/// as lowered, at most [`REF_HOPS`] of them); any other type itself.
+fn behind_refs<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<&'t Ty> {
     for _ in 0..REF_HOPS {
         match ty {
             Ty::Named(id) => ty = defs.get(*id)?,
-            Ty::Union(choices) => return Some(choices),
-            _ => return None,
+            other => return Some(other),
         }
     }
     None
+}
+
+/// The choices of the union a reference names, through references to
+/// references.
+fn union_behind<'t>(ty: &'t Ty, defs: &'t [Ty]) -> Option<&'t [Ty]> {
+    match behind_refs(ty, defs)? {
+        Ty::Union(choices) => Some(choices),
+        _ => None,
+    }
 }
 
 /// The one kind, as (object, array), that every one of `members` binds;
@@ -843,14 +851,8 @@ fn value_kind(ty: &Ty) -> Option<(bool, bool)> {
 
 /// [`value_kind`], through references (`defs` as lowered): a definition
 /// of one kind is of that kind, as [`Kinds`] reads it too.
-fn value_kind_in<'t>(mut ty: &'t Ty, defs: &'t [Ty]) -> Option<(bool, bool)> {
-    for _ in 0..REF_HOPS {
-        match ty {
-            Ty::Named(id) => ty = defs.get(*id)?,
-            other => return value_kind(other),
-        }
-    }
-    None
+fn value_kind_in(ty: &Ty, defs: &[Ty]) -> Option<(bool, bool)> {
+    value_kind(behind_refs(ty, defs)?)
 }
 
 /// What the definitions admit, remembered per definition and kind, so

@@ -678,15 +678,13 @@ impl<'a> Convert<'a> {
             } else if props.is_empty() || self.standalone {
                 Py::Dict(Box::new(Py::Any))
             } else {
-                // Other keys are allowed unless a member is closed, and
-                // typed when a member types them, or any when a member is
-                // any object: as for one object.
-                if closed {
-                } else if let Some(typed) =
-                    combo.iter().find(|o| matches!(o.extra, Extra::Values(_)))
+                // Other keys are allowed unless a member is closed: when a
+                // member types them, or is any object, the class cannot say
+                // so, as for one object, and that is recorded.
+                if !closed
+                    && (combo.iter())
+                        .any(|o| matches!(o.extra, Extra::Values(_)) || is_any_object(o))
                 {
-                    self.other_keys(typed, origin);
-                } else if combo.iter().any(|o| is_any_object(o)) {
                     self.record(origin, OTHER_KEYS);
                 }
                 Py::Class(self.class(props.into_iter(), base, &key, &NO_DOC, origin))
