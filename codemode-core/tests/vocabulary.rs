@@ -535,6 +535,71 @@ fn alias_cycles_are_broken() {
     assert_eq!(reasons(schema).len(), 1);
 }
 
+/// TypeScript defers an array or tuple type in an alias's body only where
+/// it may name an alias; below a tuple's `?` or `...` it never does. So a
+/// definition that reaches itself there, through a union or intersection,
+/// is a circular alias (TS2456), and that reference is cut. The checker's
+/// own verdict on these shapes is in `tests/golden/refs.ts`.
+#[test]
+fn references_typescript_resolves_first_break_alias_cycles() {
+    let tuple_of = |items: Value| json!({"type": "array", "prefixItems": [items], "items": false});
+    let one = |def: Value| json!({"properties": {"a": {"$ref": "#/$defs/B"}}, "$defs": {"B": def}});
+    let step = json!({"type": "array", "items": {"$ref": "#/$defs/B"}});
+    let cases = [
+        // An optional element that is an array of the definition: cut.
+        (
+            json!({"anyOf": [tuple_of(step.clone()), {"type": "string"}]}),
+            "type B = [unknown[]?] | string;",
+            1,
+        ),
+        // A rest element of arrays of it: cut.
+        (
+            json!({"anyOf": [{"type": "array", "prefixItems": [{"type": "integer"}], "items": step.clone()}, {"type": "null"}]}),
+            "type B = [number?, ...unknown[][]] | null;",
+            1,
+        ),
+        // The reference itself as an optional element: deferred, kept.
+        (
+            json!({"anyOf": [tuple_of(json!({"$ref": "#/$defs/B"})), {"type": "string"}]}),
+            "type B = [B?] | string;",
+            0,
+        ),
+        // A required element, or arrays of arrays outside tuples: kept.
+        (
+            json!({"anyOf": [{"type": "array", "prefixItems": [step.clone()], "minItems": 1, "items": false}, {"type": "string"}]}),
+            "type B = [B[]] | string;",
+            0,
+        ),
+        (
+            json!({"anyOf": [{"type": "array", "items": step.clone()}, {"type": "string"}]}),
+            "type B = B[][] | string;",
+            0,
+        ),
+        // The alias's body itself is a tuple: deferred, kept.
+        (
+            json!({"type": "array", "prefixItems": [{"type": "integer"}], "items": step.clone()}),
+            "type B = [number?, ...B[][]];",
+            0,
+        ),
+        // Cutting the reference beside the tuple leaves the tuple as the
+        // body, deferred: the one inside it stays.
+        (
+            json!({"allOf": [tuple_of(tuple_of(json!({"$ref": "#/$defs/B"}))), {"$ref": "#/$defs/B"}]}),
+            "type B = [[B?]?];",
+            1,
+        ),
+    ];
+    for (def, want, cut) in cases {
+        let sdk = ts_sdk(one(def.clone()));
+        assert!(sdk.contains(want), "{def}: want {want}\n{sdk}");
+        let got = reasons(one(def.clone()));
+        assert_eq!(got.len(), cut, "{def}: {got:?}");
+        if cut == 1 {
+            assert!(got[0].1.contains("refers to itself"), "{got:?}");
+        }
+    }
+}
+
 #[test]
 fn malformed_nodes_degrade_alone() {
     for (bad, pointer) in [

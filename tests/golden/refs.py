@@ -21,6 +21,8 @@ NestedFilterArgs = TypedDict("NestedFilterArgs", {
     "location": 'Location',
 }, total=False)
 
+Pairs: TypeAlias = 'tuple[list[Pairs]] | str'
+
 Path: TypeAlias = 'list[str]'
 
 class Place(TypedDict):
@@ -34,6 +36,8 @@ PlanRouteArgs = TypedDict("PlanRouteArgs", {
 class PlanRouteArgsTo(TypedDict):
     name: str
     note: str
+
+Steps: TypeAlias = 'tuple[str | list[Any], ...] | None'
 
 class Tree(TypedDict):
     """A node and its children."""
@@ -50,5 +54,7 @@ class Tools(Protocol):
     async def tree_insert(self, *, at: Path = ..., tree: Tree, value: Json) -> Tree:
         """Insert a value into a tree."""
         ...
+    async def walk_steps(self, *, pairs: Pairs = ..., steps: Steps = ...) -> Any:
+        """Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can."""
 
 tools: Tools

@@ -9,9 +9,13 @@ type LocationType = { lat: number; lon: number };
 
 type NestedFilterArgs = { and?: NestedFilterArgs[]; escaped?: AB; field?: string; location?: LocationType };
 
+type Pairs = [Pairs[]] | string;
+
 type Path = string[];
 
 type Place = { name: string };
+
+type Steps = [string?, ...unknown[][]] | null;
 
 // A node and its children.
 type Tree = { children: Tree[]; value: number };
@@ -25,4 +29,6 @@ declare const tools: {
   plan_route_draft7(args: { to: Place }): Promise<unknown>;
   // Insert a value into a tree.
   tree_insert(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
+  // Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can.
+  walk_steps(args?: { pairs?: Pairs; steps?: Steps }): Promise<unknown>;
 };
