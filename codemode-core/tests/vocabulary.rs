@@ -600,6 +600,33 @@ fn references_typescript_resolves_first_break_alias_cycles() {
     }
 }
 
+/// `{"type": "object"}` beside a member with `additionalProperties: false`
+/// (in place or named) adds no key: the member forbids the others. Beside
+/// an open member it stays, as what lets other keys through.
+#[test]
+fn any_object_beside_a_closed_member_adds_nothing() {
+    let closed = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false});
+    let open = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "inline": {"allOf": [{"type": "object"}, closed]},
+            "named": {"type": "object", "allOf": [{"$ref": "#/$defs/Closed"}]},
+            "open": {"allOf": [{"type": "object"}, open]}
+        },
+        "$defs": {"Closed": closed}
+    });
+    let sdk = ts_sdk(schema.clone());
+    for want in [
+        "inline?: { a?: string }",
+        "named?: Closed",
+        "open?: { [key: string]: unknown } & { a?: string }",
+    ] {
+        assert!(sdk.contains(want), "{want} in\n{sdk}");
+    }
+    assert_eq!(reasons(schema), []);
+}
+
 #[test]
 fn malformed_nodes_degrade_alone() {
     for (bad, pointer) in [

@@ -416,6 +416,38 @@ fn drop_unreachable(tools: &mut [LoweredTool], defs: &mut Vec<Def>) {
     }
 }
 
+/// Leaves any object (`{"type": "object"}`, which lists no key and says
+/// nothing of others) out of an intersection with a member that admits no
+/// keys but its own (`additionalProperties: false`), written in place or
+/// named: the member forbids the other keys any object would let through,
+/// and TypeScript's `{ [key: string]: unknown } & ...` admitted them.
+fn drop_any_object_beside_closed(tools: &mut [LoweredTool], defs: &mut [Def]) {
+    fn is_any_object(ty: &Ty) -> bool {
+        matches!(ty, Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified)
+    }
+    let closed: Vec<bool> = (0..defs.len())
+        .map(|id| object_of(&Ty::Named(id), defs).is_some_and(|o| o.extra == Extra::Closed))
+        .collect();
+    let is_closed = |ty: &Ty| match ty {
+        Ty::Object(obj) => obj.extra == Extra::Closed,
+        Ty::Named(id) => closed.get(*id).copied().unwrap_or(false),
+        _ => false,
+    };
+    visit_every_type(tools, defs, &mut |ty| {
+        let Ty::Inter(members, origin) = ty else {
+            return;
+        };
+        if !members.iter().any(is_closed) || !members.iter().any(is_any_object) {
+            return;
+        }
+        members.retain(|m| !is_any_object(m));
+        origin.implied.retain(|m| !is_any_object(m));
+        if let [only] = members.as_mut_slice() {
+            *ty = std::mem::replace(only, Ty::Unknown);
+        }
+    });
+}
+
 /// Records each intersection with a member that admits no keys but its own
 /// (`additionalProperties: false` beside properties) while another member
 /// lists other keys. JSON Schema applies `additionalProperties` to the
@@ -1229,6 +1261,7 @@ fn finish(part: Part) -> Lowered {
             prune_disjoint(&mut def.ty, &mut kinds);
         }
         let dropped = drop_implied(&mut tools, &mut defs, &mut degradations);
+        drop_any_object_beside_closed(&mut tools, &mut defs);
         record_closed_members(&tools, &defs, &mut degradations);
         cap_intersections(&mut tools, &mut defs, &mut degradations);
         if dropped {
