@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 /// `run_code` definitions and the fingerprint, pays for one render per
 /// language.
 ///
-/// The free functions ([`render`](crate::render), [`run_code_tool`](crate::run_code_tool),
+/// The free functions ([`render`](fn@crate::render), [`run_code_tool`](crate::run_code_tool),
 /// [`fingerprint`](crate::fingerprint)) give the same texts.
 ///
 /// ```

@@ -79,7 +79,7 @@ pub fn check_program(language: Language, tools: &[ToolDef], code: &str) -> Vec<D
 
 impl Catalog {
     /// Checks `code`, a program in `language`, against this catalog's SDK;
-    /// see [`check_program`](crate::check_program).
+    /// see [`check_program`].
     pub fn check_program(&self, language: Language, code: &str) -> Vec<Diagnostic> {
         let context = Context {
             lowered: self.checked(),

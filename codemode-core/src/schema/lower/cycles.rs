@@ -1,0 +1,177 @@
+//! Alias cycles: a definition that must be resolved before itself cannot be
+//! written as a type alias, so the reference that closes such a loop is cut.
+
+use super::{Def, Degradation};
+use crate::schema::ir::{Ty, intersection, union};
+
+/// A definition that refers to itself where its alias must already be known
+/// cannot be written as a type alias: at its top level through unions or
+/// intersections (in either language), or, in TypeScript, through a tuple
+/// that the checker does not defer (see [`eager`]). Each reference that
+/// closes such a loop becomes the escape hatch, in both SDKs alike.
+pub(super) fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degradation>) {
+    const NEW: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let mut state = vec![NEW; defs.len()];
+    for start in 0..defs.len() {
+        if state[start] != NEW {
+            continue;
+        }
+        // Iterative depth-first search over eagerly resolved references.
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(start, eager_refs(&mut defs[start].ty))];
+        state[start] = OPEN;
+        while let Some((node, edges)) = stack.last_mut() {
+            let node = *node;
+            match edges.pop() {
+                Some(next) if state[next] == OPEN => {
+                    cut_eager_ref(&mut defs[node].ty, next);
+                    degradations.push(Degradation {
+                        tool: defs[node].tool.clone(),
+                        pointer: defs[node].pointer.clone(),
+                        reason: format!(
+                            "definition {:?} refers to itself where its type alias \
+                             would have to be resolved first (through unions, \
+                             intersections or tuples only)",
+                            defs[node].base
+                        ),
+                    });
+                    // The cut may have let TypeScript defer what was eager.
+                    *edges = eager_refs(&mut defs[node].ty);
+                }
+                Some(next) if state[next] == NEW => {
+                    state[next] = OPEN;
+                    let edges = eager_refs(&mut defs[next].ty);
+                    stack.push((next, edges));
+                }
+                Some(_) => {}
+                None => {
+                    state[node] = DONE;
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
+
+/// The definitions a definition's alias needs resolved before it is, in
+/// reverse order (the search pops from the end).
+fn eager_refs(ty: &mut Ty) -> Vec<usize> {
+    let mut out = Vec::new();
+    eager(ty, Resolve::Body, &mut |ty, _| {
+        if let Ty::Named(id) = ty {
+            out.push(*id);
+        }
+        false
+    });
+    out.sort_unstable();
+    out.dedup();
+    out.reverse();
+    out
+}
+
+/// Replaces the eager references to `target` in a definition's body with
+/// the escape hatch: first those outside tuples' optional and rest elements
+/// (taking one out of a union or intersection can let TypeScript defer the
+/// tuples around the others), then, if one is still eager, the rest.
+fn cut_eager_ref(ty: &mut Ty, target: usize) {
+    for inner in [false, true] {
+        eager(ty, Resolve::Body, &mut |ty, at| {
+            let hit = *ty == Ty::Named(target) && (at == Resolve::Free) == inner;
+            if hit {
+                *ty = Ty::Unknown;
+            }
+            hit
+        });
+        if !eager_refs(ty).contains(&target) {
+            return;
+        }
+    }
+}
+
+/// Where a type sits in a TypeScript type alias's body, as the checker sees
+/// it when it decides whether to defer an array or tuple type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Resolve {
+    /// The alias's body itself: an array or tuple here is always deferred.
+    Body,
+    /// Reached from the body through unions, intersections, arrays and
+    /// tuples' required elements: an array or tuple here is deferred when an
+    /// element may name an alias.
+    ByAlias,
+    /// Below a tuple's optional or rest element: never deferred.
+    Free,
+}
+
+/// Calls `visit` on each reference that TypeScript resolves while it
+/// resolves the alias whose body is `ty` (`at` is [`Resolve::Body`] there).
+/// Object types are resolved lazily, so nothing inside one counts; nor does
+/// anything inside an array or tuple the checker defers (it defers one when
+/// an element may name an alias, unless the array or tuple sits below a
+/// tuple's `?` or `...`). `visit` returns whether it changed the type; a
+/// union or intersection around a change is built again.
+fn eager(ty: &mut Ty, at: Resolve, visit: &mut dyn FnMut(&mut Ty, Resolve) -> bool) -> bool {
+    let inner = if at == Resolve::Free {
+        Resolve::Free
+    } else {
+        Resolve::ByAlias
+    };
+    match ty {
+        Ty::Named(_) => visit(ty, at),
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            let mut changed = false;
+            for member in members.iter_mut() {
+                changed |= eager(member, inner, visit);
+            }
+            if changed {
+                *ty = match std::mem::replace(ty, Ty::Unknown) {
+                    Ty::Union(members) => union(members),
+                    Ty::Inter(members, origin) => intersection(members, *origin),
+                    other => other,
+                };
+            }
+            changed
+        }
+        Ty::Array(item) => {
+            let deferred = at == Resolve::Body || at == Resolve::ByAlias && may_name_alias(item);
+            !deferred && eager(item, inner, visit)
+        }
+        Ty::Tuple(tuple) => {
+            let deferred = at == Resolve::Body
+                || at == Resolve::ByAlias
+                    && tuple
+                        .items
+                        .iter()
+                        .chain(tuple.rest.as_deref())
+                        .any(may_name_alias);
+            if deferred {
+                return false;
+            }
+            let mut changed = false;
+            for (i, item) in tuple.items.iter_mut().enumerate() {
+                let at = if i < tuple.required {
+                    inner
+                } else {
+                    Resolve::Free
+                };
+                changed |= eager(item, at, visit);
+            }
+            if let Some(rest) = &mut tuple.rest {
+                changed |= eager(rest, Resolve::Free, visit);
+            }
+            changed
+        }
+        _ => false,
+    }
+}
+
+/// Whether a type, as an element, may name a type alias: a reference, or a
+/// union or intersection holding one (TypeScript does not look into arrays,
+/// tuples or objects here).
+fn may_name_alias(ty: &Ty) -> bool {
+    match ty {
+        Ty::Named(_) => true,
+        Ty::Union(members) | Ty::Inter(members, _) => members.iter().any(may_name_alias),
+        _ => false,
+    }
+}
