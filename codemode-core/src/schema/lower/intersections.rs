@@ -4,7 +4,8 @@
 //! out, closed members are recorded, and intersections that multiply out
 //! too far are capped.
 
-use super::{Def, Degradation, IMPLIED_LEFT_OUT, LoweredTool, REF_HOPS, renumber_refs};
+use super::implied::REF_HOPS;
+use super::{Def, Degradation, IMPLIED_LEFT_OUT, LoweredTool, renumber_refs};
 use crate::schema::ir::{Extra, Lit, Object, Origin, Ty, intersection, union};
 use foldhash::HashSet;
 
