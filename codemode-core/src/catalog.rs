@@ -48,6 +48,8 @@ pub struct Catalog {
     typescript: OnceLock<Rendered>,
     python: OnceLock<Rendered>,
     fingerprint: OnceLock<String>,
+    /// Each tool's words, for [`Catalog::search`], made at the first search.
+    words: OnceLock<Vec<crate::index::ToolWords>>,
     /// The tools' argument types as a check of programs reads them.
     #[cfg(feature = "check")]
     checked: OnceLock<Lowered>,
@@ -108,6 +110,7 @@ impl Catalog {
             typescript: OnceLock::new(),
             python: OnceLock::new(),
             fingerprint: OnceLock::new(),
+            words: OnceLock::new(),
             #[cfg(feature = "check")]
             checked: OnceLock::new(),
             #[cfg(feature = "check")]
@@ -176,6 +179,12 @@ impl Catalog {
     /// without building [`ToolDef`]s from the text.
     pub(crate) fn lowered_tools(&self) -> &[crate::schema::LoweredTool] {
         &self.lowered.tools
+    }
+
+    /// Each tool's words, in tool order, made once.
+    pub(crate) fn tool_words(&self) -> &[crate::index::ToolWords] {
+        self.words
+            .get_or_init(|| crate::index::ToolWords::of_tools(&self.lowered.tools))
     }
 
     /// The names of the tools in the SDK, sorted.

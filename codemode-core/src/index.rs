@@ -53,6 +53,18 @@ pub const MAX_DESCRIBED: usize = 50;
 /// Most matches one `search` call returns.
 pub const MAX_MATCHES: usize = 50;
 
+/// Most words of one `search` query that count; the rest are ignored. A
+/// query is read only as far as its first [`MAX_QUERY_BYTES`] bytes, so a
+/// program cannot make one call cost more than a few words' worth.
+pub const MAX_QUERY_WORDS: usize = 32;
+
+/// Most bytes of an unknown name that `describe` repeats back.
+const MAX_NAME_SHOWN: usize = 200;
+
+/// Most bytes of one `search` query (or of one name `describe` looks up
+/// close matches for) that are read.
+pub const MAX_QUERY_BYTES: usize = 1024;
+
 /// A conservative estimate of how many tokens `text` takes in the common
 /// byte-pair tokenizers (o200k, cl100k): a run of letters counts one token
 /// per six, a run of digits one per three, a run of punctuation one per
@@ -378,7 +390,13 @@ impl Catalog {
                     } else {
                         format!("; close: {}", close.join(", "))
                     };
-                    let line = format!("no tool is named {}{hint}", quoted(language, name));
+                    // A name is the program's to choose: a long one is cut.
+                    let shown = if name.len() > MAX_NAME_SHOWN {
+                        quoted(language, &format!("{}…", prefix(name, MAX_NAME_SHOWN)))
+                    } else {
+                        quoted(language, name)
+                    };
+                    let line = format!("no tool is named {shown}{hint}");
                     let _ = writeln!(out, "{sign} {}", defuse(language, &line));
                 }
             }
@@ -411,30 +429,17 @@ impl Catalog {
     /// assert_eq!(found, ["github_create_issue", "github_list_issues"]);
     /// ```
     pub fn search(&self, query: &str, limit: usize) -> Vec<ToolMatch> {
-        let query: Vec<String> = words(query);
+        let mut query: Vec<String> = words(prefix(query, MAX_QUERY_BYTES));
+        query.truncate(MAX_QUERY_WORDS);
         if query.is_empty() {
             return Vec::new();
         }
         let mut scored: Vec<(usize, &LoweredTool)> = self
             .lowered_tools()
             .iter()
-            .filter_map(|tool| {
-                let name = words(&tool.name);
-                let text = words(tool.description.as_deref().unwrap_or(""));
-                let score: usize = query
-                    .iter()
-                    .map(|q| {
-                        if name.iter().any(|w| w == q) {
-                            3
-                        } else if name.iter().any(|w| w.starts_with(q.as_str())) {
-                            2
-                        } else if text.iter().any(|w| w == q) {
-                            1
-                        } else {
-                            0
-                        }
-                    })
-                    .sum();
+            .zip(self.tool_words())
+            .filter_map(|(tool, words)| {
+                let score: usize = query.iter().map(|q| words.score(q)).sum();
                 (score > 0).then_some((score, tool))
             })
             .collect();
@@ -620,6 +625,54 @@ fn summary(description: Option<&str>) -> String {
         _ => cut.as_str(),
     };
     format!("{cut}…")
+}
+
+/// A tool's words, as [`Catalog::search`] matches them: its name's in
+/// order, and its description's sorted, each once.
+#[derive(Debug, Clone)]
+pub(crate) struct ToolWords {
+    name: Vec<String>,
+    text: Vec<String>,
+}
+
+impl ToolWords {
+    pub(crate) fn of_tools(tools: &[LoweredTool]) -> Vec<ToolWords> {
+        tools
+            .iter()
+            .map(|tool| {
+                let mut text = words(tool.description.as_deref().unwrap_or(""));
+                text.sort_unstable();
+                text.dedup();
+                ToolWords {
+                    name: words(&tool.name),
+                    text,
+                }
+            })
+            .collect()
+    }
+
+    /// 3 for a word of the name, 2 for the start of one, 1 for a word of
+    /// the description, 0 otherwise.
+    fn score(&self, word: &String) -> usize {
+        if self.name.contains(word) {
+            3
+        } else if self.name.iter().any(|w| w.starts_with(word.as_str())) {
+            2
+        } else if self.text.binary_search(word).is_ok() {
+            1
+        } else {
+            0
+        }
+    }
+}
+
+/// At most the first `bytes` bytes of `text`, cut at a character boundary.
+fn prefix(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// The lowercase words (runs of letters and digits) of `text`, with a
@@ -867,6 +920,29 @@ mod tests {
             index.contains("//   pair_a\n//   pair_b\n") && !index.contains("big_tool00"),
             "{index}"
         );
+    }
+
+    /// A program chooses the query: only its first words count, so a huge
+    /// one costs what a short one does (no copy of it is split into words).
+    #[test]
+    fn only_the_first_words_of_a_query_count() {
+        let c = catalog(9);
+        let short: Vec<String> = c.search("net", 10).into_iter().map(|m| m.name).collect();
+        assert_eq!(short, ["net_op001", "net_op004", "net_op007"]);
+        let huge = format!("net {}", "zzz ".repeat(5_000_000));
+        let found: Vec<String> = c.search(&huge, 10).into_iter().map(|m| m.name).collect();
+        assert_eq!(found, short);
+        // Past the words that count, a match adds nothing.
+        let late = format!("{}files", "zzz ".repeat(MAX_QUERY_WORDS));
+        assert!(c.search(&late, 10).is_empty());
+        // A cut inside a character stays on its boundary.
+        assert!(c.search(&"é".repeat(MAX_QUERY_BYTES), 10).is_empty());
+        let named = c.describe(Language::TypeScript, &[huge.as_str()]);
+        assert!(
+            named.starts_with("// no tool is named \"net zzz"),
+            "{named}"
+        );
+        assert!(named.len() < 400, "{named}");
     }
 
     #[test]
