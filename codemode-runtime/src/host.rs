@@ -577,16 +577,22 @@ async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
     args: Value,
 ) -> Option<Result<Value, ToolCallError>> {
     let (tx, rx) = futures_channel::oneshot::channel();
-    let started = crate::pool::run(Box::new(move || {
+    let tool = name.clone();
+    crate::pool::run(Box::new(move || {
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
             futures_executor::block_on(toolset.call(&name, args))
         }));
         let _ = tx.send(result.ok());
     }));
-    match started {
-        Ok(()) => rx.await.ok().flatten(),
-        Err(_) => None,
-    }
+    // The call always answers once it runs; a closed channel means it
+    // never ran.
+    rx.await.unwrap_or_else(|_| {
+        Some(Err(ToolCallError::new(
+            tool,
+            ErrorKind::Unavailable,
+            "the host could not start a thread to run this call; try again with fewer calls at once",
+        )))
+    })
 }
 
 /// The envelope, or `None` when it would pass `room` bytes.

@@ -57,7 +57,9 @@
 //!   A timed-out run returns without waiting for them. A tool that blocks
 //!   its thread blocks the executor as any blocking code would: make
 //!   blocking tools async (for example with `tokio::task::spawn_blocking`);
-//!   `#[tool]` on a non-async function runs it on a blocking thread for you.
+//!   `#[tool]` on a non-async function runs it on a blocking thread for you
+//!   (kept threads, at most 256 in the process; past that, calls wait in
+//!   order for the next free one).
 //!
 //! # Isolation
 //!

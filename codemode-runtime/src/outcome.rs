@@ -8,8 +8,13 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// The bounds of one run. Fields are public; [`Limits::default`] suits a
-/// model's short programs and cannot exhaust a machine: at most about
-/// `memory_bytes + max_host_bytes` (128 MiB) per run.
+/// model's short programs and cannot exhaust a machine. An in-process
+/// JavaScript run holds at most about `memory_bytes + max_host_bytes`
+/// (128 MiB). A Python worker's address space may grow by `memory_bytes +
+/// 2 * max_host_bytes` and a fixed 512 MiB (the interpreter's and
+/// allocator's own reservations) past what it mapped at start, so with the
+/// defaults its resident memory can near 800 MiB before it ends
+/// `out_of_memory`; size the number of concurrent Python runs for that.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Wall-clock time for the whole run, from the moment `run` is called:
@@ -23,7 +28,7 @@ pub struct Limits {
     /// Memory the engine's heap may use. QuickJS counts every allocation.
     /// Python's interpreter refuses any one value larger than this; its heap
     /// as a whole is bounded only in a worker process, whose address space
-    /// is this plus a fixed margin (see `PyRuntime`).
+    /// may grow by this plus a fixed margin (see above).
     pub memory_bytes: usize,
     /// Stack the JavaScript engine may use for the program's own recursion.
     /// Python programs recurse at most 200 calls deep instead.
@@ -223,12 +228,26 @@ impl std::fmt::Display for RunErrorKind {
     }
 }
 
+/// The longest message a [`RunError`] keeps, in bytes.
+pub(crate) const MAX_ERROR_MESSAGE_BYTES: usize = 16 * 1024;
+
 impl RunError {
-    /// An error without a location.
+    /// An error without a location. A message past 16 KiB is cut there
+    /// (a program chooses what it throws), and says its length.
     pub fn new(kind: RunErrorKind, message: impl Into<String>) -> Self {
+        let mut message: String = message.into();
+        if message.len() > MAX_ERROR_MESSAGE_BYTES {
+            let mut end = MAX_ERROR_MESSAGE_BYTES;
+            while !message.is_char_boundary(end) {
+                end -= 1;
+            }
+            let total = message.len();
+            message.truncate(end);
+            message.push_str(&format!("… [cut: {total} bytes in all]"));
+        }
         RunError {
             kind,
-            message: message.into(),
+            message,
             location: None,
         }
     }

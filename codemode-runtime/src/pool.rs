@@ -3,12 +3,14 @@
 //! executor nor waits behind another call; starting a thread per call
 //! costs tens of microseconds, more than the call itself for a quick tool.
 //! So a thread that finishes a call waits a while for the next one, and a
-//! call takes a waiting thread when there is one. Calls never queue: with
-//! no thread waiting, a new one starts.
+//! call takes a waiting thread when there is one; with none waiting, a new
+//! one starts, up to [`MAX_THREADS`] in the process, past which calls wait
+//! in order for the next free thread.
 
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SendError, Sender, channel};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 /// Threads waiting for work of type `T`, each on a queue of its own. The
@@ -96,32 +98,100 @@ type Job = Box<dyn FnOnce() + Send>;
 const KEEP: Duration = Duration::from_secs(10);
 /// At most this many threads wait at once; the rest end after their call.
 const MAX_WAITING: usize = 32;
+/// At most this many threads run blocking calls at once, in the whole
+/// process: past it, calls wait in order for the next free thread (a
+/// program that starts a thousand calls at once gets them all answered,
+/// without a thousand threads).
+pub(crate) const MAX_THREADS: usize = 256;
 
-/// The threads waiting for a blocking call.
-static WAITING: Waiting<Job> = Waiting::new();
-
-/// Runs `job` on a waiting thread, or on a new one. Fails only when no
-/// thread waits and none can be started.
-pub(crate) fn run(job: Job) -> std::io::Result<()> {
-    let Some(job) = WAITING.hand(job) else {
-        return Ok(());
-    };
-    std::thread::Builder::new()
-        .name("codemode-tool".to_owned())
-        .spawn(move || serve(job))
-        .map(drop)
+/// The calls not yet taken, and the threads that take them.
+struct Pool {
+    queue: VecDeque<Job>,
+    /// Threads started and not ended.
+    live: usize,
+    /// Threads waiting for a call.
+    idle: usize,
+    /// Calls queued for waiting threads that have not woken yet.
+    wakeups: usize,
 }
 
-/// A kept thread: runs its call, then waits for the next.
-fn serve(first: Job) {
-    let mut job = first;
-    loop {
-        job();
-        match WAITING.wait(MAX_WAITING, Some(KEEP)) {
-            Some(next) => job = next,
-            None => return,
+static POOL: Mutex<Pool> = Mutex::new(Pool {
+    queue: VecDeque::new(),
+    live: 0,
+    idle: 0,
+    wakeups: 0,
+});
+static WORK: Condvar = Condvar::new();
+
+fn lock() -> MutexGuard<'static, Pool> {
+    POOL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs `job` on a waiting thread, on a new one, or (past [`MAX_THREADS`])
+/// on the next thread that frees up. When no thread runs and none can be
+/// started, the calls waiting are dropped unrun: a job learns that it never
+/// ran when it is dropped (its callers' channels close).
+pub(crate) fn run(job: Job) {
+    let mut pool = lock();
+    pool.queue.push_back(job);
+    if pool.idle > pool.wakeups {
+        pool.wakeups += 1;
+        WORK.notify_one();
+        return;
+    }
+    if pool.live >= MAX_THREADS {
+        return;
+    }
+    pool.live += 1;
+    drop(pool);
+    let spawned = std::thread::Builder::new()
+        .name("codemode-tool".to_owned())
+        .spawn(serve);
+    if spawned.is_err() {
+        let mut pool = lock();
+        pool.live -= 1;
+        // Another thread takes the calls later; with none, they fail.
+        if pool.live == 0 {
+            let unrun = std::mem::take(&mut pool.queue);
+            drop(pool);
+            drop(unrun);
         }
     }
+}
+
+/// A pool thread: runs calls in order while there are some, then waits a
+/// while for the next.
+fn serve() {
+    let mut pool = lock();
+    loop {
+        if let Some(job) = pool.queue.pop_front() {
+            drop(pool);
+            job();
+            pool = lock();
+            continue;
+        }
+        if pool.idle >= MAX_WAITING {
+            break;
+        }
+        pool.idle += 1;
+        let (next, waited) = WORK
+            .wait_timeout(pool, KEEP)
+            .unwrap_or_else(|e| e.into_inner());
+        pool = next;
+        pool.idle -= 1;
+        if pool.wakeups > 0 {
+            pool.wakeups -= 1;
+        } else if waited.timed_out() && pool.queue.is_empty() {
+            break;
+        }
+    }
+    pool.live -= 1;
+}
+
+/// Threads running or waiting for blocking calls, for tests.
+#[cfg(test)]
+pub(crate) fn live_threads() -> usize {
+    lock().live
 }
 
 #[cfg(test)]
@@ -131,7 +201,7 @@ mod tests {
     use std::sync::atomic::AtomicUsize;
 
     #[test]
-    fn calls_run_at_once_and_threads_are_kept() {
+    fn calls_run_at_once_threads_are_kept_and_capped() {
         // Four calls that only finish together: none may wait behind another.
         let arrived = Arc::new(AtomicUsize::new(0));
         let (done_tx, done_rx) = channel();
@@ -144,8 +214,7 @@ mod tests {
                     std::thread::sleep(Duration::from_millis(1));
                 }
                 done.send(std::thread::current().id()).unwrap();
-            }))
-            .unwrap();
+            }));
         }
         let first: Vec<_> = (0..4)
             .map(|_| done_rx.recv_timeout(Duration::from_secs(10)).unwrap())
@@ -156,9 +225,33 @@ mod tests {
         let done = done_tx.clone();
         run(Box::new(move || {
             done.send(std::thread::current().id()).unwrap()
-        }))
-        .unwrap();
+        }));
         let again = done_rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(first.contains(&again));
+        // (One test, not two: the pool is the process's, so a test running
+        // beside this one would take the kept threads.)
+        past_the_cap_calls_wait_for_a_free_thread();
+    }
+
+    fn past_the_cap_calls_wait_for_a_free_thread() {
+        // More calls at once than threads may run: every one is answered,
+        // and the process never holds more than the cap.
+        let calls = MAX_THREADS * 2 + 7;
+        let most = Arc::new(AtomicUsize::new(0));
+        let (done_tx, done_rx) = channel();
+        for _ in 0..calls {
+            let most = Arc::clone(&most);
+            let done = done_tx.clone();
+            run(Box::new(move || {
+                most.fetch_max(live_threads(), Ordering::SeqCst);
+                std::thread::sleep(Duration::from_millis(20));
+                done.send(()).unwrap();
+            }));
+        }
+        for _ in 0..calls {
+            done_rx.recv_timeout(Duration::from_secs(30)).unwrap();
+        }
+        assert!(most.load(Ordering::SeqCst) <= MAX_THREADS);
+        assert!(live_threads() <= MAX_THREADS);
     }
 }

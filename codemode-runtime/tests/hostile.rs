@@ -153,6 +153,8 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("a stack formatter that reaches the prelude", Js, "Error.prepareStackTrace = () => 'x'; return [typeof Error.prepareStackTrace, new Error('e').stack === 'x'];".into(), Want::Value(json!(["undefined", false]))),
         ("TypeScript decorators (unsupported: a clean syntax error)", Ts, "function d(t: any, c?: any) { return t; }\n@d class A { @d m() { return 1; } }\nreturn new A().m();".into(), Want::Kind(K::SyntaxError)),
         ("ReDoS", Js, "return /(a+)+$/.test('a'.repeat(40) + 'b');".into(), Want::Kind(K::Timeout)),
+        ("a thrown string of 30 MB", Js, "throw 'x'.repeat(3e7);".into(), Want::Kind(K::Thrown)),
+        ("a result too large for the heap to turn into JSON", Js, "return 'x'.repeat(1 << 25);".into(), Want::Kind(K::OutputLimit)),
     ]
 }
 
@@ -197,6 +199,37 @@ fn the_worker_process_ends_each_class_in_its_kind_too() {
             .with_isolation(Isolation::Worker(worker.clone()))
     };
     check_every_case(&runtime(1000), &runtime(10_000));
+}
+
+/// A program chooses what it throws: the message the host keeps is cut to
+/// 16 KiB, and says how long it was.
+#[test]
+fn a_huge_error_message_is_cut() {
+    let runtime = JsRuntime::new(Awkward::default(), limits(10_000));
+    for (code, says) in [
+        (
+            "throw new Error('y'.repeat(3e7));",
+            "[cut: 30000007 bytes in all]",
+        ),
+        (
+            "throw 'x'.repeat(3e7);",
+            "(its first 4096 of 30000000 bytes)",
+        ),
+    ] {
+        let out = run_on(&runtime, Language::JavaScript, code);
+        let error = out.error.expect(code);
+        assert_eq!(error.kind, RunErrorKind::Thrown, "{code}");
+        assert!(
+            error.message.len() <= 16 * 1024 + 64,
+            "{code}: {}",
+            error.message.len()
+        );
+        assert!(
+            error.message.contains(says),
+            "{code}: ...{}",
+            &error.message[error.message.len() - 80..]
+        );
+    }
 }
 
 #[test]

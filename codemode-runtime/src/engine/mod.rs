@@ -516,11 +516,26 @@ fn finish<'js>(
         return failed(error);
     }
     let converted: rquickjs::Result<Value> = prelude.finish.call((value,));
+    // The program has finished: an allocation refused now was one of the
+    // result's JSON, which is far past any output limit.
+    let stopped = || {
+        if shared.stop.oom.load(Ordering::SeqCst) {
+            return Some(RunError::new(
+                RunErrorKind::OutputLimit,
+                format!(
+                    "the result is too large to turn into JSON in the sandbox's heap, far over \
+                     the limit of {} bytes; return less (a summary, or the first items)",
+                    shared.limits.max_output_bytes
+                ),
+            ));
+        }
+        shared.stop.reason()
+    };
     let converted = match converted {
         Ok(v) => v,
         Err(_) => {
             let _ = ctx.catch();
-            return failed(shared.stop.reason().unwrap_or_else(|| {
+            return failed(stopped().unwrap_or_else(|| {
                 RunError::new(
                     RunErrorKind::InvalidResult,
                     "the returned value could not be turned into JSON",
@@ -529,6 +544,9 @@ fn finish<'js>(
         }
     };
     if let Some(object) = converted.as_object() {
+        if let Some(error) = stopped() {
+            return failed(error);
+        }
         let problem: String = object.get("problem").unwrap_or_default();
         return failed(RunError::new(
             RunErrorKind::InvalidResult,
@@ -541,7 +559,7 @@ fn finish<'js>(
     let json = match text.to_string() {
         Ok(json) => json,
         Err(_) => {
-            return failed(shared.stop.reason().unwrap_or_else(|| {
+            return failed(stopped().unwrap_or_else(|| {
                 RunError::new(
                     RunErrorKind::InvalidResult,
                     "the returned value could not be read",
@@ -697,6 +715,24 @@ fn describe<'js>(
     prepared: &prepare::Prepared,
 ) -> (String, Option<crate::outcome::Location>) {
     let Some(object) = exception.as_object() else {
+        // A thrown string is read as it is: quoting it in the engine would
+        // take the program's heap, which a long one may not have left.
+        if let Some(Ok(text)) = exception.as_string().map(rquickjs::String::to_string) {
+            let mut end = text.len().min(crate::outcome::MAX_ERROR_MESSAGE_BYTES / 4);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let shown = serde_json::to_string(&text[..end]).unwrap_or_default();
+            let cut = if end < text.len() {
+                format!(" (its first {end} of {} bytes)", text.len())
+            } else {
+                String::new()
+            };
+            return (
+                format!("the program threw the string {shown}{cut}, which is not an Error"),
+                None,
+            );
+        }
         let shown = exception
             .ctx()
             .json_stringify(exception.clone())
