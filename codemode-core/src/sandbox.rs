@@ -19,10 +19,25 @@ const MODULES: &str =
 const HOST: &str = "the sandbox is not Node.js or a browser: it has no process, files or page";
 const FILES: &str = "the sandbox has no files; reach stored data through `tools`";
 const NO_CODE: &str = "the sandbox runs no code from strings; write the code out";
+/// Why JavaScript has no BigInt in the sandbox, as a clause for the model.
+pub const NO_BIGINT: &str = "the sandbox has no BigInt, since it cannot stop BigInt arithmetic on \
+     large values at the time limit; use numbers, or strings for exact large integers";
 
 /// JavaScript globals the sandbox does not bind (it binds `tools`,
 /// `ToolCallError`, `console` and the language's own built-ins).
 pub const JAVASCRIPT_ABSENT: &[Absent] = &[
+    Absent {
+        name: "BigInt",
+        instead: NO_BIGINT,
+    },
+    Absent {
+        name: "BigInt64Array",
+        instead: NO_BIGINT,
+    },
+    Absent {
+        name: "BigUint64Array",
+        instead: NO_BIGINT,
+    },
     Absent {
         name: "Buffer",
         instead: HOST,
@@ -70,6 +85,10 @@ pub const JAVASCRIPT_ABSENT: &[Absent] = &[
     Absent {
         name: "document",
         instead: HOST,
+    },
+    Absent {
+        name: "eval",
+        instead: NO_CODE,
     },
     Absent {
         name: "exports",

@@ -69,7 +69,10 @@
 //! [`Isolation::InProcess`] (the default for JavaScript) runs QuickJS on a
 //! dedicated thread of the host with a 256 MiB stack. Its heap is bounded by
 //! a counting allocator, its time by an interrupt handler plus guards on the
-//! native builtins that loop without polling, and every stage is
+//! native builtins that loop without polling (and it has no BigInt, whose
+//! native arithmetic on large values takes seconds a step without polling:
+//! literals are refused before a run, and the constructors, BigInt typed
+//! arrays and code from strings are taken away), and every stage is
 //! depth-bounded and panic-contained. It starts in well under a millisecond.
 //!
 //! Building a QuickJS context and installing the sandbox's guards is most of

@@ -376,6 +376,26 @@ export default function (host) {
     defineProperty(StringCtor.prototype, name, { value: wrapped, writable: true, configurable: true, enumerable: false });
   }
 
+  // BigInt arithmetic and printing run in native code that never polls the
+  // interrupt, and on large values one step takes seconds (a sort of them,
+  // hours): the sandbox has no BigInt. Literals are refused before the
+  // program runs, these are its other sources, and code from strings is
+  // refused so that no literal arrives that way.
+  for (const name of ["BigInt", "BigInt64Array", "BigUint64Array", "eval"]) delete globalThis[name];
+  for (const name of ["getBigInt64", "getBigUint64", "setBigInt64", "setBigUint64"]) delete DataView.prototype[name];
+  const noCodeFromStrings = "the sandbox runs no code from strings; write the code out";
+  const TypeErrorCtor = TypeError;
+  for (const made of [function () {}, async function () {}, function* () {}, async function* () {}]) {
+    const proto = getPrototypeOf(made);
+    // Still the constructor `instanceof` asks about, but it compiles nothing.
+    const blocked = function () { throw new TypeErrorCtor(noCodeFromStrings); };
+    defineProperty(blocked, "prototype", { value: proto });
+    defineProperty(proto, "constructor", { value: blocked, writable: true, configurable: true, enumerable: false });
+    if (proto === Function.prototype) {
+      defineProperty(globalThis, "Function", { value: blocked, writable: true, configurable: true, enumerable: false });
+    }
+  }
+
   defineProperty(globalThis, "GLOBAL", { value: GLOBAL, enumerable: false });
   defineProperty(globalThis, "ERROR_CLASS", { value: ERROR_CLASS, enumerable: false, writable: true });
   defineProperty(globalThis, "INDEX_GLOBAL", { value: INDEX_GLOBAL, enumerable: false });

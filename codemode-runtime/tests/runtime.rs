@@ -418,7 +418,7 @@ fn output_limits() {
 #[test]
 fn unserialisable_arguments_reject() {
     let out = run(
-        "try { await tools.add({a: 1n, b: 2}); } catch (e) { return [e.kind, e instanceof ToolCallError]; }",
+        "try { await tools.add({a: () => 1, b: 2}); } catch (e) { return [e.kind, e instanceof ToolCallError]; }",
     );
     assert_eq!(out.value, json!(["invalid_arguments", true]));
 }

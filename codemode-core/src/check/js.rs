@@ -10,11 +10,11 @@ use crate::sandbox::javascript_absent;
 use oxc_allocator::Allocator;
 use oxc_ast::ast::{
     Argument, ArrayExpressionElement, AssignmentExpression, AssignmentTarget,
-    AssignmentTargetPropertyIdentifier, BinaryExpression, BinaryOperator, BindingPattern,
-    CallExpression, ComputedMemberExpression, Expression, ExpressionStatement, IdentifierReference,
-    ImportExpression, ObjectPropertyKind, PropertyKey, PropertyKind, SimpleAssignmentTarget,
-    Statement, StaticMemberExpression, TSClassImplements, TSType, TryStatement, UnaryExpression,
-    UnaryOperator, VariableDeclarator, WithStatement,
+    AssignmentTargetPropertyIdentifier, BigIntLiteral, BinaryExpression, BinaryOperator,
+    BindingPattern, CallExpression, ComputedMemberExpression, Expression, ExpressionStatement,
+    IdentifierReference, ImportExpression, ObjectPropertyKind, PropertyKey, PropertyKind,
+    SimpleAssignmentTarget, Statement, StaticMemberExpression, TSClassImplements, TSType,
+    TryStatement, UnaryExpression, UnaryOperator, VariableDeclarator, WithStatement,
 };
 use oxc_ast_visit::{Visit, walk};
 use oxc_parser::{ParseOptions, Parser};
@@ -250,6 +250,8 @@ struct Walk<'a> {
     seen: Seen<'a>,
     /// `import(...)` expressions.
     imports: Vec<usize>,
+    /// BigInt literals (`1n`).
+    bigints: Vec<usize>,
     /// Where the property of each `tools.x` / `tools["x"]` is, and its name.
     members: Vec<(usize, Cow<'a, str>)>,
     /// How many `try` blocks with a `catch` are open around the walk.
@@ -357,6 +359,18 @@ impl<'a> Walk<'a> {
                 at,
                 DiagnosticCode::Unavailable,
                 "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead".to_owned(),
+            ));
+        }
+        // The runtime refuses the whole program, whether the literal runs
+        // or not.
+        for at in self.bigints {
+            out.push(error(
+                at,
+                DiagnosticCode::Unavailable,
+                format!(
+                    "a BigInt literal is not available: {}",
+                    crate::sandbox::NO_BIGINT
+                ),
             ));
         }
         if self.base_refs > self.base_uses {
@@ -671,6 +685,10 @@ impl<'a> Visit<'a> for Walk<'a> {
                 self.flow.certain(),
             ));
         }
+    }
+
+    fn visit_big_int_literal(&mut self, it: &BigIntLiteral<'a>) {
+        self.bigints.push(it.span.start as usize);
     }
 
     fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {

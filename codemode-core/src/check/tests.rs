@@ -254,6 +254,30 @@ fn dropped_calls_are_found() {
     );
 }
 
+/// The runtime refuses a program with a BigInt literal before it runs, so
+/// the check does, wherever the literal is.
+#[test]
+fn a_bigint_literal_is_an_error_even_where_it_may_not_run() {
+    for (code, at) in [
+        ("return 2n ** 64n;", (1, 8)),
+        (
+            "function f() { return 1n; }
+return 1;",
+            (1, 23),
+        ),
+        ("try { const x = 0x10n; } catch {}", (1, 17)),
+    ] {
+        let found = catalog().check_program(Js, code);
+        let first = found.first().expect(code);
+        assert_eq!(
+            (first.code, first.severity, first.line, first.column),
+            (DiagnosticCode::Unavailable, Severity::Error, at.0, at.1),
+            "{code}"
+        );
+        assert!(first.message.contains("no BigInt"), "{}", first.message);
+    }
+}
+
 #[test]
 fn a_missing_global_in_code_that_may_not_run_is_a_warning() {
     let severities = |language: Language, code: &str| -> Vec<(u32, u32, Severity)> {

@@ -8,7 +8,8 @@
 
 use crate::outcome::{Location, RunError, RunErrorKind};
 use oxc_allocator::Allocator;
-use oxc_ast::ast::{Expression, Statement};
+use oxc_ast::ast::{BigIntLiteral, Expression, Statement};
+use oxc_ast_visit::Visit;
 use oxc_codegen::{Codegen, CodegenOptions};
 use oxc_diagnostics::OxcDiagnostic;
 use oxc_parser::{ParseOptions, Parser};
@@ -199,7 +200,28 @@ fn wrap(
             None,
         ));
     }
+    let mut literals = BigIntLiterals(None);
+    literals.visit_program(&parsed.program);
+    if let Some(offset) = literals.0 {
+        // The prelude takes away BigInt's other sources.
+        return Err(syntax(
+            format!(
+                "a BigInt literal is not available: {}",
+                codemode_core::sandbox::NO_BIGINT
+            ),
+            place(offset),
+        ));
+    }
     Ok(source)
+}
+
+/// Where the first BigInt literal starts, if there is one.
+struct BigIntLiterals(Option<usize>);
+
+impl<'a> Visit<'a> for BigIntLiterals {
+    fn visit_big_int_literal(&mut self, it: &BigIntLiteral<'a>) {
+        self.0.get_or_insert(it.span.start as usize);
+    }
 }
 
 use codemode_core::program::is_module_item;
