@@ -49,6 +49,9 @@ impl Prepared {
             column
         };
         match &self.map {
+            // The engine places some errors at the wrapper's closing
+            // brackets, after the program's last line: no place in it.
+            None if line as usize > self.original.matches('\n').count() + 1 => None,
             None => Some(Location { line, column }),
             Some(map) => {
                 let (gl, gc) = (line.checked_sub(1)?, column.saturating_sub(1));
@@ -402,6 +405,14 @@ mod tests {
         assert_eq!(err.location.map(|l| l.line), Some(2));
         let err = javascript("import x from 'y';").err().unwrap();
         assert!(err.message.contains("no modules"), "{}", err.message);
+    }
+
+    #[test]
+    fn no_place_is_given_past_the_last_line() {
+        let prepared = javascript("let a = 1;\nlet b = 2;\nreturn 1;\n").unwrap();
+        assert_eq!(prepared.locate(2, 5), Some(Location { line: 2, column: 5 }));
+        assert_eq!(prepared.locate(4, 1), Some(Location { line: 4, column: 1 }));
+        assert_eq!(prepared.locate(5, 1), None);
     }
 
     #[test]
