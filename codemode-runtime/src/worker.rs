@@ -245,6 +245,58 @@ fn limit_self(limits: &crate::outcome::Limits) {
 pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
     let (events_tx, events) = unbounded();
     let (replies, replies_rx) = std::sync::mpsc::channel::<Reply>();
+    let slot = Arc::new(Mutex::new(Slot {
+        child: None,
+        cancelled: false,
+    }));
+    // Starting a process forks and execs, which takes milliseconds with a
+    // large host: it happens on a thread of its own, so the future that
+    // drives the run never blocks the thread polling it.
+    let starter = {
+        let command = command.clone();
+        let slot = Arc::clone(&slot);
+        let events_tx = events_tx.clone();
+        std::thread::Builder::new()
+            .name("codemode-worker-start".to_owned())
+            .spawn(move || start(&command, job, events_tx, replies_rx, slot))
+    };
+    if let Err(e) = starter {
+        let _ = events_tx.unbounded_send(ToHost::Done(EngineOutcome {
+            value: None,
+            error: Some(RunError::new(
+                RunErrorKind::Internal,
+                format!("the host could not start a thread for its worker process: {e}"),
+            )),
+        }));
+    }
+    Connection {
+        events,
+        replies,
+        cancel: Box::new(move || {
+            let mut slot = slot.lock().unwrap_or_else(|e| e.into_inner());
+            slot.cancelled = true;
+            if let Some(child) = slot.child.as_mut() {
+                let _ = child.kill();
+            }
+        }),
+    }
+}
+
+/// A worker's process once started, and whether the run was cancelled
+/// before (then the process is killed as soon as it starts).
+struct Slot {
+    child: Option<Child>,
+    cancelled: bool,
+}
+
+/// Starts the worker process for `job` and the threads that talk to it.
+fn start(
+    command: &WorkerCommand,
+    job: Job,
+    events_tx: futures_channel::mpsc::UnboundedSender<ToHost>,
+    replies_rx: std::sync::mpsc::Receiver<Reply>,
+    slot: Arc<Mutex<Slot>>,
+) {
     let fail = |message: String| {
         let _ = events_tx.unbounded_send(ToHost::Done(EngineOutcome {
             value: None,
@@ -265,11 +317,7 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
                 "the host could not start its worker process {}: {e}",
                 command.program.display()
             ));
-            return Connection {
-                events,
-                replies,
-                cancel: Box::new(|| {}),
-            };
+            return;
         }
     };
     // The last of what the child writes to stderr tells how it died.
@@ -296,11 +344,7 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
         let _ = child.kill();
         let _ = child.wait();
         fail("the worker process has no pipes".to_owned());
-        return Connection {
-            events,
-            replies,
-            cancel: Box::new(|| {}),
-        };
+        return;
     };
     // The wire escapes what it carries (up to twice the bytes), and the host
     // budget is enforced on the values themselves, so this only stops a
@@ -308,7 +352,13 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
     let limit =
         2 * (job.limits.max_host_bytes as u64 + job.limits.max_output_bytes as u64) + (1 << 20);
     let timeout = job.limits.timeout;
-    let child = Arc::new(Mutex::new(Some(child)));
+    {
+        let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+        if held.cancelled {
+            let _ = child.kill();
+        }
+        held.child = Some(child);
+    }
     // Writer: the job, then each reply, as lines.
     let first = serde_json::to_string(&job).unwrap_or_default();
     let _ = std::thread::Builder::new()
@@ -327,7 +377,7 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
             }
         });
     // Reader: messages until the outcome, or the process's end.
-    let reaper = Arc::clone(&child);
+    let reaper = slot;
     let _ = std::thread::Builder::new()
         .name("codemode-worker-in".to_owned())
         .spawn(move || {
@@ -351,7 +401,7 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
             }
             let status = {
                 let mut slot = reaper.lock().unwrap_or_else(|e| e.into_inner());
-                slot.take().map(|mut child| {
+                slot.child.take().map(|mut child| {
                     let _ = child.kill();
                     child.wait()
                 })
@@ -370,16 +420,6 @@ pub(crate) fn spawn(command: &WorkerCommand, job: Job) -> Connection {
                 }));
             }
         });
-    Connection {
-        events,
-        replies,
-        cancel: Box::new(move || {
-            let mut slot = child.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(child) = slot.as_mut() {
-                let _ = child.kill();
-            }
-        }),
-    }
 }
 
 /// How much of a worker's stderr is kept.
