@@ -579,6 +579,12 @@ async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
     let (tx, rx) = futures_channel::oneshot::channel();
     let tool = name.clone();
     crate::pool::run(Box::new(move || {
+        // A call that waited in the pool's queue past its run's end (or its
+        // own time limit) is not made: nobody waits for it any more, and a
+        // tool with effects must not act after the run was told it ended.
+        if tx.is_canceled() {
+            return;
+        }
         let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
             futures_executor::block_on(toolset.call(&name, args))
         }));

@@ -158,6 +158,7 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("a stack formatter that reaches the prelude", Js, "Error.prepareStackTrace = () => 'x'; return [typeof Error.prepareStackTrace, new Error('e').stack === 'x'];".into(), Want::Value(json!(["undefined", false]))),
         ("TypeScript decorators (unsupported: a clean syntax error)", Ts, "function d(t: any, c?: any) { return t; }\n@d class A { @d m() { return 1; } }\nreturn new A().m();".into(), Want::Kind(K::SyntaxError)),
         ("ReDoS", Js, "return /(a+)+$/.test('a'.repeat(40) + 'b');".into(), Want::Kind(K::Timeout)),
+        ("a dynamic import of the sandbox's own prelude", Js, "const m = await import('prelude'); return typeof m.default;".into(), Want::Kind(K::SyntaxError)),
         ("a thrown string of 30 MB", Js, "throw 'x'.repeat(3e7);".into(), Want::Kind(K::Thrown)),
         ("a result too large for the heap to turn into JSON", Js, "return 'x'.repeat(1 << 25);".into(), Want::Kind(K::OutputLimit)),
     ]
@@ -407,3 +408,53 @@ const PIECES: &[&str] = &[
     "{[(",
     "return tools;",
 ];
+
+/// A blocking tool that sleeps, counting the calls it starts.
+#[derive(Default)]
+struct Sleepy {
+    started: std::sync::Arc<AtomicUsize>,
+}
+
+impl Toolset for Sleepy {
+    fn defs(&self) -> Vec<ToolDef> {
+        vec![ToolDef::new("nap", json!({"type": "object"}))]
+    }
+
+    fn is_blocking(&self, _name: &str) -> bool {
+        true
+    }
+
+    async fn call(&self, _name: &str, args: Value) -> Result<Value, ToolCallError> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(args["ms"].as_u64().unwrap_or(0)));
+        Ok(json!(null))
+    }
+}
+
+/// More blocking calls than the process runs at once: those still queued
+/// when their run times out are never made (a tool with effects must not
+/// act after the host was told the run ended), and they do not hold up a
+/// later run's calls.
+#[test]
+fn queued_blocking_calls_of_an_ended_run_are_not_made() {
+    let tool = Sleepy::default();
+    let started = std::sync::Arc::clone(&tool.started);
+    let runtime = JsRuntime::new(tool, limits(200));
+    let out = futures_executor::block_on(runtime.run(
+        Language::JavaScript,
+        "await Promise.all(Array.from({length: 900}, () => tools.nap({ms: 300})));",
+    ));
+    assert_eq!(kind(&out), Some(RunErrorKind::Timeout), "{:?}", out.error);
+    // Only the calls that had a thread before the timeout are made: wait
+    // longer than the queue would take to drain (four rounds of 300 ms).
+    std::thread::sleep(Duration::from_millis(1_500));
+    let made = started.load(Ordering::SeqCst);
+    assert!(
+        made <= 256,
+        "{made} of 900 calls were made, most after the run ended"
+    );
+    let later = futures_executor::block_on(
+        runtime.run(Language::JavaScript, "await tools.nap({ms: 10}); return 1;"),
+    );
+    assert_eq!(later.value, json!(1), "{:?}", later.error);
+}

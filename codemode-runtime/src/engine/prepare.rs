@@ -8,7 +8,7 @@
 
 use crate::outcome::{Location, RunError, RunErrorKind};
 use oxc_allocator::Allocator;
-use oxc_ast::ast::{BigIntLiteral, Expression, Statement};
+use oxc_ast::ast::{BigIntLiteral, Expression, ImportExpression, Statement};
 use oxc_ast_visit::Visit;
 use oxc_codegen::{Codegen, CodegenOptions};
 use oxc_diagnostics::OxcDiagnostic;
@@ -203,9 +203,15 @@ fn wrap(
             None,
         ));
     }
-    let mut literals = BigIntLiterals(None);
-    literals.visit_program(&parsed.program);
-    if let Some(offset) = literals.0 {
+    let mut refused = Refused::default();
+    refused.visit_program(&parsed.program);
+    if let Some(offset) = refused.import {
+        return Err(syntax(
+            "`import()` is not available: the sandbox has no modules. Call tools through `tools` instead",
+            place(offset),
+        ));
+    }
+    if let Some(offset) = refused.bigint {
         // The prelude takes away BigInt's other sources.
         return Err(syntax(
             format!(
@@ -218,12 +224,23 @@ fn wrap(
     Ok(source)
 }
 
-/// Where the first BigInt literal starts, if there is one.
-struct BigIntLiterals(Option<usize>);
+/// Where the first BigInt literal and the first `import()` start, if the
+/// program has them: it runs with neither (the engine's module loader holds
+/// the sandbox's own prelude).
+#[derive(Default)]
+struct Refused {
+    bigint: Option<usize>,
+    import: Option<usize>,
+}
 
-impl<'a> Visit<'a> for BigIntLiterals {
+impl<'a> Visit<'a> for Refused {
     fn visit_big_int_literal(&mut self, it: &BigIntLiteral<'a>) {
-        self.0.get_or_insert(it.span.start as usize);
+        self.bigint.get_or_insert(it.span.start as usize);
+    }
+
+    fn visit_import_expression(&mut self, it: &ImportExpression<'a>) {
+        self.import.get_or_insert(it.span.start as usize);
+        oxc_ast_visit::walk::walk_import_expression(self, it);
     }
 }
 
