@@ -153,7 +153,7 @@ fn engine_thread(first: Start) {
             return;
         };
         blank = Some(fresh);
-        next = SPARES.wait(SPARES_KEPT, None);
+        next = SPARES.wait(SPARES_KEPT);
     }
 }
 

@@ -8,17 +8,14 @@
 //! in order for the next free thread.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, SendError, Sender, channel};
+use std::sync::mpsc::{SendError, Sender, channel};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-/// Threads waiting for work of type `T`, each on a queue of its own. The
-/// blocking-call threads here and the engine threads that hold an engine
-/// built ahead (`host.rs`) both wait this way.
+/// Threads waiting for work of type `T`, each on a queue of its own: the
+/// engine threads that hold an engine built ahead (`host.rs`) wait this way.
 pub(crate) struct Waiting<T> {
-    threads: Mutex<Vec<(u64, Sender<T>)>>,
-    next_id: AtomicU64,
+    threads: Mutex<Vec<Sender<T>>>,
 }
 
 impl<T> Waiting<T> {
@@ -26,11 +23,10 @@ impl<T> Waiting<T> {
     pub(crate) const fn new() -> Self {
         Waiting {
             threads: Mutex::new(Vec::new()),
-            next_id: AtomicU64::new(0),
         }
     }
 
-    fn threads(&self) -> MutexGuard<'_, Vec<(u64, Sender<T>)>> {
+    fn threads(&self) -> MutexGuard<'_, Vec<Sender<T>>> {
         self.threads.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -43,7 +39,7 @@ impl<T> Waiting<T> {
     /// none waits.
     pub(crate) fn hand(&self, mut work: T) -> Option<T> {
         loop {
-            let Some((_, thread)) = self.threads().pop() else {
+            let Some(thread) = self.threads().pop() else {
                 return Some(work);
             };
             match thread.send(work) {
@@ -55,40 +51,18 @@ impl<T> Waiting<T> {
     }
 
     /// Makes the calling thread wait for work, unless `most` threads wait
-    /// already. `None` means the thread should end: the list was full, or
-    /// `keep` passed with no work given.
-    pub(crate) fn wait(&self, most: usize, keep: Option<Duration>) -> Option<T> {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+    /// already (then, or if the list is dropped, `None`: the thread should
+    /// end).
+    pub(crate) fn wait(&self, most: usize) -> Option<T> {
         let (tx, rx) = channel();
         {
             let mut threads = self.threads();
             if threads.len() >= most {
                 return None;
             }
-            threads.push((id, tx));
+            threads.push(tx);
         }
-        let Some(keep) = keep else {
-            return rx.recv().ok();
-        };
-        match rx.recv_timeout(keep) {
-            Ok(work) => Some(work),
-            Err(RecvTimeoutError::Disconnected) => None,
-            Err(RecvTimeoutError::Timeout) => {
-                let mut threads = self.threads();
-                match threads.iter().position(|(waiting, _)| *waiting == id) {
-                    // Nobody took this thread: it ends.
-                    Some(at) => {
-                        threads.swap_remove(at);
-                        None
-                    }
-                    // Work was handed to it just now: it is on the way.
-                    None => {
-                        drop(threads);
-                        rx.recv().ok()
-                    }
-                }
-            }
-        }
+        rx.recv().ok()
     }
 }
 
@@ -198,7 +172,7 @@ pub(crate) fn live_threads() -> usize {
 mod tests {
     use super::*;
     use std::sync::Arc;
-    use std::sync::atomic::AtomicUsize;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn calls_run_at_once_threads_are_kept_and_capped() {
