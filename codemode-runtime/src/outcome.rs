@@ -237,11 +237,8 @@ impl RunError {
     pub fn new(kind: RunErrorKind, message: impl Into<String>) -> Self {
         let mut message: String = message.into();
         if message.len() > MAX_ERROR_MESSAGE_BYTES {
-            let mut end = MAX_ERROR_MESSAGE_BYTES;
-            while !message.is_char_boundary(end) {
-                end -= 1;
-            }
             let total = message.len();
+            let end = prefix(&message, MAX_ERROR_MESSAGE_BYTES).len();
             message.truncate(end);
             message.push_str(&format!("… [cut: {total} bytes in all]"));
         }
@@ -423,17 +420,19 @@ pub fn cut(text: &str, room: usize) -> String {
     // The marker is longest when everything is left out.
     let longest = marker(text.len());
     if longest.len() > room {
-        let mut end = room;
-        while !longest.is_char_boundary(end) {
-            end -= 1;
-        }
-        return longest[..end].to_owned();
+        return prefix(&longest, room).to_owned();
     }
-    let mut end = room - longest.len();
+    let kept = prefix(text, room - longest.len());
+    format!("{kept}{}", marker(text.len() - kept.len()))
+}
+
+/// At most the first `bytes` bytes of `text`, cut at a character boundary.
+pub(crate) fn prefix(text: &str, bytes: usize) -> &str {
+    let mut end = text.len().min(bytes);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    format!("{}{}", &text[..end], marker(text.len() - end))
+    &text[..end]
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ pub(crate) mod prepare;
 #[cfg(feature = "python")]
 mod python;
 
-use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error};
+use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error, prefix};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
 use codemode_core::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
 use rquickjs::context::intrinsic;
@@ -586,10 +586,7 @@ fn finish<'js>(
         }));
     }
     if json.len() > max {
-        let mut cut = max.min(1024);
-        while !json.is_char_boundary(cut) {
-            cut -= 1;
-        }
+        let cut = prefix(&json, max.min(1024)).len();
         return failed(RunError::new(
             RunErrorKind::OutputLimit,
             format!(
@@ -718,13 +715,10 @@ fn describe<'js>(
         // A thrown string is read as it is: quoting it in the engine would
         // take the program's heap, which a long one may not have left.
         if let Some(Ok(text)) = exception.as_string().map(rquickjs::String::to_string) {
-            let mut end = text.len().min(crate::outcome::MAX_ERROR_MESSAGE_BYTES / 4);
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
-            let shown = serde_json::to_string(&text[..end]).unwrap_or_default();
-            let cut = if end < text.len() {
-                format!(" (its first {end} of {} bytes)", text.len())
+            let kept = prefix(&text, crate::outcome::MAX_ERROR_MESSAGE_BYTES / 4);
+            let shown = serde_json::to_string(kept).unwrap_or_default();
+            let cut = if kept.len() < text.len() {
+                format!(" (its first {} of {} bytes)", kept.len(), text.len())
             } else {
                 String::new()
             };
@@ -893,11 +887,7 @@ fn host_object<'js>(ctx: &Ctx<'js>, slot: &Slot) -> rquickjs::Result<Object<'js>
             let max = s.limits.max_output_bytes;
             if used > max {
                 // Keep what fits of this line, mark the cut, and end the run.
-                let mut keep = max.saturating_sub(s.log_bytes.get() + 1);
-                while !text.is_char_boundary(keep) {
-                    keep -= 1;
-                }
-                let mut kept = text[..keep].to_owned();
+                let mut kept = prefix(&text, max.saturating_sub(s.log_bytes.get() + 1)).to_owned();
                 kept.push_str(&format!(
                     "… [console output truncated: this line had {} bytes; the limit for all output is {max} bytes]",
                     text.len()

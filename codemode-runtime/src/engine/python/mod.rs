@@ -193,11 +193,10 @@ impl Printer {
         for piece in text.split_inclusive('\n') {
             let used = self.bytes + piece.len();
             if used > self.max {
-                let mut keep = self.max.saturating_sub(self.bytes);
-                while !piece.is_char_boundary(keep) {
-                    keep -= 1;
-                }
-                self.line.push_str(&piece[..keep]);
+                self.line.push_str(crate::outcome::prefix(
+                    piece,
+                    self.max.saturating_sub(self.bytes),
+                ));
                 self.line.push_str(&format!(
                     "… [print output truncated: the limit for all output is {} bytes]",
                     self.max
