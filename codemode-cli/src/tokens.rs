@@ -336,11 +336,7 @@ fn token_count_until(bpe: &CoreBPE, text: &str, until: usize) -> usize {
     let mut total = 0;
     let mut rest = text;
     while rest.len() > MAX_PIECE && total < until {
-        let mut end = MAX_PIECE;
-        while !rest.is_char_boundary(end) {
-            end -= 1;
-        }
-        let window = &rest[..end];
+        let window = &rest[..rest.floor_char_boundary(MAX_PIECE)];
         let natural = window
             .char_indices()
             .rev()
@@ -353,7 +349,7 @@ fn token_count_until(bpe: &CoreBPE, text: &str, until: usize) -> usize {
                         .is_some_and(|p| !p.is_whitespace())
             })
             .map(|(i, _)| i);
-        let cut = natural.unwrap_or(end);
+        let cut = natural.unwrap_or(window.len());
         total += bpe.encode_ordinary(&rest[..cut]).len();
         rest = &rest[cut..];
     }

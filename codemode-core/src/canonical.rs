@@ -20,11 +20,7 @@ pub(crate) fn to_canonical(value: &Json<'_>, limit: Option<usize>) -> String {
         if let Some(max) = limit
             && out.len() > max
         {
-            let mut cut = max;
-            while !out.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            out.truncate(cut);
+            out.truncate(out.floor_char_boundary(max));
             out.push('…');
             return out;
         }

@@ -668,11 +668,7 @@ impl ToolWords {
 
 /// At most the first `bytes` bytes of `text`, cut at a character boundary.
 fn prefix(text: &str, bytes: usize) -> &str {
-    let mut end = text.len().min(bytes);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    &text[..text.floor_char_boundary(bytes)]
 }
 
 /// The lowercase words (runs of letters and digits) of `text`, with a

@@ -160,10 +160,7 @@ proptest! {
         for path in files(&root().join("codemode-core/tests/check/ok")) {
             pieces.push_str(&std::fs::read_to_string(path).expect("a program"));
         }
-        let mut at = cut.min(pieces.len());
-        while !pieces.is_char_boundary(at) {
-            at -= 1;
-        }
+        let at = pieces.floor_char_boundary(cut);
         let spliced = format!("{}{splice}{}", &pieces[..at], &text);
         for language in Language::ALL {
             for code in [&text, &spliced] {

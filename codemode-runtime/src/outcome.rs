@@ -428,11 +428,7 @@ pub fn cut(text: &str, room: usize) -> String {
 
 /// At most the first `bytes` bytes of `text`, cut at a character boundary.
 pub(crate) fn prefix(text: &str, bytes: usize) -> &str {
-    let mut end = text.len().min(bytes);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    &text[..text.floor_char_boundary(bytes)]
 }
 
 #[cfg(test)]

@@ -522,10 +522,7 @@ proptest::proptest! {
         if let Some((which, cut)) = hostile_at {
             let cases = hostile();
             let program = &cases[which % cases.len()].1;
-            let mut at = cut.min(program.len());
-            while !program.is_char_boundary(at) {
-                at -= 1;
-            }
+            let at = program.floor_char_boundary(cut);
             code.push_str(&program[..at]);
         }
         let out = run(&Isolation::InProcess, limits(300), &code);

@@ -632,10 +632,7 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
 /// The 1-based line and column (in characters) of a byte offset. A line
 /// ends at `\n`, `\r\n` or a lone `\r`, as both languages have it.
 pub fn line_column(code: &str, offset: usize) -> (u32, u32) {
-    let mut offset = offset.min(code.len());
-    while !code.is_char_boundary(offset) {
-        offset -= 1;
-    }
+    let offset = code.floor_char_boundary(offset);
     let before = &code.as_bytes()[..offset];
     let mut line = 1usize;
     let mut start = 0usize;
