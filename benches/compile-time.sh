@@ -4,11 +4,14 @@
 # the SDK, and the same 100 functions as plain methods with no build script.
 # Dependencies are built first (shared target dir), so the timings are of the
 # generated crates: a clean build of them, and an incremental build after one
-# tool's body changes. Prints seconds and ratios.
-# Usage: benches/compile-time.sh [TOOLS]   (default 100)
+# tool's body changes. Each build is repeated ROUNDS times, the two variants
+# taking turns, so that both see the same moments of a noisy machine; prints
+# the median seconds and the ratio of the medians.
+# Usage: benches/compile-time.sh [TOOLS] [ROUNDS]   (defaults 100 and 5)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 n="${1:-100}"
+rounds="${2:-5}"
 base="$root/target/compile-bench"
 rm -rf "$base/with" "$base/without"
 mkdir -p "$base/with/tools/src" "$base/with/app/src" "$base/without/tools/src" "$base/without/app/src"
@@ -77,12 +80,30 @@ seconds() { # dir -> seconds of `cargo build`
 # Warm the dependencies, then measure.
 (cd "$base/with/app" && cargo build --quiet)
 (cd "$base/without/app" && cargo build --quiet)
-for variant in with without; do
-  (cd "$base/$variant/app" && cargo clean --quiet -p gen-tools -p gen-app)
-  clean[$([ $variant = with ] && echo 0 || echo 1)]=$(seconds "$base/$variant/app")
-  sed -i 's/(0..n).map(|i| format!("{query}-1-{i}"))/(0..n + 1).map(|i| format!("{query}-1-{i}"))/' "$base/$variant/tools/src/lib.rs"
-  incr[$([ $variant = with ] && echo 0 || echo 1)]=$(seconds "$base/$variant/app")
+median() { # numbers -> their median
+  printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+clean_with=() clean_without=() incr_with=() incr_without=()
+for round in $(seq 1 "$rounds"); do
+  for variant in with without; do
+    (cd "$base/$variant/app" && cargo clean --quiet -p gen-tools -p gen-app)
+    t=$(seconds "$base/$variant/app")
+    if [ $variant = with ]; then clean_with+=("$t"); else clean_without+=("$t"); fi
+  done
+  for variant in with without; do
+    # A new body each round: tool 1 yields `round` more titles.
+    sed -i "s/(0\.\.n[^)]*)\.map(|i| format!(\"{query}-1-{i}\"))/(0..n + $round).map(|i| format!(\"{query}-1-{i}\"))/" "$base/$variant/tools/src/lib.rs"
+    t=$(seconds "$base/$variant/app")
+    if [ $variant = with ]; then incr_with+=("$t"); else incr_without+=("$t"); fi
+  done
 done
-printf '%-12s %10s %10s %8s\n' build "macros (s)" "plain (s)" ratio
-printf '%-12s %10.2f %10.2f %8.2f\n' clean "${clean[0]}" "${clean[1]}" "$(echo "${clean[0]} / ${clean[1]}" | bc -l)"
-printf '%-12s %10.2f %10.2f %8.2f\n' incremental "${incr[0]}" "${incr[1]}" "$(echo "${incr[0]} / ${incr[1]}" | bc -l)"
+row() { # label with... -- without...
+  local label=$1 w o
+  w=$(median "${@:2:$rounds}")
+  o=$(median "${@:$((rounds + 2))}")
+  printf '%-12s %10.2f %10.2f %8.2f   (%s| %s)\n' "$label" "$w" "$o" "$(echo "$w / $o" | bc -l)" \
+    "$(printf '%.2f ' "${@:2:$rounds}")" "$(printf '%.2f ' "${@:$((rounds + 2))}")"
+}
+printf '%-12s %10s %10s %8s   (each round: macros | plain)\n' build "macros (s)" "plain (s)" ratio
+row clean "${clean_with[@]}" "${clean_without[@]}"
+row incremental "${incr_with[@]}" "${incr_without[@]}"
