@@ -380,7 +380,7 @@ fn same_number(x: &Number, y: &Number) -> bool {
 
 /// Whether a JSON number is an integer, as JSON Schema's `integer` reads
 /// it (`1.0` is one).
-fn is_integer(n: &Number) -> bool {
+pub(crate) fn is_integer(n: &Number) -> bool {
     n.is_i64()
         || n.is_u64()
         || n.as_f64()

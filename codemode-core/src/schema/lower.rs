@@ -8,7 +8,9 @@
 
 use super::doc::{Place, doc_of};
 use super::identity::Identities;
-use super::ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, union};
+use super::ir::{
+    Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
+};
 use super::keywords::{Keywords, Kw};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::canonical::json_string;
@@ -892,16 +894,17 @@ impl<'v> Walk<'v> {
                 };
                 members.push(ty);
             }
-            return Some(union(members));
+            return Some(of_named_types(union(members), map));
         }
         if let Some(value) = map.get(Kw::Const) {
-            return Some(match literal(value) {
+            let ty = match literal(value) {
                 Some(ty) => ty,
                 None => {
                     let kind = value.kind();
                     self.degrade(site, ptr, format!("{kind} cannot be a literal type"))
                 }
-            });
+            };
+            return Some(of_named_types(ty, map));
         }
         match map.get(Kw::Type) {
             Some(Json::String(name)) => Some(self.lower_typed(site, name, map, ptr, depth)),
@@ -1266,6 +1269,45 @@ fn literal(value: &Json<'_>) -> Option<Ty> {
     }
 }
 
+/// The literals of an `enum` or `const` that the `type` beside it admits:
+/// a value must pass both, so `{"type": "string", "enum": ["a", 1]}` is
+/// `"a"`, and `{"type": "integer", "const": 1.5}` admits nothing. A `type`
+/// that is malformed or names a type JSON Schema does not know leaves the
+/// literals as they are (an object or array literal is the escape hatch
+/// already, and stays).
+fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
+    const KNOWN: [&str; 7] = [
+        "string", "integer", "number", "boolean", "null", "object", "array",
+    ];
+    let names: Vec<&str> = match map.get(Kw::Type) {
+        Some(Json::String(name)) => vec![name],
+        Some(Json::Array(items)) if !items.is_empty() => {
+            let names: Option<Vec<&str>> = items.iter().map(Json::as_str).collect();
+            match names {
+                Some(names) => names,
+                None => return literals,
+            }
+        }
+        _ => return literals,
+    };
+    if names.iter().any(|name| !KNOWN.contains(name)) {
+        return literals;
+    }
+    let named = |name: &str| names.contains(&name);
+    let admits = |ty: &Ty| match ty {
+        Ty::Null => named("null"),
+        Ty::Lit(Lit::Str(_)) => named("string"),
+        Ty::Lit(Lit::Bool(_)) => named("boolean"),
+        Ty::Lit(Lit::Num(n)) => named("number") || (named("integer") && is_integer(n)),
+        _ => true,
+    };
+    match literals {
+        Ty::Union(choices) => union(choices.into_iter().filter(admits).collect()),
+        one if admits(&one) => one,
+        _ => Ty::Never,
+    }
+}
+
 /// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
 fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
     if site.field.is_empty() {
@@ -1283,12 +1325,6 @@ mod tests {
     use crate::language::Language;
     use serde_json::json;
 
-    /// Input schemas whose definitions meet every case a join must get
-    /// right: one body shared by many tools (in both halves, or one), the
-    /// same pointer with another body, a definition only one tool has,
-    /// references between definitions, alias cycles that are cut, a
-    /// reference to the root, and degradations inside definition bodies and
-    /// in the tools' own schemas.
     /// Asserts that each optional property `key` of `text` is declared
     /// with the type `ty`.
     fn assert_declared(text: &str, cases: &[(&str, &str)]) {
@@ -1300,6 +1336,12 @@ mod tests {
         }
     }
 
+    /// Input schemas whose definitions meet every case a join must get
+    /// right: one body shared by many tools (in both halves, or one), the
+    /// same pointer with another body, a definition only one tool has,
+    /// references between definitions, alias cycles that are cut, a
+    /// reference to the root, and degradations inside definition bodies and
+    /// in the tools' own schemas.
     fn schema(i: usize) -> Value {
         let person = if i % 3 == 2 {
             json!({"type": "object", "properties": {"id": {"type": "integer"}, "bad": {"type": "quaternion"}}})
@@ -2135,5 +2177,42 @@ mod tests {
                 );
             }
         }
+    }
+    #[test]
+    fn a_type_beside_enum_or_const_keeps_the_literals_it_admits() {
+        let tools = vec![crate::ToolDef::new(
+            "pick",
+            json!({"type": "object", "properties": {
+                "mixed": {"type": "string", "enum": ["x", 1]},
+                "none": {"type": "string", "const": 2},
+                "whole": {"type": "integer", "enum": [1, 1.5, 2.0]},
+                "or_null": {"type": ["string", "null"], "enum": ["a", null, 3]},
+                "number": {"type": "number", "enum": [1, 1.5, "1"]},
+                // A type JSON Schema does not know leaves the enum whole.
+                "typo": {"type": "strin", "enum": ["a", 1]},
+                "nullable": {"type": "string", "nullable": true, "enum": ["a", null]}
+            }}),
+        )];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        assert_declared(
+            &rendered.text,
+            &[
+                ("mixed", r#""x""#),
+                ("none", "never"),
+                ("whole", "1 | 2.0"),
+                ("or_null", r#""a" | null"#),
+                ("number", "1 | 1.5"),
+                ("typo", r#""a" | 1"#),
+                ("nullable", r#""a" | null"#),
+            ],
+        );
+        assert!(
+            rendered.degradations.is_empty(),
+            "{:?}",
+            rendered.degradations
+        );
+        let python = crate::render(Language::Python, &tools);
+        assert!(python.contains(r#"mixed: Literal["x"] = ..."#), "{python}");
+        assert!(python.contains("none: Never = ..."), "{python}");
     }
 }
