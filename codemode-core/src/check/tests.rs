@@ -905,3 +905,25 @@ fn keywords_beside_a_reference_are_checked_where_the_dialect_reads_them() {
         Vec::<String>::new()
     );
 }
+
+#[test]
+fn keys_of_branches_and_enums_beside_a_type_are_judged_as_json_schema_judges_them() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "ship",
+        json!({"type": "object", "properties": {"mode": {"type": "string", "enum": ["x", "y", 1]}},
+            "if": {"properties": {"mode": {"const": "x"}}},
+            "then": {"properties": {"xval": {"type": "integer"}}}}),
+    )]);
+    let codes = |code: &str| -> Vec<&'static str> {
+        (catalog.check_program(Js, code).iter())
+            .map(|d| d.code.as_str())
+            .collect()
+    };
+    // Outside its branch `xval` may hold anything: not an error.
+    assert!(codes("return await tools.ship({ mode: 'y', xval: 'text' });").is_empty());
+    // 1 is in the enum but is no string.
+    assert_eq!(
+        codes("return await tools.ship({ mode: 1 });"),
+        ["wrong-type"]
+    );
+}

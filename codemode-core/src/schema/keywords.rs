@@ -143,6 +143,14 @@ pub(super) struct Keywords<'v> {
     more_object: bool,
     more_array: bool,
     dynamic_ref: bool,
+    /// `unevaluatedProperties`, read only where `additionalProperties` is
+    /// absent.
+    unevaluated: Option<&'v Json<'v>>,
+    /// `then`, `else` and `dependentSchemas`, whose `properties` name keys
+    /// an object may hold beside its own.
+    branches: [Option<&'v Json<'v>>; 3],
+    /// Whether `if` is present (it evaluates properties too).
+    has_if: bool,
 }
 
 impl<'v> Keywords<'v> {
@@ -150,15 +158,26 @@ impl<'v> Keywords<'v> {
         let mut found = [None; COUNT];
         let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
         let mut dynamic_ref = false;
+        let (mut unevaluated, mut branches, mut has_if) = (None, [None; 3], false);
         for (key, value) in fields.iter() {
             match Kw::of(key) {
                 Some(kw) => found[kw as usize] = Some(value),
-                None => match speaks(key) {
-                    Some(Speaks::OtherKinds) => other_kinds = true,
-                    Some(Speaks::Objects) => more_object = true,
-                    Some(Speaks::Arrays) => more_array = true,
-                    None => dynamic_ref |= matches!(key, "$dynamicRef" | "$recursiveRef"),
-                },
+                None => {
+                    match key {
+                        "unevaluatedProperties" => unevaluated = Some(value),
+                        "then" => branches[0] = Some(value),
+                        "else" => branches[1] = Some(value),
+                        "dependentSchemas" => branches[2] = Some(value),
+                        "if" => has_if = true,
+                        _ => {}
+                    }
+                    match speaks(key) {
+                        Some(Speaks::OtherKinds) => other_kinds = true,
+                        Some(Speaks::Objects) => more_object = true,
+                        Some(Speaks::Arrays) => more_array = true,
+                        None => dynamic_ref |= matches!(key, "$dynamicRef" | "$recursiveRef"),
+                    }
+                }
             }
         }
         more_array |= [Kw::MinItems, Kw::MaxItems, Kw::AdditionalItems]
@@ -170,7 +189,43 @@ impl<'v> Keywords<'v> {
             more_object,
             more_array,
             dynamic_ref,
+            unevaluated,
+            branches,
+            has_if,
         }
+    }
+
+    /// `unevaluatedProperties`, when present.
+    pub(super) fn unevaluated_properties(&self) -> Option<&'v Json<'v>> {
+        self.unevaluated
+    }
+
+    /// The subschemas whose `properties` name more keys of an object, each
+    /// with its path below the schema: `then`, `else`, and each schema of
+    /// `dependentSchemas`.
+    pub(super) fn branches(&self) -> Vec<([&'v str; 2], &'v Json<'v>)> {
+        let mut out = Vec::new();
+        for (name, branch) in ["then", "else"].into_iter().zip(&self.branches) {
+            if let Some(branch) = branch {
+                out.push(([name, ""], *branch));
+            }
+        }
+        if let Some(Json::Object(schemas)) = self.branches[2] {
+            for (key, schema) in schemas.iter() {
+                out.push((["dependentSchemas", key], schema));
+            }
+        }
+        out
+    }
+
+    /// Whether keywords other than `properties`, `patternProperties` and
+    /// `additionalProperties` may evaluate an object's keys: which keys
+    /// `unevaluatedProperties` then applies to depends on the value.
+    pub(super) fn evaluates_elsewhere(&self) -> bool {
+        self.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
+            || self.has_if
+            || self.branches.iter().any(Option::is_some)
+            || self.dynamic_ref
     }
 
     /// Whether the schema has a `$dynamicRef` (or 2019-09's

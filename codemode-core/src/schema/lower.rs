@@ -52,6 +52,18 @@ const TOO_DEEP_TO_JUDGE: &str = "a member nests references or combinators past w
      follows to tell whether its keywords bind only objects or arrays, so the SDK admits \
      every other kind there";
 
+/// Why `unevaluatedProperties` was read as any value (see
+/// [`Walk::lower_object`]).
+const UNEVALUATED_BESIDE_APPLICATORS: &str = "`unevaluatedProperties` applies to the keys that \
+     no other keyword evaluates, which depends on the value beside `$ref`, `allOf`, `anyOf`, \
+     `oneOf`, `if` or `dependentSchemas`, so the SDK admits any value for keys it does not list";
+
+/// Why keys of conditional branches became optional keys (see
+/// [`Walk::branch_keys`]).
+const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` describe are valid \
+     only where their branch applies, which the SDK cannot say, so it declares them optional \
+     keys of the object whatever the condition";
+
 /// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
@@ -1048,6 +1060,34 @@ impl<'v> Walk<'v> {
             }
             Some(_) => return self.malformed(site, ptr, "patternProperties", "an object"),
         }
+        if extra == Extra::Unspecified {
+            match map.unevaluated_properties() {
+                None | Some(Json::Bool(false)) => {}
+                Some(Json::Bool(true)) => extra = Extra::Values(Box::new(Ty::Unknown)),
+                Some(schema @ Json::Object(_)) => {
+                    let ty = self.child(site, schema, ptr, &["unevaluatedProperties"], depth);
+                    // Alone, it is `additionalProperties`; beside keywords
+                    // that evaluate keys of their own, which keys it
+                    // applies to depends on the value.
+                    if !map.evaluates_elsewhere() {
+                        extra = Extra::Values(Box::new(ty));
+                    } else {
+                        if ty != Ty::Unknown && !self.checking {
+                            self.degrade(site, ptr, UNEVALUATED_BESIDE_APPLICATORS);
+                        }
+                        extra = Extra::Values(Box::new(Ty::Unknown));
+                    }
+                }
+                Some(_) => {
+                    return self.malformed(
+                        site,
+                        ptr,
+                        "unevaluatedProperties",
+                        "a boolean or a schema",
+                    );
+                }
+            }
+        }
         let mut out = Vec::with_capacity(props.len());
         for (name, schema) in props.iter() {
             let ty = self.child(site, schema, ptr, &["properties", name], depth);
@@ -1064,6 +1104,15 @@ impl<'v> Walk<'v> {
                 required,
                 doc: doc_of(schema, Place::Property { name, required }),
             });
+        }
+        // Keys that only `then`, `else` or `dependentSchemas` describe are
+        // valid where they apply, and an object that lists its keys would
+        // refuse them: they are declared optional, with what their
+        // branches admit. Where `additionalProperties` speaks, it decides.
+        // A check leaves them out: outside its branch such a key may hold
+        // anything, and keys the object does not list are not judged.
+        if extra == Extra::Unspecified && !self.checking {
+            self.branch_keys(site, map, ptr, depth, &mut out);
         }
         // A key that is required but not described holds what the object's
         // other keys hold: anything, unless `additionalProperties` or
@@ -1103,6 +1152,55 @@ impl<'v> Walk<'v> {
             }
         }
         Ty::Object(Object { props: out, extra })
+    }
+
+    /// Adds to `out` (sorted by name, the object's own keys) the keys that
+    /// the properties of `then`, `else` and `dependentSchemas` name, each
+    /// optional and typed by the union of what its branches declare.
+    fn branch_keys(
+        &mut self,
+        site: &Site<'v>,
+        map: &Keywords<'v>,
+        ptr: &mut String,
+        depth: usize,
+        out: &mut Vec<Prop>,
+    ) {
+        let own = out.len();
+        for (path, branch) in map.branches() {
+            let Json::Object(fields) = branch else {
+                continue;
+            };
+            let Some(Json::Object(props)) = fields.get("properties") else {
+                continue;
+            };
+            for (name, schema) in props.iter() {
+                if (out[..own].binary_search_by(|p| p.name.as_str().cmp(name))).is_ok() {
+                    continue;
+                }
+                let mut at: Vec<&str> = path.iter().copied().filter(|p| !p.is_empty()).collect();
+                at.extend(["properties", name]);
+                let ty = self.child(site, schema, ptr, &at, depth);
+                match out[own..].iter_mut().find(|p| p.name == name) {
+                    Some(prop) => prop.ty = union(vec![std::mem::take(&mut prop.ty), ty]),
+                    None => out.push(Prop {
+                        name: name.to_owned(),
+                        ty,
+                        required: false,
+                        doc: doc_of(
+                            schema,
+                            Place::Property {
+                                name,
+                                required: false,
+                            },
+                        ),
+                    }),
+                }
+            }
+        }
+        if out.len() > own {
+            out.sort_by(|a, b| a.name.cmp(&b.name));
+            self.degrade(site, ptr, BRANCH_KEYS);
+        }
     }
 
     fn lower_array(
@@ -2214,5 +2312,100 @@ mod tests {
         let python = crate::render(Language::Python, &tools);
         assert!(python.contains(r#"mixed: Literal["x"] = ..."#), "{python}");
         assert!(python.contains("none: Never = ..."), "{python}");
+    }
+    #[test]
+    fn keys_of_conditional_branches_are_optional_keys_of_the_object() {
+        let tools = vec![
+            crate::ToolDef::new(
+                "ship",
+                json!({"type": "object", "properties": {"mode": {"enum": ["x", "y"]}}, "required": ["mode"],
+                    "if": {"properties": {"mode": {"const": "x"}}},
+                    "then": {"properties": {"xval": {"type": "integer"}, "both": {"type": "string"}}, "required": ["xval"]},
+                    "else": {"properties": {"yval": {"type": "string"}, "both": {"type": "boolean"}, "mode": {"type": "string"}}}}),
+            ),
+            crate::ToolDef::new(
+                "pay",
+                json!({"type": "object", "properties": {"card": {"type": "string"}},
+                    "dependentSchemas": {"card": {"properties": {"billing": {"type": "string", "description": "Where the bill goes."}}}}}),
+            ),
+            // `additionalProperties: false` refuses keys the branches name.
+            crate::ToolDef::new(
+                "closed",
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false,
+                    "then": {"properties": {"b": {"type": "string"}}}}),
+            ),
+        ];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        let text = &rendered.text;
+        assert_declared(
+            text,
+            &[
+                ("xval", "number"),
+                ("yval", "string"),
+                ("both", "string | boolean"),
+                ("billing", "string"),
+            ],
+        );
+        // The object's own `mode` keeps its own type.
+        assert!(text.contains(r#"mode: "x" | "y";"#), "{text}");
+        assert!(text.contains("// Where the bill goes."), "{text}");
+        assert!(text.contains("closed(args?: { a?: string }"), "{text}");
+        let pointers: Vec<(&str, &str)> = (rendered.degradations.iter())
+            .map(|d| (d.tool.as_str(), d.pointer.as_str()))
+            .collect();
+        assert_eq!(
+            pointers,
+            [("pay", "/inputSchema"), ("ship", "/inputSchema")]
+        );
+        let python = crate::render(Language::Python, &tools);
+        assert!(
+            python.contains("xval: int = ..., yval: str = ..."),
+            "{python}"
+        );
+    }
+
+    #[test]
+    fn unevaluated_properties_open_an_object_that_lists_its_keys() {
+        let tools = vec![crate::ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "open": {"type": "object", "properties": {"id": {"type": "integer"}}, "unevaluatedProperties": true},
+                // Alone, it is `additionalProperties`.
+                "alone": {"type": "object", "properties": {"id": {"type": "string"}}, "unevaluatedProperties": {"type": "string"}},
+                // Beside an applicator, which keys it covers depends on
+                // the value: any value, recorded.
+                "beside": {"type": "object", "properties": {"id": {"type": "string"}},
+                    "allOf": [{"properties": {"n": {"type": "integer"}}}], "unevaluatedProperties": {"type": "string"}},
+                "closed": {"type": "object", "properties": {"id": {"type": "string"}}, "unevaluatedProperties": false},
+                // `additionalProperties` decides where both are given.
+                "both": {"type": "object", "properties": {"id": {"type": "string"}},
+                    "additionalProperties": false, "unevaluatedProperties": true}
+            }}),
+        )];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        assert_declared(
+            &rendered.text,
+            &[
+                ("open", "{ id?: number; [key: string]: unknown }"),
+                (
+                    "alone",
+                    "{ id?: string; [key: string]: string | undefined }",
+                ),
+                ("closed", "{ id?: string }"),
+                ("both", "{ id?: string }"),
+            ],
+        );
+        assert!(
+            rendered.text.contains("[key: string]: unknown }"),
+            "{}",
+            rendered.text
+        );
+        let reasons: Vec<(&str, &str)> = (rendered.degradations.iter())
+            .map(|d| (d.pointer.as_str(), &d.reason[..24]))
+            .collect();
+        assert_eq!(
+            reasons,
+            [("/inputSchema/properties/beside", "`unevaluatedProperties` ")]
+        );
     }
 }
