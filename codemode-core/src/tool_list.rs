@@ -157,6 +157,12 @@ fn read_whole<'a>(
     };
     let list = match json::parse(text, bump) {
         Ok(list) => list,
+        // A lone surrogate's escape, which JSON admits and Rust strings
+        // cannot hold: read as U+FFFD, each escape keeping its length.
+        Err(_) if let Some(mended) = mend_lone_surrogates(text.as_bytes()) => {
+            let mended = String::from_utf8(mended).unwrap_or_default();
+            return read_whole(source, bump.alloc_str(&mended), bump);
+        }
         // Valid JSON with a number past the largest double (`1e400`),
         // which JavaScript reads as Infinity: read as the largest double,
         // so that one such bound does not cost the whole list.
@@ -210,15 +216,57 @@ fn is_json_number(token: &str) -> bool {
     rest.is_empty()
 }
 
-/// `line` (JSON text, such as one message read off the wire) with every
-/// number too large for a double written as the largest double of its
-/// sign, as a tool list read from text gets; `None` when it has none, or
-/// is not UTF-8.
-pub fn clamp_huge_numbers_line(line: &[u8]) -> Option<String> {
-    if !may_hold_huge_number(line) {
-        return None;
+/// `line` (JSON text, such as one message read off the wire) mended as a
+/// tool list read from text is: every number too large for a double
+/// written as the largest double of its sign, and every escaped lone
+/// surrogate as U+FFFD (see [`mend_lone_surrogates`]); `None` when it needs
+/// neither, or is not UTF-8.
+pub fn mend_line(line: &[u8]) -> Option<String> {
+    let mended = mend_lone_surrogates(line);
+    let line = mended.as_deref().unwrap_or(line);
+    let clamped = if may_hold_huge_number(line) {
+        clamp_huge_numbers(std::str::from_utf8(line).ok()?).map(|(text, _)| text)
+    } else {
+        None
+    };
+    clamped.or_else(|| String::from_utf8(mended?).ok())
+}
+
+/// `text` with each `\u` escape of a lone UTF-16 surrogate (one that is
+/// not half of a pair) written as `\ufffd`, the replacement character, as
+/// JavaScript's `TextDecoder` reads such text; `None` when it has none.
+/// JSON's grammar admits such escapes, and `JSON.stringify` writes them
+/// for a string cut inside a pair, but Rust strings cannot hold them, so
+/// serde_json refuses the whole text. An escape keeps its length, so
+/// places in the text do not move.
+pub(crate) fn mend_lone_surrogates(text: &[u8]) -> Option<Vec<u8>> {
+    let escaped = |at: usize| -> Option<u16> {
+        let digits = text.get(at..at + 6)?.strip_prefix(b"\\u")?;
+        u16::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()
+    };
+    let mut mended: Option<Vec<u8>> = None;
+    let mut at = 0;
+    while let Some(found) = text.get(at..).and_then(|rest| memchr::memchr(b'\\', rest)) {
+        let slash = at + found;
+        at = slash + 2;
+        let lone = match escaped(slash) {
+            Some(0xD800..=0xDBFF) => match escaped(slash + 6) {
+                Some(0xDC00..=0xDFFF) => {
+                    at = slash + 12;
+                    false
+                }
+                _ => true,
+            },
+            Some(0xDC00..=0xDFFF) => true,
+            _ => false,
+        };
+        if lone {
+            let out = mended.get_or_insert_with(|| text.to_vec());
+            out[slash + 2..slash + 6].copy_from_slice(b"fffd");
+            at = slash + 6;
+        }
     }
-    clamp_huge_numbers(std::str::from_utf8(line).ok()?).map(|(text, _)| text)
+    mended
 }
 
 /// Whether `bytes` might hold a number too large for a double: an exponent
@@ -552,6 +600,47 @@ mod tests {
 
     fn err(text: &str) -> String {
         parse_tool_list("in.json", text).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn lone_surrogates_are_read_as_the_replacement_character() {
+        let mend = |text: &str| {
+            mend_lone_surrogates(text.as_bytes()).map(|m| String::from_utf8(m).unwrap())
+        };
+        // A pair, an escaped backslash before `u`, other escapes: nothing.
+        for text in [
+            r#""\ud83d\ude00""#,
+            r#""\\ud800""#,
+            r#""\n\u0041""#,
+            "\\",
+            r#""\u12""#,
+        ] {
+            assert_eq!(mend(text), None, "{text}");
+        }
+        assert_eq!(mend(r#""a\ud800b""#).as_deref(), Some(r#""a\ufffdb""#));
+        assert_eq!(
+            mend(r#""\uDC00\ud800""#).as_deref(),
+            Some(r#""\ufffd\ufffd""#)
+        );
+        // A high half before another high half, then a pair.
+        assert_eq!(
+            mend(r#""\ud800\ud83d\ude00\\""#).as_deref(),
+            Some(r#""\ufffd\ud83d\ude00\\""#)
+        );
+        // One such escape no longer costs the whole list, and a real error
+        // after it keeps its place.
+        let text = r#"[{"name":"a","description":"cut \ud83d","inputSchema":{}},{"name":"b","inputSchema":{}}]"#;
+        let tools = parse_tool_list("-", text).unwrap();
+        assert_eq!(tools[0].description.as_deref(), Some("cut \u{fffd}"));
+        assert_eq!(tools.len(), 2);
+        assert_eq!(
+            err("[{\"name\":\"\\ud800\",\"inputSchema\":{}},\n x]"),
+            "in.json:2:2: invalid JSON: expected value"
+        );
+        assert_eq!(
+            mend_line(br#"{"d":"\udc00","n":1e400}"#).as_deref(),
+            Some(r#"{"d":"\ufffd","n":1.7976931348623157e308}"#)
+        );
     }
 
     #[test]

@@ -139,7 +139,7 @@ impl<R> ClampedLines<R> {
         self.ready.clear();
         self.at = 0;
         for line in self.partial[..end].split_inclusive(|b| *b == b'\n') {
-            match codemode_core::wire::clamp_huge_numbers_line(line) {
+            match codemode_core::wire::mend_line(line) {
                 Some(text) => self.ready.extend_from_slice(text.as_bytes()),
                 None => self.ready.extend_from_slice(line),
             }

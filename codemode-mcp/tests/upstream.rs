@@ -194,8 +194,8 @@ async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
 
 #[tokio::test]
 async fn numbers_past_the_largest_double_arrive_as_it() {
-    // JSON allows `1e400`; serde_json refuses it, and rmcp would drop the
-    // whole message, so the list would never arrive.
+    // JSON allows `1e400` and lone surrogates; serde_json refuses both, and
+    // rmcp would drop the whole message, so the list would never arrive.
     let tools = McpToolset::builder()
         .server("huge", fixture("huge", "huge"))
         .connect_timeout(Duration::from_secs(5))
@@ -208,6 +208,8 @@ async fn numbers_past_the_largest_double_arrive_as_it() {
         add.input_schema["properties"]["a"]["maximum"],
         json!(f64::MAX)
     );
+    // A lone surrogate's escape, which JSON admits and serde_json refuses.
+    assert_eq!(add.description.as_deref(), Some("Add two numbers.\u{fffd}"));
     assert_eq!(
         tools.call("add", json!({"a": 1, "b": 2})).await.unwrap(),
         json!({"sum": f64::MAX})
