@@ -258,6 +258,11 @@ impl<'v> Keywords<'v> {
             && !(self.other_kinds || self.more_object || self.more_array)
     }
 
+    /// Whether no keyword that shapes a type is present (others may be).
+    pub(super) fn shapes_nothing(&self) -> bool {
+        self.found.iter().all(Option::is_none)
+    }
+
     /// Whether any of `kws` is present.
     pub(super) fn has_any(&self, kws: &[Kw]) -> bool {
         kws.iter().any(|&kw| self.get(kw).is_some())

@@ -1156,7 +1156,9 @@ impl<'v> Walk<'v> {
 
     /// Adds to `out` (sorted by name, the object's own keys) the keys that
     /// the properties of `then`, `else` and `dependentSchemas` name, each
-    /// optional and typed by the union of what its branches declare.
+    /// optional and typed by the union of what its branches declare; also
+    /// those of `allOf` members that are only such conditions (the way a
+    /// schema writes several), which no other step reads as an object.
     fn branch_keys(
         &mut self,
         site: &Site<'v>,
@@ -1165,8 +1167,26 @@ impl<'v> Walk<'v> {
         depth: usize,
         out: &mut Vec<Prop>,
     ) {
+        let mut branches: Vec<(Vec<String>, &'v Json<'v>)> = (map.branches().into_iter())
+            .map(|(path, branch)| (segments(&path, &[]), branch))
+            .collect();
+        if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
+            for (i, member) in members.iter().enumerate() {
+                let Json::Object(fields) = member else {
+                    continue;
+                };
+                let member = Keywords::of(*fields);
+                if member.shapes_nothing() {
+                    let index = i.to_string();
+                    for (path, branch) in member.branches() {
+                        branches.push((segments(&path, &["allOf", &index]), branch));
+                    }
+                }
+            }
+        }
         let own = out.len();
-        for (path, branch) in map.branches() {
+        let mut added: HashMap<&'v str, usize> = HashMap::default();
+        for (path, branch) in branches {
             let Json::Object(fields) = branch else {
                 continue;
             };
@@ -1177,23 +1197,24 @@ impl<'v> Walk<'v> {
                 if (out[..own].binary_search_by(|p| p.name.as_str().cmp(name))).is_ok() {
                     continue;
                 }
-                let mut at: Vec<&str> = path.iter().copied().filter(|p| !p.is_empty()).collect();
+                let mut at: Vec<&str> = path.iter().map(String::as_str).collect();
                 at.extend(["properties", name]);
                 let ty = self.child(site, schema, ptr, &at, depth);
-                match out[own..].iter_mut().find(|p| p.name == name) {
-                    Some(prop) => prop.ty = union(vec![std::mem::take(&mut prop.ty), ty]),
-                    None => out.push(Prop {
-                        name: name.to_owned(),
-                        ty,
-                        required: false,
-                        doc: doc_of(
-                            schema,
-                            Place::Property {
-                                name,
-                                required: false,
-                            },
-                        ),
-                    }),
+                match added.get(name) {
+                    Some(&i) => out[i].ty = union(vec![std::mem::take(&mut out[i].ty), ty]),
+                    None => {
+                        added.insert(name, out.len());
+                        let place = Place::Property {
+                            name,
+                            required: false,
+                        };
+                        out.push(Prop {
+                            name: name.to_owned(),
+                            ty,
+                            required: false,
+                            doc: doc_of(schema, place),
+                        });
+                    }
                 }
             }
         }
@@ -1404,6 +1425,15 @@ fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
         one if admits(&one) => one,
         _ => Ty::Never,
     }
+}
+
+/// The path segments of a branch (`["then", ""]` or `["dependentSchemas",
+/// key]`) below `before`, without the empty one.
+fn segments(path: &[&str; 2], before: &[&str]) -> Vec<String> {
+    (before.iter().chain(path))
+        .filter(|segment| !segment.is_empty())
+        .map(|segment| (*segment).to_owned())
+        .collect()
 }
 
 /// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
@@ -2328,6 +2358,14 @@ mod tests {
                 json!({"type": "object", "properties": {"card": {"type": "string"}},
                     "dependentSchemas": {"card": {"properties": {"billing": {"type": "string", "description": "Where the bill goes."}}}}}),
             ),
+            // Several conditions, each an `allOf` member of its own.
+            crate::ToolDef::new(
+                "several",
+                json!({"type": "object", "properties": {"kind": {"enum": ["a", "b"]}}, "allOf": [
+                    {"if": {"properties": {"kind": {"const": "a"}}}, "then": {"properties": {"first": {"type": "integer"}}}},
+                    {"if": {"properties": {"kind": {"const": "b"}}}, "then": {"properties": {"first": {"type": "string"}, "second": {"type": "null"}}}}
+                ]}),
+            ),
             // `additionalProperties: false` refuses keys the branches name.
             crate::ToolDef::new(
                 "closed",
@@ -2355,7 +2393,17 @@ mod tests {
             .collect();
         assert_eq!(
             pointers,
-            [("pay", "/inputSchema"), ("ship", "/inputSchema")]
+            [
+                ("pay", "/inputSchema"),
+                ("several", "/inputSchema"),
+                ("ship", "/inputSchema")
+            ]
+        );
+        assert!(
+            text.contains(
+                r#"several(args?: { first?: number | string; kind?: "a" | "b"; second?: null })"#
+            ),
+            "{text}"
         );
         let python = crate::render(Language::Python, &tools);
         assert!(
