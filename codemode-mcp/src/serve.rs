@@ -402,7 +402,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         let defs = toolset.defs();
         let Some(def) = defs.iter().find(|d| d.name == name && d.policy.direct()) else {
             return CallToolResult::error(vec![ContentBlock::text(format!(
-                "there is no tool named {name:?} here; write a program and call `{RUN_CODE}` with it"
+                "there is no tool named {} here; write a program and call `{RUN_CODE}` with it",
+                cut(&format!("{name:?}"), 200)
             ))]);
         };
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
@@ -440,8 +441,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 tool_name,
                 kind,
                 message,
-            }) => CallToolResult::error(vec![ContentBlock::text(format!(
-                "{tool_name} ({kind}): {message}"
+            }) => CallToolResult::error(vec![ContentBlock::text(cut(
+                &format!("{tool_name} ({kind}): {message}"),
+                self.shared.max_result_bytes,
             ))]),
         }
     }
@@ -555,7 +557,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> ServerHandler for CodeModeServ
 #[cfg(test)]
 mod tests {
     use super::*;
-    use codemode_core::{ToolCallError, ToolDef};
+    use codemode_core::{CallPolicy, ToolCallError, ToolDef};
 
     struct Two;
 
@@ -572,6 +574,46 @@ mod tests {
         async fn call(&self, name: &str, _: Value) -> Result<Value, ToolCallError> {
             Ok(json!(name))
         }
+    }
+
+    /// One direct tool that fails with a long message.
+    struct Loud;
+
+    impl Toolset for Loud {
+        fn defs(&self) -> Vec<ToolDef> {
+            vec![ToolDef::new("shout", json!({"type": "object"})).with_policy(CallPolicy::Direct)]
+        }
+
+        async fn call(&self, name: &str, _: Value) -> Result<Value, ToolCallError> {
+            Err(ToolCallError::new(
+                name,
+                codemode_core::ErrorKind::ToolFailed,
+                "a".repeat(5 << 20),
+            ))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_direct_call_s_error_is_cut_as_its_result_is() {
+        let server = CodeModeServer::new(Loud).max_result_bytes(1000);
+        let text = |result: &CallToolResult| {
+            let block = serde_json::to_value(&result.content[0]).unwrap();
+            block["text"].as_str().unwrap().to_owned()
+        };
+        let call = |name: &str| -> CallToolRequestParams {
+            serde_json::from_value(json!({"name": name, "arguments": {}})).unwrap()
+        };
+        let failed = server.direct(&call("shout")).await;
+        assert_eq!(failed.is_error, Some(true));
+        let shown = text(&failed);
+        assert!(
+            shown.starts_with("shout (tool_failed): aaa"),
+            "{}",
+            &shown[..40]
+        );
+        assert!(shown.len() <= 1000 + 64, "{}", shown.len());
+        let unknown = server.direct(&call(&"x".repeat(100_000))).await;
+        assert!(text(&unknown).len() < 400, "{}", text(&unknown).len());
     }
 
     #[test]
