@@ -889,7 +889,7 @@ fn describe(error: &ServiceError) -> String {
         ServiceError::McpError(e) => format!("{} (JSON-RPC error {})", e.message, e.code.0),
         ServiceError::TransportSend(e) => format!("the request could not be sent ({})", e.error),
         ServiceError::TransportClosed => "the connection is closed".to_owned(),
-        ServiceError::UnexpectedResponse => "the server answered with something other than a result (it may have asked for input or started a task, which codemode does not support)".to_owned(),
+        ServiceError::UnexpectedResponse => "the server's answer is not a tool result codemode can read: it is malformed (for example `content` that is not a list of blocks), or it asks for input or starts a task, which codemode does not support".to_owned(),
         ServiceError::Timeout { .. } => "the server did not answer in time".to_owned(),
         ServiceError::Cancelled { .. } => "the request was cancelled".to_owned(),
         other => other.to_string(),
