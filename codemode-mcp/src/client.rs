@@ -192,6 +192,9 @@ struct Slot {
     pin: Option<Pin>,
     call_timeout: Duration,
     live: Mutex<SlotLive>,
+    /// Held while this server's tools are listed again and taken, so that
+    /// an older list never overwrites a newer one.
+    listing: tokio::sync::Mutex<()>,
 }
 
 #[derive(Default)]
@@ -384,6 +387,7 @@ impl McpToolsetBuilder {
                 prefix,
                 config,
                 live: Mutex::new(SlotLive::default()),
+                listing: tokio::sync::Mutex::new(()),
             });
         }
         let (changes, _) = watch::channel(0);
@@ -491,10 +495,45 @@ impl ClientHandler for Upstream {
     }
 }
 
+/// Lists a server's tools again on each `list_changed` it sends. Each
+/// server is refreshed on its own, so a slow or flooding server delays
+/// only its own changes; notices that arrive while a server's refresh
+/// runs are merged into one more refresh after it.
 async fn follow_changes(inner: Weak<Inner>, mut notices: mpsc::UnboundedReceiver<usize>) {
-    while let Some(index) = notices.recv().await {
-        let Some(inner) = inner.upgrade() else { break };
-        inner.refresh(index).await;
+    let mut running = tokio::task::JoinSet::new();
+    // The server each running refresh is for, by task.
+    let mut busy: HashMap<tokio::task::Id, usize> = HashMap::new();
+    let mut again: BTreeSet<usize> = BTreeSet::new();
+    let start = |index: usize, running: &mut tokio::task::JoinSet<()>| {
+        let inner = inner.upgrade()?;
+        let task = running.spawn(async move {
+            inner.refresh(index).await;
+        });
+        Some((task.id(), index))
+    };
+    loop {
+        tokio::select! {
+            notice = notices.recv() => {
+                let Some(index) = notice else { break };
+                if busy.values().any(|&i| i == index) {
+                    again.insert(index);
+                    continue;
+                }
+                let Some((id, index)) = start(index, &mut running) else { break };
+                busy.insert(id, index);
+            }
+            Some(done) = running.join_next_with_id(), if !running.is_empty() => {
+                let id = match done {
+                    Ok((id, ())) => id,
+                    Err(failed) => failed.id(),
+                };
+                let Some(index) = busy.remove(&id) else { continue };
+                if again.remove(&index) {
+                    let Some((id, index)) = start(index, &mut running) else { break };
+                    busy.insert(id, index);
+                }
+            }
+        }
     }
 }
 
@@ -616,9 +655,10 @@ impl Inner {
     /// Reads server `index`'s tools again and rebuilds the catalog; returns
     /// whether the SDK changed.
     async fn refresh(&self, index: usize) -> bool {
-        // One refresh at a time, so an older list never overwrites a newer one.
-        let _one_at_a_time = self.refreshing.lock().await;
         let slot = &self.servers[index];
+        // One refresh of a server at a time, so an older list never
+        // overwrites a newer one; other servers' refreshes go on.
+        let _listing = slot.listing.lock().await;
         let Some(peer) = slot.lock().peer.clone() else {
             return false;
         };
@@ -630,6 +670,9 @@ impl Inner {
                 return false;
             }
         };
+        // One catalog built at a time, each from every server's newest
+        // list, so a build from older lists never replaces a newer one.
+        let _one_at_a_time = self.refreshing.lock().await;
         let old = {
             let mut live = slot.lock();
             let old = std::mem::replace(&mut live.tools, tools);

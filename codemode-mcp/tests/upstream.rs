@@ -217,6 +217,26 @@ async fn numbers_past_the_largest_double_arrive_as_it() {
 }
 
 #[tokio::test]
+async fn a_server_slow_to_list_again_holds_back_no_other_server() {
+    let tools = McpToolset::builder()
+        .server("slow", fixture("slow", "slowlist"))
+        .server("quick", fixture("quick", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    let mut changes = tools.changes();
+    // The slow server announces a change, and then takes 30 s to list.
+    tools.call("slow_grow", json!({})).await.unwrap();
+    tools.call("quick_grow", json!({})).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), changes.changed())
+        .await
+        .expect("the quick server's change waited for the slow server's list")
+        .unwrap();
+    assert!(names(&tools).contains(&"quick_extra".to_owned()));
+    assert!(!names(&tools).contains(&"slow_extra".to_owned()));
+}
+
+#[tokio::test]
 async fn a_list_change_refreshes_the_sdk_and_tells_the_host() {
     let tools = McpToolset::builder()
         .server("one", fixture("one", "normal"))
