@@ -3,7 +3,8 @@
 
 use codemode::Language;
 use codemode::mcp::{
-    CodeModeServer, DriftPolicy, McpConfig, McpToolset, Pin, ServerState, Transport, snapshot_text,
+    CodeModeServer, Collisions, DriftPolicy, McpConfig, McpToolset, Pin, ServerState, Transport,
+    snapshot_text,
 };
 use codemode::runtime::Limits;
 use std::net::SocketAddr;
@@ -128,8 +129,11 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
         ));
     }
     let config = McpConfig::load(&args.config).map_err(|e| e.to_string())?;
+    // A tool one upstream adds must not stop the gateway from starting:
+    // the first server (in name order) keeps a contested name.
     let mut builder = McpToolset::builder()
         .servers(&config)
+        .collisions(Collisions::KeepFirst)
         .drift_policy(args.drift)
         .direct(args.direct.iter().cloned())
         .connect_timeout(Duration::from_millis(args.connect_timeout_ms));

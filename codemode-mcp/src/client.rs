@@ -67,13 +67,28 @@ pub struct McpToolsetBuilder {
     connect_timeout: Duration,
     call_timeout: Duration,
     direct: BTreeSet<String>,
+    collisions: Collisions,
+}
+
+/// What an [`McpToolset`] does when two servers provide a tool under the
+/// same name (after their prefixes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Collisions {
+    /// Connecting fails with [`McpError::Collision`], and a changed tool
+    /// list that would collide is not taken (the default).
+    #[default]
+    Error,
+    /// The server first in name order keeps the name; the other server's
+    /// tool is left out, with a warning in the log. A tool one server adds
+    /// then never stops the others.
+    KeepFirst,
 }
 
 /// Why an [`McpToolset`] could not be built. A server that fails to start
 /// is not one of these: it fails only the calls to it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum McpError {
-    /// Two servers declare a tool under the same name.
+    /// Two servers declare a tool under the same name (see [`Collisions`]).
     Collision {
         /// The name as a program would call it.
         tool: String,
@@ -182,6 +197,7 @@ struct Inner {
     drift: DriftPolicy,
     connect_timeout: Duration,
     direct: BTreeSet<String>,
+    collisions: Collisions,
     refreshing: tokio::sync::Mutex<()>,
 }
 
@@ -224,6 +240,7 @@ impl McpToolset {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             direct: BTreeSet::new(),
+            collisions: Collisions::Error,
         }
     }
 
@@ -327,6 +344,13 @@ impl McpToolsetBuilder {
         self
     }
 
+    /// What to do when two servers provide a tool under the same name
+    /// ([`Collisions::Error`] unless set).
+    pub fn collisions(mut self, policy: Collisions) -> Self {
+        self.collisions = policy;
+        self
+    }
+
     /// How long a server may take to start, shake hands and list its tools.
     pub fn connect_timeout(mut self, timeout: Duration) -> Self {
         self.connect_timeout = timeout;
@@ -398,6 +422,7 @@ impl McpToolsetBuilder {
             drift: self.drift,
             connect_timeout: self.connect_timeout,
             direct: self.direct,
+            collisions: self.collisions,
             refreshing: tokio::sync::Mutex::new(()),
         });
         let (notify, notices) = mpsc::unbounded_channel();
@@ -715,9 +740,14 @@ impl Inner {
             for def in declared {
                 let name = format!("{}{}", slot.prefix, def.name);
                 if let Some((first, _)) = routes.get(&name) {
+                    let first = self.servers[*first].name.clone();
+                    if self.collisions == Collisions::KeepFirst {
+                        tracing::warn!(server = %slot.name, "MCP servers {first:?} and {:?} both provide a tool named {name:?}; the tool of {first:?} keeps the name, the other is left out", slot.name);
+                        continue;
+                    }
                     return Err(McpError::Collision {
                         tool: name,
-                        first: self.servers[*first].name.clone(),
+                        first,
                         second: slot.name.clone(),
                     });
                 }

@@ -39,8 +39,8 @@ mod serve;
 mod stdio;
 
 pub use client::{
-    DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpError, McpToolset, McpToolsetBuilder,
-    ServerState, ServerStatus,
+    Collisions, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpError, McpToolset,
+    McpToolsetBuilder, ServerState, ServerStatus,
 };
 pub use config::{ConfigError, McpConfig, ServerConfig, ServerTransport};
 pub use pin::{Drift, DriftPolicy, Pin, snapshot_text};

@@ -4,7 +4,7 @@
 
 use codemode_core::{ErrorKind, Language, Toolset, render};
 use codemode_mcp::{
-    DriftPolicy, McpError, McpToolset, Pin, ServerConfig, ServerState, snapshot_text,
+    Collisions, DriftPolicy, McpError, McpToolset, Pin, ServerConfig, ServerState, snapshot_text,
 };
 use codemode_runtime::{Limits, Runtime};
 use serde_json::{Value, json};
@@ -112,6 +112,17 @@ async fn prefixes_and_collisions_name_both_servers() {
         err.to_string(),
         "MCP servers \"a\" and \"b\" both provide a tool named \"add\": give one of them a different prefix"
     );
+    // Or the first server keeps each contested name.
+    let tools = McpToolset::builder()
+        .server("a", fixture("a", "normal").with_prefix(""))
+        .server("b", fixture("b", "normal").with_prefix(""))
+        .collisions(Collisions::KeepFirst)
+        .connect()
+        .await
+        .unwrap();
+    let out = tools.call("echo", json!({"message": "x"})).await.unwrap();
+    assert_eq!(out["server"], "a");
+    assert_eq!(names(&tools).iter().filter(|n| *n == "echo").count(), 1);
 }
 
 #[tokio::test]
