@@ -554,3 +554,87 @@ async fn an_mcp_toolset_reaches_a_server_over_streamable_http() {
     drop(upstream);
     let _ = child.kill().await;
 }
+
+/// Sends one HTTP request on a new connection and reads its status line and
+/// headers; the connection is returned open, with the body unread.
+fn http_request(authority: &str, head: &str, body: &str) -> (std::net::TcpStream, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(authority).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(
+        stream,
+        "{head}\r\nHost: {authority}\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut headers = Vec::new();
+    let mut byte = [0u8; 1];
+    while !headers.ends_with(b"\r\n\r\n") {
+        assert_eq!(
+            stream.read(&mut byte).unwrap(),
+            1,
+            "the response ended early"
+        );
+        headers.push(byte[0]);
+    }
+    (stream, String::from_utf8(headers).unwrap())
+}
+
+#[tokio::test]
+async fn an_interrupt_ends_the_http_server_though_a_client_keeps_its_stream_open() {
+    let dir = Scratch::new("http-stop");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let (mut child, url) = serve_http(&config, &["--timeout-ms", "1000"]).await;
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let stream = tokio::task::spawn_blocking(move || {
+        let post = "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream";
+        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}});
+        let (_, headers) = http_request(&authority, post, &initialize.to_string());
+        let session = headers
+            .lines()
+            .find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.eq_ignore_ascii_case("mcp-session-id")
+                    .then(|| value.trim().to_owned())
+            })
+            .unwrap_or_else(|| panic!("no session: {headers}"));
+        let session_head = format!("{post}\r\nMcp-Session-Id: {session}");
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        http_request(&authority, &session_head, &initialized.to_string());
+        // The stream a client keeps open for the server's notifications.
+        let get = format!(
+            "GET /mcp HTTP/1.1\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}"
+        );
+        let (stream, headers) = http_request(&authority, &get, "");
+        assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+        stream
+    })
+    .await
+    .unwrap();
+    let pid = child.id().unwrap().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    // The run timeout (1 s) and a second for requests in flight, then the
+    // sessions end, with their streams.
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("the server kept running while a client's stream was open")
+        .unwrap();
+    assert!(status.success(), "{status}");
+    drop(stream);
+}

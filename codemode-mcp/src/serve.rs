@@ -19,6 +19,7 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 /// Where a Code Mode MCP server listens.
@@ -312,6 +313,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             format!("http://{ip}:{}", local.port()),
             format!("http://localhost:{}", local.port()),
         ];
+        let sessions = config.cancellation_token.clone();
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
             Arc::new(LocalSessionManager::default()),
@@ -322,6 +324,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             listener,
             local,
             router,
+            grace: self.shared.limits.timeout + Duration::from_secs(1),
+            end_sessions: Box::new(move || sessions.cancel()),
         })
     }
 
@@ -454,6 +458,10 @@ pub struct HttpServer {
     listener: tokio::net::TcpListener,
     local: SocketAddr,
     router: axum::Router,
+    /// How long requests in flight may take after an interrupt.
+    grace: Duration,
+    /// Ends every session, and with it each client's open event stream.
+    end_sessions: Box<dyn FnOnce() + Send>,
 }
 
 impl HttpServer {
@@ -463,10 +471,21 @@ impl HttpServer {
     }
 
     /// Serves until the process is interrupted (Ctrl-C or SIGTERM); then
-    /// it finishes the requests in flight and returns.
+    /// it takes no new connections, gives the requests in flight the run
+    /// timeout (and a second) to finish, and ends every session, closing
+    /// the event streams clients keep open for notifications, which would
+    /// otherwise never finish.
     pub async fn run(self) -> Result<(), ServeError> {
+        let (grace, end_sessions) = (self.grace, self.end_sessions);
+        let shutdown = async move {
+            interrupted().await;
+            tokio::spawn(async move {
+                tokio::time::sleep(grace).await;
+                end_sessions();
+            });
+        };
         axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(interrupted())
+            .with_graceful_shutdown(shutdown)
             .await
             .map_err(|e| ServeError(format!("the HTTP server stopped: {e}")))
     }
