@@ -61,6 +61,10 @@ pub struct ServeArgs {
     /// The most text a `run_code` result may carry, in bytes.
     #[arg(long, default_value_t = 100_000)]
     max_result_bytes: usize,
+    /// Programs that may run at once, each with an engine of its own; one
+    /// past them waits for one to end, up to the run timeout.
+    #[arg(long, default_value_t = codemode::mcp::DEFAULT_MAX_RUNS)]
+    max_runs: usize,
     /// Time a server may take to start and list its tools, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     connect_timeout_ms: u64,
@@ -185,6 +189,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             .language(args.language)
             .limits(limits)
             .max_result_bytes(args.max_result_bytes)
+            .max_runs(args.max_runs)
             .check(args.check)
             .list_changes(changes);
         if let Some(budget) = args.budget {

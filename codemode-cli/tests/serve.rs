@@ -638,3 +638,42 @@ async fn an_interrupt_ends_the_http_server_though_a_client_keeps_its_stream_open
     assert!(status.success(), "{status}");
     drop(stream);
 }
+
+#[tokio::test]
+async fn programs_past_max_runs_wait_for_a_slot() {
+    let dir = Scratch::new("max-runs");
+    let config = dir.write(
+        "config.json",
+        &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
+    );
+    let (client, _) = start(&[
+        "--config",
+        config.to_str().unwrap(),
+        "--max-runs",
+        "1",
+        "--timeout-ms",
+        "5000",
+    ])
+    .await;
+    let program = "return (await tools.slow({ ms: 600 })).slept;";
+    let started = std::time::Instant::now();
+    let (first, second) = tokio::join!(
+        run_code(&client, program, false),
+        run_code(&client, program, false)
+    );
+    for result in [&first, &second] {
+        assert_eq!(
+            result.structured_content,
+            Some(json!({"result": 600})),
+            "{}",
+            text(result)
+        );
+    }
+    // One at a time: the second program ran after the first had ended.
+    assert!(
+        started.elapsed() >= Duration::from_millis(1200),
+        "{:?}",
+        started.elapsed()
+    );
+    client.cancel().await.unwrap();
+}

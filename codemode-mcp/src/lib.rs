@@ -44,7 +44,7 @@ pub use client::{
 };
 pub use config::{ConfigError, McpConfig, ServerConfig, ServerTransport};
 pub use pin::{Drift, DriftPolicy, Pin, snapshot_text};
-pub use serve::{CodeModeServer, HttpServer, ServeError, Transport, serve};
+pub use serve::{CodeModeServer, DEFAULT_MAX_RUNS, HttpServer, ServeError, Transport, serve};
 
 /// rustls needs one process-wide crypto provider for HTTPS; install ring's
 /// unless the host installed one.

@@ -82,7 +82,14 @@ struct Shared<T: ?Sized> {
     changes: Option<watch::Receiver<u64>>,
     catalog: CatalogCache,
     toolset: Arc<T>,
+    /// Programs that may run at once; each holds a permit while it runs.
+    runs: Arc<tokio::sync::Semaphore>,
+    max_runs: usize,
 }
+
+/// Programs a [`CodeModeServer`] runs at once unless told otherwise
+/// ([`CodeModeServer::max_runs`]); each has an engine of its own.
+pub const DEFAULT_MAX_RUNS: usize = 8;
 
 /// The catalog of the toolset's current tools: `tools/list` is answered
 /// from it, and prepared again only when the tools change.
@@ -145,6 +152,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 changes: None,
                 catalog: CatalogCache::default(),
                 toolset,
+                runs: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_RUNS)),
+                max_runs: DEFAULT_MAX_RUNS,
             }),
         }
     }
@@ -164,6 +173,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 changes: shared.changes.clone(),
                 catalog: CatalogCache::default(),
                 toolset: Arc::clone(&shared.toolset),
+                runs: Arc::clone(&shared.runs),
+                max_runs: shared.max_runs,
             },
         };
         change(&mut shared);
@@ -196,6 +207,21 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         T: Sized,
     {
         self.with(|s| s.limits = limits)
+    }
+
+    /// How many programs may run at once ([`DEFAULT_MAX_RUNS`] unless set;
+    /// at least one). Each has an engine of its own, with its own memory
+    /// limit; a program past the number waits for one to end, as long as
+    /// the run timeout, and is then refused.
+    pub fn max_runs(self, runs: usize) -> Self
+    where
+        T: Sized,
+    {
+        let runs = runs.max(1);
+        self.with(|s| {
+            s.runs = Arc::new(tokio::sync::Semaphore::new(runs));
+            s.max_runs = runs;
+        })
     }
 
     /// The most text a result may carry, in bytes (the outcome is cut to fit).
@@ -339,6 +365,26 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             Ok(args) => args,
             Err(error) => {
                 return CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
+            }
+        };
+        // A slot among the programs that may run at once, waited for as
+        // long as a run may take.
+        let wait = self.shared.limits.timeout;
+        let slot = Arc::clone(&self.shared.runs).acquire_owned();
+        let _slot = tokio::select! {
+            slot = tokio::time::timeout(wait, slot) => match slot {
+                Ok(Ok(slot)) => slot,
+                _ => {
+                    return CallToolResult::error(vec![ContentBlock::text(format!(
+                        "the server is running {} programs at once, the most it runs, and none \
+                         ended within {} ms; run this program again later",
+                        self.shared.max_runs,
+                        wait.as_millis()
+                    ))]);
+                }
+            },
+            () = context.ct.cancelled() => {
+                return CallToolResult::error(vec![ContentBlock::text("the run was cancelled by the client")]);
             }
         };
         let (events, mut progress) = mpsc::unbounded_channel::<String>();
