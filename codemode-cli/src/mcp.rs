@@ -70,6 +70,10 @@ pub struct ServeArgs {
     connect_timeout_ms: u64,
 }
 
+/// How long `codemode serve` waits for the upstream servers before it
+/// serves: well inside the 60 s that MCP clients commonly give `initialize`.
+const READY_WITHIN: Duration = Duration::from_secs(10);
+
 /// The settings of `codemode snapshot`.
 #[derive(clap::Args)]
 pub struct SnapshotArgs {
@@ -138,6 +142,10 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
     let mut builder = McpToolset::builder()
         .servers(&config)
         .collisions(Collisions::KeepFirst)
+        // A server that hangs at start must not keep the client's own
+        // initialize waiting past its timeout: after this, the servers
+        // still starting join when they are ready, as a list change.
+        .ready_within(READY_WITHIN)
         .drift_policy(args.drift)
         .direct(args.direct.iter().cloned())
         .connect_timeout(Duration::from_millis(args.connect_timeout_ms));
@@ -226,6 +234,10 @@ fn report(upstream: &McpToolset) {
             ServerState::Failed(why) | ServerState::Exited(why) => {
                 tracing::warn!("server {:?} is unavailable: {why}", status.name)
             }
+            ServerState::Connecting => tracing::warn!(
+                "server {:?} is still starting; its tools join when it is ready",
+                status.name
+            ),
         }
     }
 }

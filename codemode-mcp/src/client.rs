@@ -65,6 +65,7 @@ pub struct McpToolsetBuilder {
     pins: BTreeMap<String, Pin>,
     drift: DriftPolicy,
     connect_timeout: Duration,
+    ready_within: Option<Duration>,
     call_timeout: Duration,
     direct: BTreeSet<String>,
     collisions: Collisions,
@@ -168,6 +169,9 @@ impl std::error::Error for McpError {}
 pub enum ServerState {
     /// Connected; its tools can be called.
     Connected,
+    /// Still starting (see [`McpToolsetBuilder::ready_within`]): its tools
+    /// join when it has shaken hands and listed them.
+    Connecting,
     /// It could not be started or did not complete the handshake or the
     /// tool listing; the message says why.
     Failed(String),
@@ -238,6 +242,7 @@ impl McpToolset {
             pins: BTreeMap::new(),
             drift: DriftPolicy::Warn,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            ready_within: None,
             call_timeout: DEFAULT_CALL_TIMEOUT,
             direct: BTreeSet::new(),
             collisions: Collisions::Error,
@@ -278,10 +283,7 @@ impl McpToolset {
                 ServerStatus {
                     name: slot.name.clone(),
                     prefix: slot.prefix.clone(),
-                    state: live
-                        .state
-                        .clone()
-                        .unwrap_or_else(|| ServerState::Failed("not connected".into())),
+                    state: live.state.clone().unwrap_or(ServerState::Connecting),
                     tools: catalog.routes.values().filter(|(i, _)| *i == index).count(),
                     drift: live.drift.clone(),
                 }
@@ -341,6 +343,17 @@ impl McpToolsetBuilder {
     /// What a pinned server's drift does (a warning by default).
     pub fn drift_policy(mut self, policy: DriftPolicy) -> Self {
         self.drift = policy;
+        self
+    }
+
+    /// How long [`connect`](Self::connect) waits for the servers (the
+    /// connect timeout unless set). A server still starting then is
+    /// [`ServerState::Connecting`]: `connect` returns without its tools,
+    /// and they join when it is ready (within the connect timeout), as a
+    /// change of the tool list ([`McpToolset::changes`]). One server that
+    /// hangs then delays the others no longer than this.
+    pub fn ready_within(mut self, wait: Duration) -> Self {
+        self.ready_within = Some(wait);
         self
     }
 
@@ -433,8 +446,23 @@ impl McpToolsetBuilder {
                 tokio::spawn(async move { inner.start(index, notify).await })
             })
             .collect();
-        for connect in connects {
-            let _ = connect.await;
+        // Each connect ends by its own deadline; unless told to wait less,
+        // every one is waited for.
+        let ready_by = self
+            .ready_within
+            .map(|wait| tokio::time::Instant::now() + wait);
+        let mut late = Vec::new();
+        for (index, mut connect) in connects.into_iter().enumerate() {
+            match ready_by {
+                None => {
+                    let _ = connect.await;
+                }
+                Some(by) => {
+                    if tokio::time::timeout_at(by, &mut connect).await.is_err() {
+                        late.push((index, connect));
+                    }
+                }
+            }
         }
         for slot in &inner.servers {
             if let Some(drift) = slot.lock().drift.clone()
@@ -457,6 +485,17 @@ impl McpToolsetBuilder {
         let catalog = inner.build_catalog(0)?;
         *inner.catalog.write().unwrap_or_else(|e| e.into_inner()) = catalog;
         tokio::spawn(follow_changes(Arc::downgrade(&inner), notices));
+        // Servers still starting join when they are ready.
+        let joining = Arc::downgrade(&inner);
+        for (index, connect) in late {
+            let joining = joining.clone();
+            tokio::spawn(async move {
+                let _ = connect.await;
+                if let Some(inner) = joining.upgrade() {
+                    inner.join(index).await;
+                }
+            });
+        }
         Ok(McpToolset { inner })
     }
 }
@@ -704,20 +743,8 @@ impl Inner {
             slot.check_drift(&mut live);
             old
         };
-        let version = self.read_catalog().version;
-        match self.build_catalog(version) {
-            Ok(catalog) => {
-                let mut current = self.catalog.write().unwrap_or_else(|e| e.into_inner());
-                if catalog.fingerprint == current.fingerprint {
-                    return false;
-                }
-                let version = current.version + 1;
-                *current = Catalog { version, ..catalog };
-                drop(current);
-                tracing::info!(server = %slot.name, version, "the tools of MCP server {:?} changed", slot.name);
-                self.changes.send_replace(version);
-                true
-            }
+        match self.publish(slot) {
+            Ok(changed) => changed,
             Err(e) => {
                 tracing::warn!(server = %slot.name, "the changed tool list of MCP server {:?} was not taken: {e}", slot.name);
                 let mut live = slot.lock();
@@ -725,6 +752,40 @@ impl Inner {
                 slot.check_drift(&mut live);
                 false
             }
+        }
+    }
+
+    /// Builds the catalog from every server's tools and, when it differs
+    /// from the current one, makes it current and tells the host; `slot`
+    /// is the server whose tools changed. Called with `refreshing` held.
+    fn publish(&self, slot: &Slot) -> Result<bool, McpError> {
+        let version = self.read_catalog().version;
+        let catalog = self.build_catalog(version)?;
+        let mut current = self.catalog.write().unwrap_or_else(|e| e.into_inner());
+        if catalog.fingerprint == current.fingerprint {
+            return Ok(false);
+        }
+        let version = current.version + 1;
+        *current = Catalog { version, ..catalog };
+        drop(current);
+        tracing::info!(server = %slot.name, version, "the tools of MCP server {:?} changed", slot.name);
+        self.changes.send_replace(version);
+        Ok(true)
+    }
+
+    /// Takes the tools of server `index`, which finished connecting after
+    /// [`McpToolset::connect`] returned (see
+    /// [`McpToolsetBuilder::ready_within`]).
+    async fn join(&self, index: usize) {
+        let slot = &self.servers[index];
+        let _one_at_a_time = self.refreshing.lock().await;
+        if let Err(e) = self.publish(slot) {
+            tracing::warn!(server = %slot.name, "the tools of MCP server {:?} were not taken: {e}", slot.name);
+            let mut live = slot.lock();
+            live.tools = Vec::new();
+            live.state = Some(ServerState::Failed(format!(
+                "its tools were not taken: {e}"
+            )));
         }
     }
 
@@ -790,6 +851,10 @@ impl Inner {
             (Some(peer), Some(ServerState::Connected)) => Ok(peer.clone()),
             (_, Some(ServerState::Failed(why) | ServerState::Exited(why))) => Err(format!(
                 "the MCP server {:?} that provides this tool is not running: {why}",
+                slot.name
+            )),
+            (_, None) => Err(format!(
+                "the MCP server {:?} that provides this tool is still starting; call it again in a moment",
                 slot.name
             )),
             _ => Err(format!(

@@ -248,6 +248,37 @@ async fn a_server_slow_to_list_again_holds_back_no_other_server() {
 }
 
 #[tokio::test]
+async fn a_server_slow_to_start_joins_when_it_is_ready() {
+    let started = std::time::Instant::now();
+    let tools = McpToolset::builder()
+        .server("late", fixture("late", "slowstart"))
+        .server("quick", fixture("quick", "normal"))
+        .ready_within(Duration::from_millis(2000))
+        .connect()
+        .await
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_millis(5000),
+        "{:?}",
+        started.elapsed()
+    );
+    let states: Vec<ServerState> = tools.servers().into_iter().map(|s| s.state).collect();
+    assert_eq!(states, [ServerState::Connecting, ServerState::Connected]);
+    assert!(names(&tools).iter().all(|n| n.starts_with("quick_")));
+    let mut changes = tools.changes();
+    tokio::time::timeout(Duration::from_secs(20), changes.changed())
+        .await
+        .expect("the late server's tools never joined")
+        .unwrap();
+    assert_eq!(tools.servers()[0].state, ServerState::Connected);
+    let out = tools
+        .call("late_echo", json!({"message": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(out["server"], "late");
+}
+
+#[tokio::test]
 async fn a_list_change_refreshes_the_sdk_and_tells_the_host() {
     let tools = McpToolset::builder()
         .server("one", fixture("one", "normal"))
