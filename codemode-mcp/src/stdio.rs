@@ -7,7 +7,10 @@
 //! as malformed, and drops the line. A tool list or a result holding one
 //! would never arrive: the request would wait for its timeout, and the
 //! server would be reported as silent. Such numbers are read as the largest
-//! double instead, as a tool list read from a file is.
+//! double instead, as a tool list read from a file is, and escaped lone
+//! surrogates as U+FFFD. rmcp drops a line past 16 MiB as well: such an
+//! answer to a request becomes a JSON-RPC error for that request, saying
+//! why, so the call fails at once.
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
@@ -26,9 +29,13 @@ use tokio::process::{ChildStdin, ChildStdout};
 /// How long a closed server may take to exit before it is killed.
 const EXIT_WAIT: Duration = Duration::from_secs(3);
 
-/// The longest line kept whole to be read again; a longer one passes as
-/// it is (rmcp refuses lines past 16 MiB anyway).
+/// The longest line rmcp reads; it drops a longer one, so a request
+/// answered by one would wait for its timeout. Such an answer becomes an
+/// error for its request instead (see [`Overlong`]).
 const MAX_LINE: usize = 16 * 1024 * 1024;
+
+/// How much of an overlong line's start and end is kept to find its id.
+const KEPT: usize = 4096;
 
 /// A server's standard streams as an rmcp transport, owning the process:
 /// closing it closes the server's input and waits a little for it to exit,
@@ -109,6 +116,136 @@ pub(crate) struct ClampedLines<R> {
     ready: Vec<u8>,
     at: usize,
     done: bool,
+    /// A line past [`MAX_LINE`] being skipped to its end.
+    overlong: Option<Overlong>,
+}
+
+/// The start and end of a line too long for rmcp, skipped as it arrives.
+/// When it ends, an answer to a request becomes a JSON-RPC error for that
+/// request, so the call fails at once with the reason, instead of waiting
+/// for its timeout; anything else is dropped, as rmcp would drop it.
+struct Overlong {
+    head: Vec<u8>,
+    tail: Vec<u8>,
+    bytes: usize,
+}
+
+impl Overlong {
+    /// A line that starts with `start`, none of it seen yet.
+    fn starting(start: &[u8]) -> Self {
+        Overlong {
+            head: start[..start.len().min(KEPT)].to_vec(),
+            tail: Vec::new(),
+            bytes: 0,
+        }
+    }
+
+    fn see(&mut self, bytes: &[u8]) {
+        self.bytes += bytes.len();
+        self.tail.extend_from_slice(bytes);
+        if self.tail.len() > 2 * KEPT {
+            self.tail.drain(..self.tail.len() - KEPT);
+        }
+    }
+
+    /// The error line for the request this line answers, if it answers one.
+    fn answer(&self) -> Option<Vec<u8>> {
+        let id = response_id(&self.head, &self.tail)?;
+        let message = format!(
+            "the server's answer is {} bytes, past the {} MiB a message may take",
+            self.bytes,
+            MAX_LINE >> 20
+        );
+        let error = serde_json::json!({"code": -32603, "message": message});
+        Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+    }
+}
+
+/// The id of the JSON-RPC response whose text starts with `head` and ends
+/// with `tail`, as its JSON text: found among the top-level keys before
+/// `result` or `error` (`{"jsonrpc": "2.0", "id": 7, "result": ...`), or
+/// as the last one (`..., "jsonrpc": "2.0", "id": 7}`). `None` when the
+/// line is no response (a request or notification has `method`) or the id
+/// is not where it is looked for.
+fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(head);
+    let mut rest = text.trim_start().strip_prefix('{')?;
+    let mut id = None;
+    loop {
+        rest = rest
+            .trim_start()
+            .strip_prefix(',')
+            .unwrap_or(rest)
+            .trim_start();
+        let (key, after) = json_string(rest)?;
+        rest = after.trim_start().strip_prefix(':')?.trim_start();
+        match key {
+            "result" | "error" => break,
+            "jsonrpc" => rest = json_string(rest)?.1,
+            "id" => {
+                let (value, after) = scalar(rest)?;
+                id = Some(value.to_owned());
+                rest = after;
+            }
+            _ => return None,
+        }
+    }
+    if id.is_some() {
+        return id;
+    }
+    // The id last: `"id": VALUE }` at the very end, which only a key of the
+    // outermost object can be.
+    let tail = String::from_utf8_lossy(tail);
+    let body = tail.trim_end().strip_suffix('}')?.trim_end();
+    let start = if body.ends_with('"') {
+        let mut at = body.len() - 1;
+        loop {
+            at = body[..at].rfind('"')?;
+            let slashes = body[..at].len() - body[..at].trim_end_matches('\\').len();
+            if slashes % 2 == 0 {
+                break at;
+            }
+        }
+    } else {
+        body.trim_end_matches(|c: char| c.is_ascii_digit() || c == '-')
+            .len()
+    };
+    let value = &body[start..];
+    let before = body[..start].trim_end().strip_suffix(':')?.trim_end();
+    let before = before.strip_suffix("\"id\"")?.trim_end();
+    (before.ends_with(',') && scalar(value).is_some_and(|(v, rest)| v == value && rest.is_empty()))
+        .then(|| value.to_owned())
+}
+
+/// A JSON string at the start of `text`: its contents (escapes left as
+/// they are) and the text after it.
+fn json_string(text: &str) -> Option<(&str, &str)> {
+    let body = text.strip_prefix('"')?;
+    let mut escaped = false;
+    for (i, c) in body.char_indices() {
+        match c {
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => return Some((&body[..i], &body[i + 1..])),
+            _ => escaped = false,
+        }
+    }
+    None
+}
+
+/// A JSON number (digits, with a sign) or string at the start of `text`,
+/// as its text, and the text after it: the forms an id takes.
+fn scalar(text: &str) -> Option<(&str, &str)> {
+    if text.starts_with('"') {
+        let (inner, rest) = json_string(text)?;
+        return Some((&text[..inner.len() + 2], rest));
+    }
+    let digits = text.len()
+        - text
+            .trim_start_matches('-')
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    (digits > 0 && text[..digits].bytes().any(|b| b.is_ascii_digit()))
+        .then(|| (&text[..digits], &text[digits..]))
 }
 
 impl<R> ClampedLines<R> {
@@ -119,26 +256,57 @@ impl<R> ClampedLines<R> {
             ready: Vec::new(),
             at: 0,
             done: false,
+            overlong: None,
         }
     }
 
     /// Appends `read` to `partial`, and moves its whole lines (all of it at
-    /// the end of the stream, or when a line grows past [`MAX_LINE`]) to
-    /// `ready`. Only `read` is searched: `partial` holds no line break.
+    /// the end of the stream) to `ready`. Only `read` is searched: `partial`
+    /// holds no line break. A line that grows past [`MAX_LINE`] is skipped
+    /// to its end, and stands for an error if it answers a request.
     fn take_lines(&mut self, read: &[u8]) {
+        self.ready.clear();
+        self.at = 0;
+        let mut read = read;
+        if let Some(overlong) = &mut self.overlong {
+            let Some(at) = read.iter().position(|b| *b == b'\n') else {
+                overlong.see(read);
+                if self.done {
+                    self.overlong = None;
+                }
+                return;
+            };
+            overlong.see(&read[..at]);
+            if let Some(line) = self.overlong.take().and_then(|o| o.answer()) {
+                self.ready.extend_from_slice(&line);
+            }
+            read = &read[at + 1..];
+        }
         let before = self.partial.len();
         self.partial.extend_from_slice(read);
-        let end = if self.done || self.partial.len() > MAX_LINE {
+        let end = if self.done {
             self.partial.len()
         } else {
             match read.iter().rposition(|b| *b == b'\n') {
                 Some(at) => before + at + 1,
+                None if self.partial.len() > MAX_LINE => {
+                    let mut overlong = Overlong::starting(&self.partial);
+                    overlong.see(&self.partial);
+                    self.partial = Vec::new();
+                    self.overlong = Some(overlong);
+                    return;
+                }
                 None => return,
             }
         };
-        self.ready.clear();
-        self.at = 0;
         for line in self.partial[..end].split_inclusive(|b| *b == b'\n') {
+            let content = line.strip_suffix(b"\n").unwrap_or(line);
+            if content.len() > MAX_LINE {
+                let mut overlong = Overlong::starting(content);
+                overlong.see(content);
+                self.ready.extend(overlong.answer().unwrap_or_default());
+                continue;
+            }
             match codemode_core::wire::mend_line(line) {
                 Some(text) => self.ready.extend_from_slice(text.as_bytes()),
                 None => self.ready.extend_from_slice(line),
@@ -183,6 +351,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for ClampedLines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use tokio::io::AsyncReadExt;
 
     /// Reads `input` through [`ClampedLines`], handed over in pieces of
@@ -232,5 +401,84 @@ mod tests {
         input.extend(std::iter::repeat_n(b'7', 400));
         input.extend(b"\"\n");
         assert_eq!(through(&input, 5).await, input);
+    }
+
+    #[test]
+    fn the_id_of_a_response_is_found_at_its_start_or_its_end() {
+        let found = |head: &str, tail: &str| response_id(head.as_bytes(), tail.as_bytes());
+        assert_eq!(
+            found(r#"{"jsonrpc":"2.0","id":7,"result":{"x"#, "").as_deref(),
+            Some("7")
+        );
+        assert_eq!(
+            found(r#" { "id" : "a\"b" , "error": {"#, "").as_deref(),
+            Some(r#""a\"b""#)
+        );
+        // The TypeScript SDK writes the id last.
+        assert_eq!(
+            found(
+                r#"{"result":{"content":[{"#,
+                r#"xx"}]},"jsonrpc":"2.0","id":12}"#
+            )
+            .as_deref(),
+            Some("12")
+        );
+        assert_eq!(
+            found(r#"{"result":{"#, r#"x"},"id":"q\\"}"#).as_deref(),
+            Some(r#""q\\""#)
+        );
+        // A request or notification is no answer; an id inside the result
+        // is not the response's.
+        assert_eq!(
+            found(
+                r#"{"jsonrpc":"2.0","id":3,"method":"sampling/createMessage","params":{"#,
+                ""
+            ),
+            None
+        );
+        assert_eq!(
+            found(
+                r#"{"method":"notifications/message","params":{"#,
+                r#","id":4}}"#
+            ),
+            None
+        );
+        assert_eq!(found(r#"{"result":{"#, r#"{"id":5}}}"#), None);
+        assert_eq!(
+            found(r#"{"result":{"#, r#"x","id":5}"#).as_deref(),
+            Some("5")
+        );
+        assert_eq!(found(r#"{"result":{"#, r#"no id here"}"#), None);
+    }
+
+    #[tokio::test]
+    async fn an_answer_too_long_for_rmcp_becomes_an_error_for_its_request() {
+        // Just past the limit (its end comes in the read that crosses it),
+        // and far past it (skipped over many reads): a response with its id
+        // first, a notification, and a response with its id last.
+        let near = "x".repeat(MAX_LINE + 10);
+        let far = "y".repeat(MAX_LINE + 100_000);
+        let input = format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":9,\"result\":{{\"text\":\"{near}\"}}}}\n{{\"after\":1}}\n\
+             {{\"method\":\"m\",\"params\":\"{far}\"}}\n\
+             {{\"result\":{{\"text\":\"{far}\"}},\"jsonrpc\":\"2.0\",\"id\":\"q\"}}\r\n{{\"last\":2}}\n"
+        );
+        let out = String::from_utf8(through(input.as_bytes(), 65536).await).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        let shapes: Vec<String> = (lines.iter())
+            .map(|l| format!("{}..{}", &l[..l.len().min(30)], l.len()))
+            .collect();
+        assert_eq!(lines.len(), 4, "{shapes:?}");
+        for (line, id) in [(lines[0], json!(9)), (lines[2], json!("q"))] {
+            let error: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(error["id"], id);
+            assert_eq!(error["error"]["code"], -32603);
+            let message = error["error"]["message"].as_str().unwrap();
+            assert!(
+                message.starts_with("the server's answer is 16"),
+                "{message}"
+            );
+        }
+        assert_eq!([lines[1], lines[3]], [r#"{"after":1}"#, r#"{"last":2}"#]);
     }
 }

@@ -33,7 +33,8 @@ async fn lists_every_page_and_maps_each_kind_of_result() {
     assert_eq!(
         names(&tools),
         [
-            "add", "echo", "exit", "fail", "grow", "hang", "meet", "picture", "refuse", "slow"
+            "add", "echo", "exit", "fail", "flood", "grow", "hang", "meet", "picture", "refuse",
+            "slow"
         ]
     );
     assert_eq!(tools.servers()[0].state, ServerState::Connected);
@@ -276,6 +277,34 @@ async fn a_server_slow_to_start_joins_when_it_is_ready() {
         .await
         .unwrap();
     assert_eq!(out["server"], "late");
+}
+
+#[tokio::test]
+async fn an_answer_too_long_to_read_fails_its_call_at_once() {
+    let tools = McpToolset::builder()
+        .server(
+            "one",
+            fixture("one", "normal").with_call_timeout(Duration::from_secs(60)),
+        )
+        .connect()
+        .await
+        .unwrap();
+    let started = std::time::Instant::now();
+    let err = tools.call("flood", json!({})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ServerError, "{err}");
+    assert!(
+        err.message.contains("past the 16 MiB a message may take"),
+        "{err}"
+    );
+    // Not the call timeout: the answer was read to its end, then refused.
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        started.elapsed()
+    );
+    // The connection still works.
+    let out = tools.call("echo", json!({"message": "x"})).await.unwrap();
+    assert_eq!(out["echo"]["message"], "x");
 }
 
 #[tokio::test]
