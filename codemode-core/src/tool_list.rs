@@ -219,7 +219,7 @@ fn is_json_number(token: &str) -> bool {
 /// `line` (JSON text, such as one message read off the wire) mended as a
 /// tool list read from text is: every number too large for a double
 /// written as the largest double of its sign, and every escaped lone
-/// surrogate as U+FFFD (see [`mend_lone_surrogates`]); `None` when it needs
+/// surrogate as U+FFFD (as JavaScript reads it); `None` when it needs
 /// neither, or is not UTF-8.
 pub fn mend_line(line: &[u8]) -> Option<String> {
     let mended = mend_lone_surrogates(line);
