@@ -472,15 +472,7 @@ impl McpToolsetBuilder {
             }
         }
         for slot in &inner.servers {
-            if slot.lock().state != Some(ServerState::Connected) {
-                continue;
-            }
-            let declared = slot.declared();
-            for tool in slot.config.policies.keys() {
-                if !declared.iter().any(|d| &d.name == tool) {
-                    tracing::warn!(server = %slot.name, "MCP server {:?}: the policy for {tool:?} names no tool it lists", slot.name);
-                }
-            }
+            slot.warn_of_unknown_policies();
         }
         let catalog = inner.build_catalog(0)?;
         *inner.catalog.write().unwrap_or_else(|e| e.into_inner()) = catalog;
@@ -503,6 +495,20 @@ impl McpToolsetBuilder {
 impl Slot {
     fn lock(&self) -> std::sync::MutexGuard<'_, SlotLive> {
         self.live.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Warns of each tool the server's policies name that a connected
+    /// server does not list.
+    fn warn_of_unknown_policies(&self) {
+        if self.lock().state != Some(ServerState::Connected) {
+            return;
+        }
+        let declared = self.declared();
+        for tool in self.config.policies.keys() {
+            if !declared.iter().any(|d| &d.name == tool) {
+                tracing::warn!(server = %self.name, "MCP server {:?}: the policy for {tool:?} names no tool it lists", self.name);
+            }
+        }
     }
 
     /// Compares the live list with the pin, and warns of any drift.
@@ -778,6 +784,7 @@ impl Inner {
     /// [`McpToolsetBuilder::ready_within`]).
     async fn join(&self, index: usize) {
         let slot = &self.servers[index];
+        slot.warn_of_unknown_policies();
         let _one_at_a_time = self.refreshing.lock().await;
         if let Err(e) = self.publish(slot) {
             tracing::warn!(server = %slot.name, "the tools of MCP server {:?} were not taken: {e}", slot.name);
