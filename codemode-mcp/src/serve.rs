@@ -87,6 +87,9 @@ struct Shared<T: ?Sized> {
     max_runs: usize,
 }
 
+/// What a program the client cancelled, waiting or running, answers.
+const CANCELLED: &str = "the run was cancelled by the client";
+
 /// Programs a [`CodeModeServer`] runs at once unless told otherwise
 /// ([`CodeModeServer::max_runs`]); each has an engine of its own.
 pub const DEFAULT_MAX_RUNS: usize = 8;
@@ -384,7 +387,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 }
             },
             () = context.ct.cancelled() => {
-                return CallToolResult::error(vec![ContentBlock::text("the run was cancelled by the client")]);
+                return CallToolResult::error(vec![ContentBlock::text(CANCELLED)]);
             }
         };
         let (events, mut progress) = mpsc::unbounded_channel::<String>();
@@ -424,7 +427,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             outcome = run => outcome,
             () = context.ct.cancelled() => {
                 tracing::info!("the client cancelled the run");
-                return CallToolResult::error(vec![ContentBlock::text("the run was cancelled by the client")]);
+                return CallToolResult::error(vec![ContentBlock::text(CANCELLED)]);
             }
         };
         drop(runtime);

@@ -131,13 +131,15 @@ struct Overlong {
 }
 
 impl Overlong {
-    /// A line that starts with `start`, none of it seen yet.
+    /// A line seen as far as `start`.
     fn starting(start: &[u8]) -> Self {
-        Overlong {
+        let mut overlong = Overlong {
             head: start[..start.len().min(KEPT)].to_vec(),
             tail: Vec::new(),
             bytes: 0,
-        }
+        };
+        overlong.see(start);
+        overlong
     }
 
     fn see(&mut self, bytes: &[u8]) {
@@ -290,10 +292,8 @@ impl<R> ClampedLines<R> {
             match read.iter().rposition(|b| *b == b'\n') {
                 Some(at) => before + at + 1,
                 None if self.partial.len() > MAX_LINE => {
-                    let mut overlong = Overlong::starting(&self.partial);
-                    overlong.see(&self.partial);
+                    self.overlong = Some(Overlong::starting(&self.partial));
                     self.partial = Vec::new();
-                    self.overlong = Some(overlong);
                     return;
                 }
                 None => return,
@@ -302,9 +302,8 @@ impl<R> ClampedLines<R> {
         for line in self.partial[..end].split_inclusive(|b| *b == b'\n') {
             let content = line.strip_suffix(b"\n").unwrap_or(line);
             if content.len() > MAX_LINE {
-                let mut overlong = Overlong::starting(content);
-                overlong.see(content);
-                self.ready.extend(overlong.answer().unwrap_or_default());
+                let answer = Overlong::starting(content).answer();
+                self.ready.extend(answer.unwrap_or_default());
                 continue;
             }
             match codemode_core::wire::mend_line(line) {
