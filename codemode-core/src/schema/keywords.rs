@@ -136,6 +136,15 @@ fn speaks(key: &str) -> Option<Speaks> {
     })
 }
 
+/// A conditional subschema (see [`Keywords::branches`]).
+pub(super) struct Branch<'v> {
+    /// `then`, `else` or `dependentSchemas`.
+    pub(super) keyword: &'static str,
+    /// The key a `dependentSchemas` schema depends on.
+    pub(super) key: Option<&'v str>,
+    pub(super) schema: &'v Json<'v>,
+}
+
 /// The values of a schema object's type keywords.
 pub(super) struct Keywords<'v> {
     found: [Option<&'v Json<'v>>; COUNT],
@@ -200,19 +209,26 @@ impl<'v> Keywords<'v> {
         self.unevaluated
     }
 
-    /// The subschemas whose `properties` name more keys of an object, each
-    /// with its path below the schema: `then`, `else`, and each schema of
-    /// `dependentSchemas`.
-    pub(super) fn branches(&self) -> Vec<([&'v str; 2], &'v Json<'v>)> {
+    /// The subschemas whose `properties` name more keys of an object:
+    /// `then`, `else`, and each schema of `dependentSchemas`.
+    pub(super) fn branches(&self) -> Vec<Branch<'v>> {
         let mut out = Vec::new();
-        for (name, branch) in ["then", "else"].into_iter().zip(&self.branches) {
-            if let Some(branch) = branch {
-                out.push(([name, ""], *branch));
+        for (keyword, branch) in ["then", "else"].into_iter().zip(&self.branches) {
+            if let Some(schema) = branch {
+                out.push(Branch {
+                    keyword,
+                    key: None,
+                    schema,
+                });
             }
         }
         if let Some(Json::Object(schemas)) = self.branches[2] {
             for (key, schema) in schemas.iter() {
-                out.push((["dependentSchemas", key], schema));
+                out.push(Branch {
+                    keyword: "dependentSchemas",
+                    key: Some(key),
+                    schema,
+                });
             }
         }
         out

@@ -11,7 +11,7 @@ use super::identity::Identities;
 use super::ir::{
     Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
 };
-use super::keywords::{Keywords, Kw};
+use super::keywords::{Branch, Keywords, Kw};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
@@ -1167,9 +1167,9 @@ impl<'v> Walk<'v> {
         depth: usize,
         out: &mut Vec<Prop>,
     ) {
-        let mut branches: Vec<(Vec<String>, &'v Json<'v>)> = (map.branches().into_iter())
-            .map(|(path, branch)| (segments(&path, &[]), branch))
-            .collect();
+        // Each branch, with the `allOf` member it is in, if any.
+        let mut branches: Vec<(Option<String>, Branch<'v>)> =
+            map.branches().into_iter().map(|b| (None, b)).collect();
         if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
             for (i, member) in members.iter().enumerate() {
                 let Json::Object(fields) = member else {
@@ -1177,17 +1177,15 @@ impl<'v> Walk<'v> {
                 };
                 let member = Keywords::of(*fields);
                 if member.shapes_nothing() {
-                    let index = i.to_string();
-                    for (path, branch) in member.branches() {
-                        branches.push((segments(&path, &["allOf", &index]), branch));
-                    }
+                    let branched = member.branches().into_iter();
+                    branches.extend(branched.map(|b| (Some(i.to_string()), b)));
                 }
             }
         }
         let own = out.len();
         let mut added: HashMap<&'v str, usize> = HashMap::default();
-        for (path, branch) in branches {
-            let Json::Object(fields) = branch else {
+        for (member, branch) in branches {
+            let Json::Object(fields) = branch.schema else {
                 continue;
             };
             let Some(Json::Object(props)) = fields.get("properties") else {
@@ -1197,7 +1195,12 @@ impl<'v> Walk<'v> {
                 if (out[..own].binary_search_by(|p| p.name.as_str().cmp(name))).is_ok() {
                     continue;
                 }
-                let mut at: Vec<&str> = path.iter().map(String::as_str).collect();
+                let mut at: Vec<&str> = Vec::with_capacity(6);
+                if let Some(index) = &member {
+                    at.extend(["allOf", index]);
+                }
+                at.push(branch.keyword);
+                at.extend(branch.key);
                 at.extend(["properties", name]);
                 let ty = self.child(site, schema, ptr, &at, depth);
                 match added.get(name) {
@@ -1425,15 +1428,6 @@ fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
         one if admits(&one) => one,
         _ => Ty::Never,
     }
-}
-
-/// The path segments of a branch (`["then", ""]` or `["dependentSchemas",
-/// key]`) below `before`, without the empty one.
-fn segments(path: &[&str; 2], before: &[&str]) -> Vec<String> {
-    (before.iter().chain(path))
-        .filter(|segment| !segment.is_empty())
-        .map(|segment| (*segment).to_owned())
-        .collect()
 }
 
 /// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
@@ -2306,6 +2300,7 @@ mod tests {
             }
         }
     }
+
     #[test]
     fn a_type_beside_enum_or_const_keeps_the_literals_it_admits() {
         let tools = vec![crate::ToolDef::new(
@@ -2343,6 +2338,7 @@ mod tests {
         assert!(python.contains(r#"mixed: Literal["x"] = ..."#), "{python}");
         assert!(python.contains("none: Never = ..."), "{python}");
     }
+
     #[test]
     fn keys_of_conditional_branches_are_optional_keys_of_the_object() {
         let tools = vec![
