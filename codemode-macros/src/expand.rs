@@ -68,23 +68,38 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let def = def_expr(&krate, &tool);
     let body = call_body(&krate, &tool, quote!(#ident));
     let blocking = !tool.is_async;
+    let glue = glue_param();
     let generated = const_block(
         &krate,
         quote! {
             #checks
+
+            impl #ident {
+                #[doc(hidden)]
+                fn __codemode_def<#glue>() -> #krate::ToolDef {
+                    #def
+                }
+
+                #[doc(hidden)]
+                async fn __codemode_call<#glue>(
+                    args: #krate::__private::serde_json::Value,
+                ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                    #body
+                }
+            }
 
             impl #krate::Tool for #ident {
                 const NAME: &'static str = #name;
                 const BLOCKING: bool = #blocking;
 
                 fn def() -> #krate::ToolDef {
-                    #def
+                    Self::__codemode_def::<()>()
                 }
 
                 async fn call(
                     args: #krate::__private::serde_json::Value,
                 ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
-                    #body
+                    Self::__codemode_call::<()>(args).await
                 }
             }
         },
@@ -201,6 +216,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         return quote!(#block #fallback #errors);
     }
     let self_ty = &block.self_ty;
+    let glue = glue_param();
     let mut checks = Vec::new();
     let mut methods = Vec::new();
     let mut entries = Vec::new();
@@ -214,7 +230,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         };
         // Each tool's call is a method of its own: one `call` holding every
         // tool's body made the compiler's work on it grow faster than the
-        // number of tools.
+        // number of tools. It is generic (see `glue_param`) and called as `::<()>`.
         let call_method = format_ident!("__codemode_call_{}", tool.ident.unraw());
         let body = call_body(&krate, tool, callee);
         let (asyncness, await_) = if tool.is_async {
@@ -224,7 +240,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         };
         methods.push(quote! {
             #[doc(hidden)]
-            #asyncness fn #call_method(
+            #asyncness fn #call_method<#glue>(
                 &self,
                 args: #krate::__private::serde_json::Value,
             ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
@@ -236,7 +252,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         entries.push(Entry {
             name: quote!(#name),
             def: def_expr(&krate, tool),
-            call: quote!(self.#call_method(args) #await_),
+            call: quote!(self.#call_method::<()>(args) #await_),
             blocking: quote!(#blocking),
         });
     }
@@ -268,6 +284,18 @@ struct Entry {
     blocking: TokenStream,
 }
 
+/// The type parameter of the generated functions that hold the glue of
+/// each tool (reading its arguments, calling it, converting its result) and
+/// the tool list. They are only ever called as `::<()>`: the parameter is
+/// there because rustc compiles generic functions in a codegen unit apart
+/// from the module's own functions, so an edit to one tool's body
+/// recompiles the user's code and not all the glue with it (about 15 times
+/// as much code as a small tool's body). This is what keeps an incremental
+/// build close to one without the macros (BENCHMARKS.md, section 6).
+fn glue_param() -> proc_macro2::Ident {
+    format_ident!("__CodemodeGlue")
+}
+
 /// `StaticToolset` and `Toolset` for `self_ty` over `entries`: the one
 /// dispatch `#[toolset]` and `tools!` both expand to.
 fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) -> TokenStream {
@@ -275,10 +303,18 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
     let defs = entries.iter().map(|e| &e.def);
     let calls = entries.iter().map(|e| &e.call);
     let blocking = entries.iter().map(|e| &e.blocking);
+    let glue = glue_param();
     quote! {
+        impl #self_ty {
+            #[doc(hidden)]
+            fn __codemode_tool_defs<#glue>() -> ::std::vec::Vec<#krate::ToolDef> {
+                #krate::__private::sorted(::std::vec![#(#defs),*])
+            }
+        }
+
         impl #krate::StaticToolset for #self_ty {
             fn tool_defs() -> ::std::vec::Vec<#krate::ToolDef> {
-                #krate::__private::sorted(::std::vec![#(#defs),*])
+                Self::__codemode_tool_defs::<()>()
             }
         }
 

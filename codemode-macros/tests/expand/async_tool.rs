@@ -11,10 +11,9 @@ const _: () = {
         ViaResult as _,
     };
     const _: () = ::codemode::__private::assert_args::<String>();
-    impl ::codemode::Tool for fetch {
-        const NAME: &'static str = "fetch-page";
-        const BLOCKING: bool = false;
-        fn def() -> ::codemode::ToolDef {
+    impl fetch {
+        #[doc(hidden)]
+        fn __codemode_def<__CodemodeGlue>() -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "fetch-page",
                 "Fetch a page.",
@@ -30,7 +29,8 @@ const _: () = {
                 ),
             )
         }
-        async fn call(
+        #[doc(hidden)]
+        async fn __codemode_call<__CodemodeGlue>(
             args: ::codemode::__private::serde_json::Value,
         ) -> ::core::result::Result<
             ::codemode::__private::serde_json::Value,
@@ -66,6 +66,21 @@ const _: () = {
                     )
                 }
             }
+        }
+    }
+    impl ::codemode::Tool for fetch {
+        const NAME: &'static str = "fetch-page";
+        const BLOCKING: bool = false;
+        fn def() -> ::codemode::ToolDef {
+            Self::__codemode_def::<()>()
+        }
+        async fn call(
+            args: ::codemode::__private::serde_json::Value,
+        ) -> ::core::result::Result<
+            ::codemode::__private::serde_json::Value,
+            ::codemode::ToolCallError,
+        > {
+            Self::__codemode_call::<()>(args).await
         }
     }
 };

@@ -12,10 +12,9 @@ const _: () = {
     };
     const _: () = ::codemode::__private::assert_args::<i64>();
     const _: () = ::codemode::__private::assert_args::<Option<i64>>();
-    impl ::codemode::Tool for add {
-        const NAME: &'static str = "add";
-        const BLOCKING: bool = true;
-        fn def() -> ::codemode::ToolDef {
+    impl add {
+        #[doc(hidden)]
+        fn __codemode_def<__CodemodeGlue>() -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "add",
                 "Add two numbers.",
@@ -32,7 +31,8 @@ const _: () = {
                 ),
             )
         }
-        async fn call(
+        #[doc(hidden)]
+        async fn __codemode_call<__CodemodeGlue>(
             args: ::codemode::__private::serde_json::Value,
         ) -> ::core::result::Result<
             ::codemode::__private::serde_json::Value,
@@ -64,6 +64,21 @@ const _: () = {
                     )
                 }
             }
+        }
+    }
+    impl ::codemode::Tool for add {
+        const NAME: &'static str = "add";
+        const BLOCKING: bool = true;
+        fn def() -> ::codemode::ToolDef {
+            Self::__codemode_def::<()>()
+        }
+        async fn call(
+            args: ::codemode::__private::serde_json::Value,
+        ) -> ::core::result::Result<
+            ::codemode::__private::serde_json::Value,
+            ::codemode::ToolCallError,
+        > {
+            Self::__codemode_call::<()>(args).await
         }
     }
 };
