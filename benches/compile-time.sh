@@ -2,7 +2,7 @@
 # Compile-time cost of the macros and the build helper: generates a crate of
 # 100 tools built with #[codemode::toolset] and an app whose build.rs renders
 # the SDK, and the same 100 functions as plain methods with no build script.
-# Dependencies are built first (shared target dir), so the timings are of the
+# Dependencies are built first (a target dir per variant), so the timings are of the
 # generated crates: a clean build of them, and an incremental build after one
 # tool's body changes. Each build is repeated ROUNDS times, the two variants
 # taking turns, so that both see the same moments of a noisy machine; prints
@@ -15,7 +15,13 @@ rounds="${2:-5}"
 base="$root/target/compile-bench"
 rm -rf "$base/with" "$base/without"
 mkdir -p "$base/with/tools/src" "$base/with/app/src" "$base/without/tools/src" "$base/without/app/src"
-export CARGO_TARGET_DIR="$base/target"
+# A target directory for each variant: the crates of both are named
+# gen-tools and gen-app, and `cargo clean -p` removes a package's artifacts
+# by name, so in a shared directory cleaning one variant cleaned the other,
+# and the next "incremental" build of it was a clean one.
+target_of() { # variant -> its target directory
+  echo "$base/target/$1"
+}
 
 manifest() { # dir name deps build-deps
   printf '[package]\nname = "%s"\nversion = "0.1.0"\nedition = "2024"\n\n[workspace]\n\n[dependencies]\n%s\n%s' "$2" "$3" "$4" > "$1/Cargo.toml"
@@ -70,30 +76,31 @@ fn main() {
 }
 EOT
 
-seconds() { # dir -> seconds of `cargo build`
+seconds() { # variant -> seconds of `cargo build` of its app
   local start end
   start=$(date +%s.%N)
-  (cd "$1" && cargo build --quiet)
+  (cd "$base/$1/app" && CARGO_TARGET_DIR="$(target_of "$1")" cargo build --quiet)
   end=$(date +%s.%N)
   echo "$end - $start" | bc
 }
 # Warm the dependencies, then measure.
-(cd "$base/with/app" && cargo build --quiet)
-(cd "$base/without/app" && cargo build --quiet)
+for variant in with without; do
+  (cd "$base/$variant/app" && CARGO_TARGET_DIR="$(target_of $variant)" cargo build --quiet)
+done
 median() { # numbers -> their median
   printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 clean_with=() clean_without=() incr_with=() incr_without=()
 for round in $(seq 1 "$rounds"); do
   for variant in with without; do
-    (cd "$base/$variant/app" && cargo clean --quiet -p gen-tools -p gen-app)
-    t=$(seconds "$base/$variant/app")
+    (cd "$base/$variant/app" && CARGO_TARGET_DIR="$(target_of $variant)" cargo clean --quiet -p gen-tools -p gen-app)
+    t=$(seconds $variant)
     if [ $variant = with ]; then clean_with+=("$t"); else clean_without+=("$t"); fi
   done
   for variant in with without; do
     # A new body each round: tool 1 yields `round` more titles.
     sed -i "s/(0\.\.n[^)]*)\.map(|i| format!(\"{query}-1-{i}\"))/(0..n + $round).map(|i| format!(\"{query}-1-{i}\"))/" "$base/$variant/tools/src/lib.rs"
-    t=$(seconds "$base/$variant/app")
+    t=$(seconds $variant)
     if [ $variant = with ]; then incr_with+=("$t"); else incr_without+=("$t"); fi
   done
 done

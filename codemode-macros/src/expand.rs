@@ -310,6 +310,32 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
             fn __codemode_tool_defs<#glue>() -> ::std::vec::Vec<#krate::ToolDef> {
                 #krate::__private::sorted(::std::vec![#(#defs),*])
             }
+
+            #[doc(hidden)]
+            async fn __codemode_dispatch<#glue>(
+                &self,
+                name: &str,
+                args: #krate::__private::serde_json::Value,
+            ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+                #(
+                    if name == #names {
+                        return { #calls };
+                    }
+                )*
+                let _ = args;
+                ::core::result::Result::Err(#krate::unknown_tool(name, &[#(#names),*]))
+            }
+
+            #[doc(hidden)]
+            fn __codemode_is_blocking<#glue>(name: &str) -> bool {
+                #(
+                    if name == #names {
+                        return #blocking;
+                    }
+                )*
+                let _ = name;
+                false
+            }
         }
 
         impl #krate::StaticToolset for #self_ty {
@@ -328,23 +354,11 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
                 name: &str,
                 args: #krate::__private::serde_json::Value,
             ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
-                #(
-                    if name == #names {
-                        return { #calls };
-                    }
-                )*
-                let _ = args;
-                ::core::result::Result::Err(#krate::unknown_tool(name, &[#(#names),*]))
+                self.__codemode_dispatch::<()>(name, args).await
             }
 
             fn is_blocking(&self, name: &str) -> bool {
-                #(
-                    if name == #names {
-                        return #blocking;
-                    }
-                )*
-                let _ = name;
-                false
+                Self::__codemode_is_blocking::<()>(name)
             }
         }
     }
