@@ -412,8 +412,8 @@ fn snapshots_pin_the_sdk_and_drift_is_refused_by_policy() {
     assert_eq!(
         names,
         [
-            "add", "echo", "exit", "fail", "flood", "grow", "hang", "meet", "picture", "refuse",
-            "slow"
+            "add", "deep", "echo", "exit", "fail", "flood", "grow", "hang", "meet", "picture",
+            "refuse", "slow"
         ]
     );
     // The same servers give the same bytes.

@@ -8,9 +8,10 @@
 //! would never arrive: the request would wait for its timeout, and the
 //! server would be reported as silent. Such numbers are read as the largest
 //! double instead, as a tool list read from a file is, and escaped lone
-//! surrogates as U+FFFD. rmcp drops a line past 16 MiB as well: such an
-//! answer to a request becomes a JSON-RPC error for that request, saying
-//! why, so the call fails at once.
+//! surrogates as U+FFFD. rmcp drops a line past 16 MiB as well, and one
+//! whose arrays and objects nest past 127 levels: such an answer to a
+//! request becomes a JSON-RPC error for that request, saying why, so the
+//! call fails at once.
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
@@ -152,15 +153,76 @@ impl Overlong {
 
     /// The error line for the request this line answers, if it answers one.
     fn answer(&self) -> Option<Vec<u8>> {
-        let id = response_id(&self.head, &self.tail)?;
         let message = format!(
             "the server's answer is {} bytes, past the {} MiB a message may take",
             self.bytes,
             MAX_LINE >> 20
         );
-        let error = serde_json::json!({"code": -32603, "message": message});
-        Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+        refusal(&self.head, &self.tail, &message)
     }
+}
+
+/// A JSON-RPC error line with `message` for the request that the line
+/// starting with `head` and ending with `tail` answers; `None` when it
+/// answers none (a request or notification from the server, which rmcp
+/// would drop as well).
+fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
+    let id = response_id(head, tail)?;
+    let error = serde_json::json!({"code": -32603, "message": message});
+    Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+}
+
+/// The deepest nesting of arrays and objects rmcp reads: serde_json refuses
+/// a message nested 128 levels deep, and rmcp then drops it, so a request
+/// answered by one would wait for its timeout. Such an answer becomes an
+/// error for its request instead.
+const MAX_DEPTH: usize = 127;
+
+/// How deep the arrays and objects of the JSON text `line` nest, when that
+/// is past [`MAX_DEPTH`]. Brackets inside strings do not count.
+fn depth_past_limit(line: &[u8]) -> Option<usize> {
+    // Most messages hold fewer brackets than the limit in all; counting
+    // them is cheap (in blocks of 255 into a byte, which compilers turn
+    // into wide vector compares).
+    let brackets: usize = (line.chunks(255))
+        .map(|block| {
+            let n = (block.iter()).fold(0u8, |n, &b| {
+                n.wrapping_add(u8::from(b == b'[' || b == b'{'))
+            });
+            usize::from(n)
+        })
+        .sum();
+    if brackets <= MAX_DEPTH {
+        return None;
+    }
+    let (mut depth, mut deepest) = (0usize, 0usize);
+    let mut at = 0;
+    while at < line.len() {
+        match line[at] {
+            b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b'"' => {
+                // To the closing quote, past escaped characters.
+                at += 1;
+                while let Some(found) = line
+                    .get(at..)
+                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                {
+                    at += found;
+                    if line[at] == b'"' {
+                        break;
+                    }
+                    at += 2;
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    (deepest > MAX_DEPTH).then_some(deepest)
 }
 
 /// The id of the JSON-RPC response whose text starts with `head` and ends
@@ -304,6 +366,16 @@ impl<R> ClampedLines<R> {
             if content.len() > MAX_LINE {
                 let answer = Overlong::starting(content).answer();
                 self.ready.extend(answer.unwrap_or_default());
+                continue;
+            }
+            if let Some(depth) = depth_past_limit(content) {
+                let message = format!(
+                    "the server's answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
+                );
+                let head = &content[..content.len().min(KEPT)];
+                let tail = &content[content.len().saturating_sub(KEPT)..];
+                self.ready
+                    .extend(refusal(head, tail, &message).unwrap_or_default());
                 continue;
             }
             match codemode_core::wire::mend_line(line) {
@@ -479,5 +551,54 @@ mod tests {
             );
         }
         assert_eq!([lines[1], lines[3]], [r#"{"after":1}"#, r#"{"last":2}"#]);
+    }
+
+    /// A response whose result holds a value nested so that the whole
+    /// message nests `depth` levels (the message and its result are two),
+    /// with brackets inside a string that do not count.
+    fn nested_answer(id: u32, depth: usize) -> String {
+        let inner = depth - 2;
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{{\"s\":\"[[{{\\\"]]\",\"v\":{}0{}}}}}",
+            "[".repeat(inner),
+            "]".repeat(inner)
+        )
+    }
+
+    #[test]
+    fn the_depth_limit_is_the_one_rmcp_reads_within() {
+        type Message = RxJsonRpcMessage<RoleClient>;
+        let at_limit = nested_answer(1, MAX_DEPTH);
+        let past = nested_answer(1, MAX_DEPTH + 1);
+        assert!(serde_json::from_str::<Message>(&at_limit).is_ok());
+        assert!(serde_json::from_str::<Message>(&past).is_err());
+        assert_eq!(depth_past_limit(at_limit.as_bytes()), None);
+        assert_eq!(depth_past_limit(past.as_bytes()), Some(MAX_DEPTH + 1));
+        // Many brackets, none deep: counted, then measured.
+        let wide = format!("[{}]", "[],".repeat(500) + "[]");
+        assert_eq!(depth_past_limit(wide.as_bytes()), None);
+    }
+
+    #[tokio::test]
+    async fn an_answer_nested_too_deep_for_rmcp_becomes_an_error_for_its_request() {
+        let input = format!(
+            "{}\n{}\n{{\"method\":\"m\",\"params\":{}}}\n",
+            nested_answer(4, MAX_DEPTH),
+            nested_answer(5, 300),
+            "[".repeat(200) + &"]".repeat(200)
+        );
+        let out = String::from_utf8(through(input.as_bytes(), 100).await).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        // The first passes; the second is refused; the notification is
+        // dropped, as rmcp would drop it.
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert_eq!(lines[0], nested_answer(4, MAX_DEPTH));
+        let error: serde_json::Value = serde_json::from_str(lines[1]).unwrap();
+        assert_eq!(error["id"], 5);
+        assert_eq!(error["error"]["code"], -32603);
+        assert_eq!(
+            error["error"]["message"],
+            "the server's answer nests arrays and objects 300 levels deep, past the 127 a message may take"
+        );
     }
 }

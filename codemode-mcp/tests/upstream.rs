@@ -33,8 +33,8 @@ async fn lists_every_page_and_maps_each_kind_of_result() {
     assert_eq!(
         names(&tools),
         [
-            "add", "echo", "exit", "fail", "flood", "grow", "hang", "meet", "picture", "refuse",
-            "slow"
+            "add", "deep", "echo", "exit", "fail", "flood", "grow", "hang", "meet", "picture",
+            "refuse", "slow"
         ]
     );
     assert_eq!(tools.servers()[0].state, ServerState::Connected);
@@ -279,8 +279,10 @@ async fn a_server_slow_to_start_joins_when_it_is_ready() {
     assert_eq!(out["server"], "late");
 }
 
-#[tokio::test]
-async fn an_answer_too_long_to_read_fails_its_call_at_once() {
+/// Calls `tool`, whose answer rmcp cannot read, and checks that the call
+/// fails at once (not at its timeout) with a message holding `reason`,
+/// and that the connection still works after it.
+async fn an_unreadable_answer_fails_its_call_at_once(tool: &str, reason: &str) {
     let tools = McpToolset::builder()
         .server(
             "one",
@@ -290,21 +292,32 @@ async fn an_answer_too_long_to_read_fails_its_call_at_once() {
         .await
         .unwrap();
     let started = std::time::Instant::now();
-    let err = tools.call("flood", json!({})).await.unwrap_err();
+    let err = tools.call(tool, json!({})).await.unwrap_err();
     assert_eq!(err.kind, ErrorKind::ServerError, "{err}");
-    assert!(
-        err.message.contains("past the 16 MiB a message may take"),
-        "{err}"
-    );
+    assert!(err.message.contains(reason), "{err}");
     // Not the call timeout: the answer was read to its end, then refused.
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
         started.elapsed()
     );
-    // The connection still works.
     let out = tools.call("echo", json!({"message": "x"})).await.unwrap();
     assert_eq!(out["echo"]["message"], "x");
+}
+
+#[tokio::test]
+async fn an_answer_nested_too_deep_to_read_fails_its_call_at_once() {
+    an_unreadable_answer_fails_its_call_at_once(
+        "deep",
+        "nests arrays and objects 303 levels deep, past the 127",
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn an_answer_too_long_to_read_fails_its_call_at_once() {
+    an_unreadable_answer_fails_its_call_at_once("flood", "past the 16 MiB a message may take")
+        .await;
 }
 
 #[tokio::test]
