@@ -14,7 +14,11 @@ pub enum DriftPolicy {
     Warn,
     /// Refuse: at connect, [`McpToolsetBuilder::connect`](crate::McpToolsetBuilder::connect)
     /// fails with the drift; later, the server's calls fail with
-    /// `unavailable` until its list matches again.
+    /// `unavailable` until its list matches again. A server that is still
+    /// starting when `connect` returns (see
+    /// [`McpToolsetBuilder::ready_within`](crate::McpToolsetBuilder::ready_within))
+    /// and drifts is refused the later way: `connect` has already
+    /// succeeded, so its calls fail with `unavailable` instead.
     Error,
 }
 
