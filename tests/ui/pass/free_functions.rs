@@ -40,4 +40,8 @@ fn main() {
     assert_eq!(defs.len(), 3);
     assert_eq!(defs[0].name, "clock.now");
     assert!(defs[1].input_schema["properties"]["type"].is_object());
+    // `tools!` dispatches as `#[toolset]` does.
+    assert!(Tools.is_blocking("clock.now"));
+    assert!(!Tools.is_blocking("search"));
+    assert_eq!(Tools.defs().len(), 3);
 }

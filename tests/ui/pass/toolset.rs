@@ -40,4 +40,8 @@ fn main() {
     assert_eq!(Bank::tool_defs().len(), 2);
     let bank = Bank { balance: 5.into() };
     bank.helper();
+    // A synchronous tool runs where it may block; an async one does not.
+    assert!(bank.is_blocking("withdraw"));
+    assert!(!bank.is_blocking("balance"));
+    assert!(!bank.is_blocking("helper"));
 }
