@@ -68,7 +68,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
     let def = def_expr(&krate, &tool);
     let body = call_body(&krate, &tool, quote!(#ident));
     let blocking = !tool.is_async;
-    let glue = glue_param();
+    let glue = glue_arg();
     let generated = const_block(
         &krate,
         quote! {
@@ -76,13 +76,14 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
 
             impl #ident {
                 #[doc(hidden)]
-                fn __codemode_def<#glue>() -> #krate::ToolDef {
+                fn __codemode_def(#glue) -> #krate::ToolDef {
                     #def
                 }
 
                 #[doc(hidden)]
-                async fn __codemode_call<#glue>(
+                async fn __codemode_call(
                     args: #krate::__private::serde_json::Value,
+                    #glue,
                 ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
                     #body
                 }
@@ -93,13 +94,15 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
                 const BLOCKING: bool = #blocking;
 
                 fn def() -> #krate::ToolDef {
-                    Self::__codemode_def::<()>()
+                    Self::__codemode_def(())
                 }
 
-                async fn call(
+                fn call(
                     args: #krate::__private::serde_json::Value,
-                ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
-                    Self::__codemode_call::<()>(args).await
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError>,
+                > + ::core::marker::Send {
+                    Self::__codemode_call(args, ())
                 }
             }
         },
@@ -216,7 +219,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         return quote!(#block #fallback #errors);
     }
     let self_ty = &block.self_ty;
-    let glue = glue_param();
+    let glue = glue_arg();
     let mut checks = Vec::new();
     let mut methods = Vec::new();
     let mut entries = Vec::new();
@@ -230,7 +233,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         };
         // Each tool's call is a method of its own: one `call` holding every
         // tool's body made the compiler's work on it grow faster than the
-        // number of tools. It is generic (see `glue_param`) and called as `::<()>`.
+        // number of tools. It is generic (see `glue_arg`).
         let call_method = format_ident!("__codemode_call_{}", tool.ident.unraw());
         let body = call_body(&krate, tool, callee);
         let (asyncness, await_) = if tool.is_async {
@@ -240,9 +243,10 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         };
         methods.push(quote! {
             #[doc(hidden)]
-            #asyncness fn #call_method<#glue>(
+            #asyncness fn #call_method(
                 &self,
                 args: #krate::__private::serde_json::Value,
+                #glue,
             ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
                 #body
             }
@@ -252,7 +256,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
         entries.push(Entry {
             name: quote!(#name),
             def: def_expr(&krate, tool),
-            call: quote!(self.#call_method::<()>(args) #await_),
+            call: quote!(self.#call_method(args, ()) #await_),
             blocking: quote!(#blocking),
         });
     }
@@ -284,16 +288,18 @@ struct Entry {
     blocking: TokenStream,
 }
 
-/// The type parameter of the generated functions that hold the glue of
-/// each tool (reading its arguments, calling it, converting its result) and
-/// the tool list. They are only ever called as `::<()>`: the parameter is
-/// there because rustc compiles generic functions in a codegen unit apart
-/// from the module's own functions, so an edit to one tool's body
-/// recompiles the user's code and not all the glue with it (about 15 times
-/// as much code as a small tool's body). This is what keeps an incremental
-/// build close to one without the macros (BENCHMARKS.md, section 6).
-fn glue_param() -> proc_macro2::Ident {
-    format_ident!("__CodemodeGlue")
+/// The last parameter of the generated functions that hold the glue of
+/// each tool (reading its arguments, calling it, converting its result),
+/// the tool list and the dispatch: `_: impl Sized`, always given `()`. It
+/// makes them generic, and rustc compiles generic functions in a codegen
+/// unit apart from the module's own functions, so an edit to one tool's
+/// body recompiles the user's code and not all the glue with it (about 15
+/// times as much code as a small tool's body). This is what keeps an
+/// incremental build close to one without the macros (BENCHMARKS.md,
+/// section 6). An anonymous type parameter has no name that could hide
+/// one of the user's types.
+fn glue_arg() -> TokenStream {
+    quote!(_: impl ::core::marker::Sized)
 }
 
 /// `StaticToolset` and `Toolset` for `self_ty` over `entries`: the one
@@ -303,20 +309,31 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
     let defs = entries.iter().map(|e| &e.def);
     let calls = entries.iter().map(|e| &e.call);
     let blocking = entries.iter().map(|e| &e.blocking);
-    let glue = glue_param();
+    let glue = glue_arg();
+    let value = quote!(#krate::__private::serde_json::Value);
+    let outcome = quote!(::core::result::Result<#value, #krate::ToolCallError>);
+    // The helpers are methods of a trait private to the generated block:
+    // they cannot clash with the type's own methods, or with a second
+    // toolset block's (which then fails only on the two trait impls), and
+    // a trait can be implemented where an inherent impl cannot.
     quote! {
-        impl #self_ty {
-            #[doc(hidden)]
-            fn __codemode_tool_defs<#glue>() -> ::std::vec::Vec<#krate::ToolDef> {
+        trait __CodemodeToolsetGlue {
+            fn tool_defs(#glue) -> ::std::vec::Vec<#krate::ToolDef>;
+            fn dispatch(
+                &self,
+                name: &str,
+                args: #value,
+                #glue,
+            ) -> impl ::core::future::Future<Output = #outcome>;
+            fn is_blocking(name: &str, #glue) -> bool;
+        }
+
+        impl __CodemodeToolsetGlue for #self_ty {
+            fn tool_defs(#glue) -> ::std::vec::Vec<#krate::ToolDef> {
                 #krate::__private::sorted(::std::vec![#(#defs),*])
             }
 
-            #[doc(hidden)]
-            async fn __codemode_dispatch<#glue>(
-                &self,
-                name: &str,
-                args: #krate::__private::serde_json::Value,
-            ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
+            async fn dispatch(&self, name: &str, args: #value, #glue) -> #outcome {
                 #(
                     if name == #names {
                         return { #calls };
@@ -326,8 +343,7 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
                 ::core::result::Result::Err(#krate::unknown_tool(name, &[#(#names),*]))
             }
 
-            #[doc(hidden)]
-            fn __codemode_is_blocking<#glue>(name: &str) -> bool {
+            fn is_blocking(name: &str, #glue) -> bool {
                 #(
                     if name == #names {
                         return #blocking;
@@ -340,7 +356,7 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
 
         impl #krate::StaticToolset for #self_ty {
             fn tool_defs() -> ::std::vec::Vec<#krate::ToolDef> {
-                Self::__codemode_tool_defs::<()>()
+                <Self as __CodemodeToolsetGlue>::tool_defs(())
             }
         }
 
@@ -349,16 +365,16 @@ fn toolset_impls(krate: &TokenStream, self_ty: &TokenStream, entries: &[Entry]) 
                 <Self as #krate::StaticToolset>::tool_defs()
             }
 
-            async fn call(
+            fn call(
                 &self,
                 name: &str,
-                args: #krate::__private::serde_json::Value,
-            ) -> ::core::result::Result<#krate::__private::serde_json::Value, #krate::ToolCallError> {
-                self.__codemode_dispatch::<()>(name, args).await
+                args: #value,
+            ) -> impl ::core::future::Future<Output = #outcome> + ::core::marker::Send {
+                <Self as __CodemodeToolsetGlue>::dispatch(self, name, args, ())
             }
 
             fn is_blocking(&self, name: &str) -> bool {
-                Self::__codemode_is_blocking::<()>(name)
+                <Self as __CodemodeToolsetGlue>::is_blocking(name, ())
             }
         }
     }

@@ -13,7 +13,7 @@ const _: () = {
     const _: () = ::codemode::__private::assert_args::<String>();
     impl fetch {
         #[doc(hidden)]
-        fn __codemode_def<__CodemodeGlue>() -> ::codemode::ToolDef {
+        fn __codemode_def(_: impl ::core::marker::Sized) -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "fetch-page",
                 "Fetch a page.",
@@ -30,8 +30,9 @@ const _: () = {
             )
         }
         #[doc(hidden)]
-        async fn __codemode_call<__CodemodeGlue>(
+        async fn __codemode_call(
             args: ::codemode::__private::serde_json::Value,
+            _: impl ::core::marker::Sized,
         ) -> ::core::result::Result<
             ::codemode::__private::serde_json::Value,
             ::codemode::ToolCallError,
@@ -72,15 +73,17 @@ const _: () = {
         const NAME: &'static str = "fetch-page";
         const BLOCKING: bool = false;
         fn def() -> ::codemode::ToolDef {
-            Self::__codemode_def::<()>()
+            Self::__codemode_def(())
         }
-        async fn call(
+        fn call(
             args: ::codemode::__private::serde_json::Value,
-        ) -> ::core::result::Result<
-            ::codemode::__private::serde_json::Value,
-            ::codemode::ToolCallError,
-        > {
-            Self::__codemode_call::<()>(args).await
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<
+                ::codemode::__private::serde_json::Value,
+                ::codemode::ToolCallError,
+            >,
+        > + ::core::marker::Send {
+            Self::__codemode_call(args, ())
         }
     }
 };

@@ -14,7 +14,7 @@ const _: () = {
     const _: () = ::codemode::__private::assert_args::<Option<i64>>();
     impl add {
         #[doc(hidden)]
-        fn __codemode_def<__CodemodeGlue>() -> ::codemode::ToolDef {
+        fn __codemode_def(_: impl ::core::marker::Sized) -> ::codemode::ToolDef {
             ::codemode::__private::tool_def(
                 "add",
                 "Add two numbers.",
@@ -32,8 +32,9 @@ const _: () = {
             )
         }
         #[doc(hidden)]
-        async fn __codemode_call<__CodemodeGlue>(
+        async fn __codemode_call(
             args: ::codemode::__private::serde_json::Value,
+            _: impl ::core::marker::Sized,
         ) -> ::core::result::Result<
             ::codemode::__private::serde_json::Value,
             ::codemode::ToolCallError,
@@ -70,15 +71,17 @@ const _: () = {
         const NAME: &'static str = "add";
         const BLOCKING: bool = true;
         fn def() -> ::codemode::ToolDef {
-            Self::__codemode_def::<()>()
+            Self::__codemode_def(())
         }
-        async fn call(
+        fn call(
             args: ::codemode::__private::serde_json::Value,
-        ) -> ::core::result::Result<
-            ::codemode::__private::serde_json::Value,
-            ::codemode::ToolCallError,
-        > {
-            Self::__codemode_call::<()>(args).await
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<
+                ::codemode::__private::serde_json::Value,
+                ::codemode::ToolCallError,
+            >,
+        > + ::core::marker::Send {
+            Self::__codemode_call(args, ())
         }
     }
 };

@@ -34,12 +34,19 @@ impl Bank {
 
     /// Not a tool: no #[tool].
     fn helper(&self) {}
+
+    /// Named like what the macro generates: the generated helpers are not
+    /// methods of the type, so nothing clashes.
+    fn dispatch(&self) -> u8 {
+        7
+    }
 }
 
 fn main() {
     assert_eq!(Bank::tool_defs().len(), 2);
     let bank = Bank { balance: 5.into() };
     bank.helper();
+    assert_eq!(bank.dispatch(), 7);
     // A synchronous tool runs where it may block; an async one does not.
     assert!(bank.is_blocking("withdraw"));
     assert!(!bank.is_blocking("balance"));
