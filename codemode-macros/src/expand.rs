@@ -64,7 +64,7 @@ pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
         );
         return quote!(#func #marker #fallback #errors);
     }
-    let checks = arg_checks(&krate, &tool);
+    let checks = arg_checks(&krate, &tool, None);
     let def = def_expr(&krate, &tool);
     let body = call_body(&krate, &tool, quote!(#ident));
     let blocking = !tool.is_async;
@@ -224,7 +224,7 @@ pub fn toolset(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut methods = Vec::new();
     let mut entries = Vec::new();
     for tool in &tools {
-        checks.push(arg_checks(&krate, tool));
+        checks.push(arg_checks(&krate, tool, Some(self_ty)));
         let method = &tool.ident;
         let callee = if tool.has_self {
             quote!(self.#method)
@@ -460,24 +460,57 @@ fn tools_expansion(input: &ToolsInput) -> TokenStream {
 
 /// The struct the JSON arguments are read into (none for `#[args]`), and a
 /// check with a clear message for each parameter type.
-fn arg_checks(krate: &TokenStream, tool: &ToolFn) -> TokenStream {
+/// `self_ty` is the toolset's type, written for `Self` in a parameter's
+/// type: the checks are free items, where `Self` means nothing.
+fn arg_checks(krate: &TokenStream, tool: &ToolFn, self_ty: Option<&syn::Type>) -> TokenStream {
+    let check = |ty: &syn::Type| {
+        let krate = respan(krate, ty.span());
+        let ty = match self_ty {
+            Some(self_ty) => replace_self(quote!(#ty), &quote!(#self_ty)),
+            None => quote!(#ty),
+        };
+        quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
+    };
     match &tool.params {
-        Params::Whole(param) => {
-            let ty = &param.ty;
-            {
-                let krate = respan(krate, ty.span());
-                quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
-            }
-        }
+        Params::Whole(param) => check(&param.ty),
         Params::Fields(params) => {
-            let checks = params.iter().map(|p| {
-                let ty = &p.ty;
-                let krate = respan(krate, ty.span());
-                quote_spanned!(ty.span()=> const _: () = #krate::__private::assert_args::<#ty>();)
-            });
+            let checks = params.iter().map(|p| check(&p.ty));
             quote!(#(#checks)*)
         }
     }
+}
+
+/// `tokens` with each `Self` written as `self_ty` (`<self_ty>` before
+/// `::`, so that `Self::X` stays a path), placed where `Self` was.
+fn replace_self(tokens: TokenStream, self_ty: &TokenStream) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        match token {
+            proc_macro2::TokenTree::Ident(ident) if ident == "Self" => {
+                let ty = respan(self_ty, ident.span());
+                let path_follows = matches!(
+                    tokens.peek(),
+                    Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == ':'
+                );
+                out.extend(if path_follows {
+                    quote_spanned!(ident.span()=> <#ty>)
+                } else {
+                    ty
+                });
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                let mut inner = proc_macro2::Group::new(
+                    group.delimiter(),
+                    replace_self(group.stream(), self_ty),
+                );
+                inner.set_span(group.span());
+                out.extend([proc_macro2::TokenTree::Group(inner)]);
+            }
+            other => out.extend([other]),
+        }
+    }
+    out
 }
 
 /// A parameter's doc comment as one string expression, the way schemars
