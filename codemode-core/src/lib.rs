@@ -57,7 +57,7 @@ pub use error::{ErrorKind, ToolCallError};
 /// crates; not a stable API).
 #[doc(hidden)]
 pub mod wire {
-    pub use crate::tool_list::mend_line;
+    pub use crate::tool_list::{mend_line, nesting_past};
 }
 pub use ident::{
     ALIAS_SEPARATORS, ToolNameError, check_tool_name, is_valid_prefix, python_method_aliases,

@@ -6,6 +6,7 @@ use crate::tool::ToolDef;
 use bumpalo::Bump;
 use serde_json::Value;
 use std::fmt;
+use std::ops::ControlFlow;
 
 /// Deepest JSON nesting accepted; deeper input is refused with its position
 /// rather than risking the parser's stack.
@@ -542,10 +543,39 @@ fn too_deep(text: &str) -> Option<(usize, usize)> {
 
 /// The line and column where nesting first exceeds `cap`.
 fn too_deep_at(text: &str, cap: usize) -> Option<(usize, usize)> {
-    // Bytes, not characters: every byte that matters here is ASCII, and a
-    // multi-byte character's bytes are never ASCII. The line and column are
-    // only worked out for the place that fails.
-    let bytes = text.as_bytes();
+    let mut found = None;
+    each_opening(text.as_bytes(), |at, depth| {
+        if depth > cap {
+            found = Some(at);
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    // The line and column are only worked out for the place that fails.
+    found.map(|at| line_column(text, at))
+}
+
+/// How deep the arrays and objects of the JSON text `bytes` nest, when
+/// that is past `limit` (brackets inside strings do not count); `None`
+/// otherwise. Most texts hold fewer brackets than the limit in all, and
+/// counting them is cheap, so only the others are walked.
+pub fn nesting_past(bytes: &[u8], limit: usize) -> Option<usize> {
+    if count_where(bytes, |b| b == b'[' || b == b'{') <= limit {
+        return None;
+    }
+    let mut deepest = 0;
+    each_opening(bytes, |_, depth| {
+        deepest = deepest.max(depth);
+        ControlFlow::Continue(())
+    });
+    (deepest > limit).then_some(deepest)
+}
+
+/// Calls `each` with the byte offset of every `[` and `{` of the JSON text
+/// `bytes` outside strings, and the depth it opens, until `each` breaks.
+/// Bytes, not characters: every byte that matters here is ASCII, and a
+/// multi-byte character's bytes are never ASCII.
+fn each_opening(bytes: &[u8], mut each: impl FnMut(usize, usize) -> ControlFlow<()>) {
     let mut depth = 0usize;
     let mut i = 0;
     while i < bytes.len() {
@@ -574,8 +604,8 @@ fn too_deep_at(text: &str, cap: usize) -> Option<(usize, usize)> {
             }
             b'[' | b'{' => {
                 depth += 1;
-                if depth > cap {
-                    return Some(line_column(text, i));
+                if each(i, depth).is_break() {
+                    return;
                 }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
@@ -583,7 +613,20 @@ fn too_deep_at(text: &str, cap: usize) -> Option<(usize, usize)> {
         }
         i += 1;
     }
-    None
+}
+
+/// How many of `bytes` satisfy `pred`: counted in blocks of 255 into a
+/// byte, which compilers turn into wide vector compares.
+pub(crate) fn count_where(bytes: &[u8], pred: impl Fn(u8) -> bool) -> usize {
+    (bytes.chunks(255))
+        .map(|block| {
+            usize::from(
+                block
+                    .iter()
+                    .fold(0u8, |n, &b| n.wrapping_add(u8::from(pred(b)))),
+            )
+        })
+        .sum()
 }
 
 /// The 1-based line and column (in characters) of byte `at`.

@@ -178,53 +178,6 @@ fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
 /// error for its request instead.
 const MAX_DEPTH: usize = 127;
 
-/// How deep the arrays and objects of the JSON text `line` nest, when that
-/// is past [`MAX_DEPTH`]. Brackets inside strings do not count.
-fn depth_past_limit(line: &[u8]) -> Option<usize> {
-    // Most messages hold fewer brackets than the limit in all; counting
-    // them is cheap (in blocks of 255 into a byte, which compilers turn
-    // into wide vector compares).
-    let brackets: usize = (line.chunks(255))
-        .map(|block| {
-            let n = (block.iter()).fold(0u8, |n, &b| {
-                n.wrapping_add(u8::from(b == b'[' || b == b'{'))
-            });
-            usize::from(n)
-        })
-        .sum();
-    if brackets <= MAX_DEPTH {
-        return None;
-    }
-    let (mut depth, mut deepest) = (0usize, 0usize);
-    let mut at = 0;
-    while at < line.len() {
-        match line[at] {
-            b'[' | b'{' => {
-                depth += 1;
-                deepest = deepest.max(depth);
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            b'"' => {
-                // To the closing quote, past escaped characters.
-                at += 1;
-                while let Some(found) = line
-                    .get(at..)
-                    .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
-                {
-                    at += found;
-                    if line[at] == b'"' {
-                        break;
-                    }
-                    at += 2;
-                }
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    (deepest > MAX_DEPTH).then_some(deepest)
-}
-
 /// The id of the JSON-RPC response whose text starts with `head` and ends
 /// with `tail`, as its JSON text: found among the top-level keys before
 /// `result` or `error` (`{"jsonrpc": "2.0", "id": 7, "result": ...`), or
@@ -368,7 +321,7 @@ impl<R> ClampedLines<R> {
                 self.ready.extend(answer.unwrap_or_default());
                 continue;
             }
-            if let Some(depth) = depth_past_limit(content) {
+            if let Some(depth) = codemode_core::wire::nesting_past(content, MAX_DEPTH) {
                 let message = format!(
                     "the server's answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
                 );
@@ -572,11 +525,20 @@ mod tests {
         let past = nested_answer(1, MAX_DEPTH + 1);
         assert!(serde_json::from_str::<Message>(&at_limit).is_ok());
         assert!(serde_json::from_str::<Message>(&past).is_err());
-        assert_eq!(depth_past_limit(at_limit.as_bytes()), None);
-        assert_eq!(depth_past_limit(past.as_bytes()), Some(MAX_DEPTH + 1));
+        assert_eq!(
+            codemode_core::wire::nesting_past(at_limit.as_bytes(), MAX_DEPTH),
+            None
+        );
+        assert_eq!(
+            codemode_core::wire::nesting_past(past.as_bytes(), MAX_DEPTH),
+            Some(MAX_DEPTH + 1)
+        );
         // Many brackets, none deep: counted, then measured.
         let wide = format!("[{}]", "[],".repeat(500) + "[]");
-        assert_eq!(depth_past_limit(wide.as_bytes()), None);
+        assert_eq!(
+            codemode_core::wire::nesting_past(wide.as_bytes(), MAX_DEPTH),
+            None
+        );
     }
 
     #[tokio::test]

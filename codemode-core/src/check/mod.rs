@@ -587,18 +587,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// runtimes refuse such a program the same way).
 pub fn nested_past(code: &str, limit: usize) -> Option<usize> {
     // Few programs open that many brackets at all; counting them is cheap.
-    // Counted in blocks of 255 into a byte, which compilers turn into wide
-    // vector compares.
-    let opens: usize = code
-        .as_bytes()
-        .chunks(255)
-        .map(|block| {
-            let n = block.iter().fold(0u8, |n, &b| {
-                n.wrapping_add(u8::from(b == b'(' || b == b'[' || b == b'{'))
-            });
-            usize::from(n)
-        })
-        .sum();
+    let opens = crate::tool_list::count_where(code.as_bytes(), |b| matches!(b, b'(' | b'[' | b'{'));
     if opens <= limit {
         return None;
     }
