@@ -8,15 +8,19 @@
 //! an object is a slice of entries sorted by key, and all of it sits in one
 //! [`Bump`] arena that is freed at once.
 //!
-//! Parsing goes through serde_json's own deserializer, so what is accepted,
-//! the error messages and the numbers are exactly serde_json's. Keys repeated
-//! in one object keep their last value, as `serde_json::Value` does.
+//! A reader of its own ([`fast`]) reads the usual text; whatever it cannot
+//! read exactly as serde_json would (bad JSON, lone surrogates, floats) goes
+//! through serde_json's own deserializer. So what is accepted, the error
+//! messages and the numbers are exactly serde_json's. Keys repeated in one
+//! object keep their last value, as `serde_json::Value` does.
 //! Converting to and from `Value` keeps its own stack, so depth is no limit.
 
 use bumpalo::Bump;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
+
+mod fast;
 
 /// One JSON value in the arena.
 #[derive(Debug, Clone, Copy)]
@@ -285,6 +289,20 @@ fn parse_at<'a>(
     place: Place,
     levels: usize,
 ) -> Result<Json<'a>, serde_json::Error> {
+    match fast::parse(text, bump, place, levels) {
+        Some(json) => Ok(json),
+        None => parse_with_serde(text, bump, place, levels),
+    }
+}
+
+/// [`parse_at`] through serde_json alone: the reading that judges every
+/// text the fast reader leaves to it.
+fn parse_with_serde<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    place: Place,
+    levels: usize,
+) -> Result<Json<'a>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
     let mut scratch = Scratch::default();
@@ -460,22 +478,36 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
             let value = map.next_value_seed(self.child(place))?;
             self.scratch.entries.push((key, value));
         }
-        let entries = &mut self.scratch.entries;
-        // Stable, so among equal keys the last one read is the last here.
-        entries[start..].sort_by(|a, b| a.0.cmp(b.0));
-        let mut kept = start;
-        for i in start..entries.len() {
-            if kept > start && entries[kept - 1].0 == entries[i].0 {
-                entries[kept - 1] = entries[i];
-            } else {
-                entries[kept] = entries[i];
-                kept += 1;
-            }
-        }
-        entries.truncate(kept);
-        let fields = self.bump.alloc_slice_fill_iter(entries.drain(start..));
-        Ok(Json::Object(Fields(fields)))
+        Ok(Json::Object(take_fields(
+            &mut self.scratch.entries,
+            start,
+            self.bump,
+        )))
     }
+}
+
+/// The entries from `start` on, taken out of `entries` as an object: sorted
+/// by key, the last of equal keys kept.
+fn take_fields<'a>(
+    entries: &mut Vec<(&'a str, Json<'a>)>,
+    start: usize,
+    bump: &'a Bump,
+) -> Fields<'a> {
+    // Stable, so among equal keys the last one read is the last here.
+    entries[start..].sort_by(|a, b| a.0.cmp(b.0));
+    let mut kept = start;
+    for i in start..entries.len() {
+        if kept > start && entries[kept - 1].0 == entries[i].0 {
+            entries[kept - 1] = entries[i];
+        } else {
+            entries[kept] = entries[i];
+            kept += 1;
+        }
+    }
+    entries.truncate(kept);
+    let fields = bump.alloc_slice_copy(&entries[start..]);
+    entries.truncate(start);
+    Fields(fields)
 }
 
 /// An object key: borrowed from the text unless it has escapes.

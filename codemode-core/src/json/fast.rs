@@ -1,0 +1,682 @@
+//! A reader for the usual tool list, straight from its bytes into the arena.
+//!
+//! serde_json's deserializer reads a value through a visitor, one call per
+//! value, and a half of a long list still parses the other half's tools to
+//! skip them. This reader does neither: it walks the bytes with its own
+//! stack, finds the ends of strings eight bytes at a time, and skips the
+//! other half's tools by their brackets alone.
+//!
+//! It reads only what it can read exactly as serde_json does, and gives up
+//! (`None`) on anything else: bad JSON, nesting past the caller's bound, an
+//! escaped lone surrogate, a number that is not a plain integer. A number
+//! that is not plain is read by serde_json itself, so floats keep serde_json's
+//! rounding. The caller then reads the text with serde_json, whose result or
+//! error is the answer. So for every text this reader accepts, the tree is
+//! the one serde_json's reading would give, and everything else is judged by
+//! serde_json in its own words.
+
+use super::{Fields, Json, Node, Num, Place, Scratch, take_fields};
+use bumpalo::Bump;
+use serde::de::DeserializeSeed;
+
+/// The tree of `text`, built as [`super::parse_at`] builds it with serde_json,
+/// or `None` where this reader leaves the text to serde_json.
+pub(super) fn parse<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    place: Place,
+    levels: usize,
+) -> Option<Json<'a>> {
+    Reader {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        bump,
+        items: Vec::new(),
+        entries: Vec::new(),
+        frames: Vec::new(),
+        unescaped: String::new(),
+    }
+    .read(place, levels)
+}
+
+/// An array or object being read.
+enum Frame<'a> {
+    /// Its items so far are `items[start..]`; `next` is the index of the
+    /// next one.
+    Array {
+        start: usize,
+        place: Place,
+        next: usize,
+    },
+    /// Its entries so far are `entries[start..]`; `key` is the key of the
+    /// value being read.
+    Object {
+        start: usize,
+        place: Place,
+        key: &'a str,
+    },
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    bump: &'a Bump,
+    items: Vec<Json<'a>>,
+    entries: Vec<(&'a str, Json<'a>)>,
+    frames: Vec<Frame<'a>>,
+    /// A string with escapes, as it reads once they are replaced.
+    unescaped: String,
+}
+
+/// The half whose items an array at `place` builds, if it builds only one.
+fn half_of(place: Place) -> Option<usize> {
+    match place {
+        Place::ListRoot(half) | Place::ListTools(half) => Some(half),
+        Place::Whole => None,
+    }
+}
+
+/// Whether the array item at `index` is built where the array sits at `place`.
+fn builds(place: Place, index: usize) -> bool {
+    half_of(place).is_none_or(|half| index % 2 == half)
+}
+
+/// The place of the value under `key` in an object at `place`.
+fn place_under(place: Place, key: &str) -> Place {
+    match place {
+        Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
+        _ => Place::Whole,
+    }
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The high bit of each byte of `word` that equals `byte` (exact for the
+/// lowest one; bytes above it may be flagged falsely).
+fn bytes_equal(word: u64, byte: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGHS
+}
+
+/// The high bit of each byte of `word` below 0x20 (exact for the lowest one).
+fn bytes_below_space(word: u64) -> u64 {
+    word.wrapping_sub(ONES * 0x20) & !word & HIGHS
+}
+
+impl<'a> Reader<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// The next byte after whitespace, consumed.
+    fn next_token(&mut self) -> Option<u8> {
+        self.skip_whitespace();
+        let byte = self.peek()?;
+        self.pos += 1;
+        Some(byte)
+    }
+
+    fn read(mut self, mut place: Place, mut levels: usize) -> Option<Json<'a>> {
+        'value: loop {
+            let mut value = match self.next_token()? {
+                b'{' => {
+                    levels = levels.checked_sub(1)?;
+                    if self.next_token()? == b'}' {
+                        levels += 1;
+                        Json::Object(Fields::EMPTY)
+                    } else {
+                        self.pos -= 1;
+                        let key = self.key()?;
+                        self.frames.push(Frame::Object {
+                            start: self.entries.len(),
+                            place,
+                            key,
+                        });
+                        place = place_under(place, key);
+                        continue 'value;
+                    }
+                }
+                b'[' => {
+                    levels = levels.checked_sub(1)?;
+                    self.skip_whitespace();
+                    if self.peek()? == b']' {
+                        self.pos += 1;
+                        levels += 1;
+                        Json::Array(&[])
+                    } else {
+                        self.frames.push(Frame::Array {
+                            start: self.items.len(),
+                            place,
+                            next: 0,
+                        });
+                        if builds(place, 0) {
+                            place = Place::Whole;
+                            continue 'value;
+                        }
+                        self.skip_value()?;
+                        Json::Null
+                    }
+                }
+                b'"' => Json::String(self.string()?),
+                b't' => self.literal(b"rue", Json::Bool(true))?,
+                b'f' => self.literal(b"alse", Json::Bool(false))?,
+                b'n' => self.literal(b"ull", Json::Null)?,
+                b'-' | b'0'..=b'9' => self.number()?,
+                _ => return None,
+            };
+            // Hand the value to what holds it, closing every array and
+            // object it completes, until one asks for another value.
+            loop {
+                match self.frames.last_mut() {
+                    None => {
+                        self.skip_whitespace();
+                        return (self.pos == self.bytes.len()).then_some(value);
+                    }
+                    Some(Frame::Array {
+                        start,
+                        place: array_place,
+                        next,
+                    }) => {
+                        self.items.push(value);
+                        *next += 1;
+                        let (start, array_place, index) = (*start, *array_place, *next);
+                        match self.next_token()? {
+                            b',' if builds(array_place, index) => {
+                                place = Place::Whole;
+                                continue 'value;
+                            }
+                            b',' => {
+                                self.skip_value()?;
+                                value = Json::Null;
+                            }
+                            b']' => {
+                                self.frames.pop();
+                                levels += 1;
+                                let items = self.bump.alloc_slice_copy(&self.items[start..]);
+                                self.items.truncate(start);
+                                value = Json::Array(items);
+                            }
+                            _ => return None,
+                        }
+                    }
+                    Some(Frame::Object {
+                        start,
+                        place: object_place,
+                        key,
+                    }) => {
+                        self.entries.push((*key, value));
+                        let (start, object_place) = (*start, *object_place);
+                        match self.next_token()? {
+                            b',' => {
+                                let next_key = self.key()?;
+                                if let Some(Frame::Object { key, .. }) = self.frames.last_mut() {
+                                    *key = next_key;
+                                }
+                                place = place_under(object_place, next_key);
+                                continue 'value;
+                            }
+                            b'}' => {
+                                self.frames.pop();
+                                levels += 1;
+                                value =
+                                    Json::Object(take_fields(&mut self.entries, start, self.bump));
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A key and the colon after it.
+    fn key(&mut self) -> Option<&'a str> {
+        if self.next_token()? != b'"' {
+            return None;
+        }
+        let key = self.string()?;
+        (self.next_token()? == b':').then_some(key)
+    }
+
+    fn literal(&mut self, rest: &[u8], value: Json<'a>) -> Option<Json<'a>> {
+        let end = self.pos + rest.len();
+        (self.bytes.get(self.pos..end)? == rest).then(|| {
+            self.pos = end;
+            value
+        })
+    }
+
+    /// The position of the next `"`, `\` or control character from `from`.
+    fn string_stop(&self, from: usize) -> Option<usize> {
+        let mut at = from;
+        while let Some(chunk) = self.bytes.get(at..at + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().ok()?);
+            let found =
+                bytes_equal(word, b'"') | bytes_equal(word, b'\\') | bytes_below_space(word);
+            if found != 0 {
+                return Some(at + (found.trailing_zeros() / 8) as usize);
+            }
+            at += 8;
+        }
+        (at..self.bytes.len()).find(|&i| matches!(self.bytes[i], b'"' | b'\\' | 0..0x20))
+    }
+
+    /// A string whose opening quote has been read, borrowed from the text
+    /// unless it has escapes.
+    fn string(&mut self) -> Option<&'a str> {
+        let start = self.pos;
+        let stop = self.string_stop(start)?;
+        match self.bytes[stop] {
+            b'"' => {
+                self.pos = stop + 1;
+                self.text.get(start..stop)
+            }
+            b'\\' => {
+                self.unescaped.clear();
+                self.unescaped.push_str(self.text.get(start..stop)?);
+                self.pos = stop;
+                self.escaped()
+            }
+            _ => None,
+        }
+    }
+
+    /// The rest of a string with escapes, from the escape at `pos`.
+    fn escaped(&mut self) -> Option<&'a str> {
+        loop {
+            match *self.bytes.get(self.pos)? {
+                b'"' => {
+                    self.pos += 1;
+                    return Some(self.bump.alloc_str(&self.unescaped));
+                }
+                b'\\' => {
+                    let byte = *self.bytes.get(self.pos + 1)?;
+                    self.pos += 2;
+                    let c = match byte {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => self.unicode_escape()?,
+                        _ => return None,
+                    };
+                    self.unescaped.push(c);
+                }
+                0..0x20 => return None,
+                _ => {
+                    let stop = self.string_stop(self.pos)?;
+                    self.unescaped.push_str(self.text.get(self.pos..stop)?);
+                    self.pos = stop;
+                }
+            }
+        }
+    }
+
+    /// The character of a `\u` escape whose `\u` has been read; a surrogate
+    /// pair makes one character, and a lone surrogate is left to serde_json.
+    fn unicode_escape(&mut self) -> Option<char> {
+        let first = self.hex4()?;
+        match first {
+            0xD800..=0xDBFF => {
+                if self.bytes.get(self.pos..self.pos + 2)? != b"\\u" {
+                    return None;
+                }
+                self.pos += 2;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return None;
+                }
+                char::from_u32(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+            }
+            _ => char::from_u32(first),
+        }
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let digits = self.bytes.get(self.pos..self.pos + 4)?;
+        let mut n = 0;
+        for &d in digits {
+            n = n * 16 + char::from(d).to_digit(16)?;
+        }
+        self.pos += 4;
+        Some(n)
+    }
+
+    /// A number from its first byte (already read). A plain integer is read
+    /// here; any other is read by serde_json, for its exact rounding.
+    fn number(&mut self) -> Option<Json<'a>> {
+        let start = self.pos - 1;
+        let negative = self.bytes[start] == b'-';
+        let digits_start = if negative { self.pos } else { start };
+        let mut end = digits_start;
+        while let Some(b'0'..=b'9') = self.bytes.get(end) {
+            end += 1;
+        }
+        let digits = &self.bytes[digits_start..end];
+        let plain = !matches!(self.bytes.get(end), Some(b'.' | b'e' | b'E'))
+            && (digits.len() == 1 || digits.first() != Some(&b'0'))
+            && (1..=18).contains(&digits.len())
+            // -0 is a float to serde_json.
+            && !(negative && digits == b"0");
+        if plain {
+            self.pos = end;
+            let n = digits
+                .iter()
+                .fold(0u64, |n, d| n * 10 + u64::from(d - b'0'));
+            return Some(Json::Number(if negative {
+                Num::NegInt(-(n as i64))
+            } else {
+                Num::PosInt(n)
+            }));
+        }
+        while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = self.bytes.get(end) {
+            end += 1;
+        }
+        self.pos = end;
+        let mut de = serde_json::Deserializer::from_str(self.text.get(start..end)?);
+        let number = Node {
+            bump: self.bump,
+            scratch: &mut Scratch::default(),
+            place: Place::Whole,
+            levels: 0,
+        }
+        .deserialize(&mut de)
+        .ok()?;
+        de.end().ok()?;
+        Some(number)
+    }
+
+    /// Passes over one value that this half does not build, by its brackets
+    /// and strings alone. It need not check the value: the other half
+    /// builds it, and reads it exactly.
+    fn skip_value(&mut self) -> Option<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.next_token()? {
+                b'"' => loop {
+                    let stop =
+                        self.pos + memchr::memchr2(b'"', b'\\', self.bytes.get(self.pos..)?)?;
+                    if self.bytes[stop] == b'"' {
+                        self.pos = stop + 1;
+                        break;
+                    }
+                    self.pos = stop + 2;
+                },
+                b'{' | b'[' => {
+                    depth += 1;
+                    continue;
+                }
+                b'}' | b']' => depth = depth.checked_sub(1)?,
+                b',' | b':' if depth > 0 => continue,
+                b',' | b':' => return None,
+                _ => {
+                    while let Some(byte) = self.peek() {
+                        if matches!(
+                            byte,
+                            b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\t' | b'\r'
+                        ) {
+                            break;
+                        }
+                        self.pos += 1;
+                    }
+                }
+            }
+            if depth == 0 {
+                return Some(());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::parse_with_serde;
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A JSON value as a test writes it: objects may repeat keys.
+    #[derive(Debug, Clone)]
+    enum Tree {
+        Null,
+        Bool(bool),
+        Int(i64),
+        UInt(u64),
+        Float(f64),
+        Str(String),
+        Arr(Vec<Tree>),
+        Obj(Vec<(String, Tree)>),
+    }
+
+    /// How a tree is written: `seed` picks which characters are escaped,
+    /// where whitespace goes and how floats are spelled.
+    fn write(tree: &Tree, seed: u32, out: &mut String) {
+        let space = |out: &mut String, at: usize| {
+            if (seed as usize + at).is_multiple_of(3) {
+                out.push_str([" ", "\n  ", "\t", "\r\n"][(seed as usize + at) % 4]);
+            }
+        };
+        match tree {
+            Tree::Null => out.push_str("null"),
+            Tree::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Tree::Int(n) => out.push_str(&n.to_string()),
+            Tree::UInt(n) => out.push_str(&n.to_string()),
+            Tree::Float(f) if seed.is_multiple_of(2) => out.push_str(&format!("{f:e}")),
+            Tree::Float(f) => out.push_str(&format!("{f:?}")),
+            Tree::Str(s) => write_str(s, seed, out),
+            Tree::Arr(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    space(out, i);
+                    write(item, seed.wrapping_add(i as u32), out);
+                }
+                space(out, items.len());
+                out.push(']');
+            }
+            Tree::Obj(entries) => {
+                out.push('{');
+                for (i, (k, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    space(out, i);
+                    write_str(k, seed, out);
+                    space(out, i + 1);
+                    out.push(':');
+                    write(v, seed.wrapping_add(i as u32), out);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    fn write_str(s: &str, seed: u32, out: &mut String) {
+        out.push('"');
+        for (i, c) in s.chars().enumerate() {
+            let escape = (seed as usize + i).is_multiple_of(4);
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' if escape => out.push_str("\\n"),
+                '/' if escape => out.push_str("\\/"),
+                c if (c as u32) < 0x20 || escape => {
+                    let mut units = [0u16; 2];
+                    for unit in c.encode_utf16(&mut units) {
+                        out.push_str(&format!("\\u{unit:04X}"));
+                    }
+                }
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+    }
+
+    fn tree() -> impl Strategy<Value = Tree> {
+        let key = prop_oneof![
+            Just("tools".to_owned()),
+            Just("a".to_owned()),
+            Just("b".to_owned()),
+            any::<String>()
+        ];
+        let leaf = prop_oneof![
+            Just(Tree::Null),
+            any::<bool>().prop_map(Tree::Bool),
+            any::<i64>().prop_map(Tree::Int),
+            any::<u64>().prop_map(Tree::UInt),
+            (-1e300f64..1e300).prop_map(Tree::Float),
+            Just(Tree::Float(-0.0)),
+            any::<String>().prop_map(Tree::Str),
+        ];
+        leaf.prop_recursive(5, 48, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Tree::Arr),
+                prop::collection::vec((key.clone(), inner), 0..6).prop_map(Tree::Obj),
+            ]
+        })
+    }
+
+    /// The fast reading and serde_json's of `text`, whole or in two halves
+    /// (`None` for Whole, `Some(())` for the halves, which count only when
+    /// both are read), as text that shows every difference (a float's sign
+    /// and bits, a key's place).
+    fn both(text: &str, halves: bool, levels: usize) -> (Option<String>, Option<String>) {
+        let bump = Bump::new();
+        let places = if halves {
+            vec![Place::ListRoot(0), Place::ListRoot(1)]
+        } else {
+            vec![Place::Whole]
+        };
+        let fast: Option<Vec<String>> = (places.iter())
+            .map(|&place| parse(text, &bump, place, levels).map(|json| format!("{json:?}")))
+            .collect();
+        let serde: Option<Vec<String>> = (places.iter())
+            .map(|&place| {
+                let json = parse_with_serde(text, &bump, place, levels).ok()?;
+                Some(format!("{json:?}"))
+            })
+            .collect();
+        (fast.map(|v| v.join(" | ")), serde.map(|v| v.join(" | ")))
+    }
+
+    const PLACES: [bool; 2] = [false, true];
+
+    proptest! {
+        #[test]
+        fn reads_valid_text_as_serde_json_reads_it(tree in tree(), seed in any::<u32>()) {
+            let mut text = String::new();
+            write(&tree, seed, &mut text);
+            for place in PLACES {
+                let (fast, serde) = both(&text, place, usize::MAX);
+                prop_assert!(serde.is_some(), "serde_json refused {text}");
+                // Valid text without lone surrogates or huge numbers is
+                // read here, not left to serde_json.
+                prop_assert!(fast.is_some(), "left to serde_json: {text}");
+                prop_assert_eq!(fast, serde, "{}", text);
+            }
+        }
+
+        #[test]
+        fn what_it_reads_of_broken_text_is_what_serde_json_reads(
+            tree in tree(),
+            seed in any::<u32>(),
+            at in any::<prop::sample::Index>(),
+            edit in 0..3u8,
+            byte in prop::sample::select(b"{}[],:\"\\ 0-.eE1tfnu".to_vec()),
+        ) {
+            let mut text = String::new();
+            write(&tree, seed, &mut text);
+            let mut bytes = text.into_bytes();
+            let at = at.index(bytes.len() + 1);
+            match edit {
+                0 => bytes.insert(at, byte),
+                1 if at < bytes.len() => { bytes.remove(at); }
+                _ if at < bytes.len() => bytes[at] = byte,
+                _ => bytes.push(byte),
+            }
+            let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
+            for place in PLACES {
+                for levels in [usize::MAX, 2] {
+                    let (fast, serde) = both(&text, place, levels);
+                    if fast.is_some() {
+                        prop_assert_eq!(&fast, &serde, "{}", text);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn edge_cases_are_read_as_serde_json_reads_them_or_left_to_it() {
+        for text in [
+            "-0",
+            "0",
+            "-1",
+            "999999999999999999",
+            "-999999999999999999",
+            "9999999999999999999",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775808",
+            "-9223372036854775809",
+            "1e400",
+            "01",
+            "1.",
+            "1.5e+3",
+            "[1e5e3]",
+            "\"\\ud83d\\ude00\"",
+            "\"\\ud83d\"",
+            "\"\\ude00\"",
+            "\"\\ud83d\\u0041\"",
+            "\"a\u{1}b\"",
+            "\"\\x\"",
+            "[1,]",
+            "{\"a\":1,}",
+            "{\"a\" 1}",
+            "[tru]",
+            "nul",
+            "[] x",
+            "\u{feff}[]",
+            r#"{"tools": [{"a": "x\"]"}, [1, [2]], "}", 3], "z": {"k": "v", "k": [0]}}"#,
+        ] {
+            for place in PLACES {
+                for levels in [usize::MAX, 1, 0] {
+                    let (fast, serde) = both(text, place, levels);
+                    if fast.is_some() {
+                        assert_eq!(fast, serde, "{text}");
+                    }
+                }
+            }
+        }
+        // A number that is no plain integer is read by serde_json.
+        let zero = parse("-0", &Bump::new(), Place::Whole, 0).map(|json| format!("{json:?}"));
+        assert_eq!(zero.as_deref(), Some("Number(Float(-0.0))"));
+        // What is left to serde_json, which refuses it.
+        for text in ["1e400", "\"\\ud83d\"", "01", "[1,]"] {
+            assert_eq!(
+                parse(text, &Bump::new(), Place::Whole, usize::MAX).map(|_| ()),
+                None,
+                "{text}"
+            );
+        }
+        // Halves skip the other half's items by brackets and strings alone.
+        let text = r#"{"tools": [{"a": "x\"]"}, [1, [2]], "}", 3], "z": 1}"#;
+        let (fast, serde) = both(text, true, 4);
+        assert!(fast.is_some(), "{text}");
+        assert_eq!(fast, serde);
+    }
+}
