@@ -909,6 +909,15 @@ impl Inner {
                 call_value(json).map_err(|text| fail(ErrorKind::ToolFailed, text))
             }
             Ok(Err(e)) => Err(match &e {
+                // An answer the line filter could not pass on: the server
+                // answered, but not in a form a program can be handed.
+                ServiceError::McpError(error) if crate::stdio::is_refusal(error) => fail(
+                    ErrorKind::InvalidResult,
+                    format!(
+                        "the answer of the MCP server {:?} cannot be read: {}",
+                        slot.name, error.message
+                    ),
+                ),
                 ServiceError::McpError(error) => fail(
                     ErrorKind::ServerError,
                     format!(

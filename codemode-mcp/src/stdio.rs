@@ -166,10 +166,44 @@ impl Overlong {
 /// starting with `head` and ending with `tail` answers; `None` when it
 /// answers none (a request or notification from the server, which rmcp
 /// would drop as well).
+///
+/// The error carries this process's [`refusal_mark`] as its `data`, so
+/// the client can tell it from an error the server sent: a server cannot
+/// know the mark.
 fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
     let id = response_id(head, tail)?;
-    let error = serde_json::json!({"code": -32603, "message": message});
+    let error = serde_json::json!({
+        "code": -32603,
+        "message": message,
+        "data": {"refusedBy": refusal_mark()},
+    });
     Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+}
+
+/// A value drawn once per process that marks the errors this filter makes
+/// in place of answers it cannot pass on.
+fn refusal_mark() -> &'static str {
+    static MARK: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    MARK.get_or_init(|| {
+        use std::hash::BuildHasher;
+        let state = std::collections::hash_map::RandomState::new();
+        format!(
+            "codemode-{:016x}{:016x}",
+            state.hash_one(1u8),
+            state.hash_one(2u8)
+        )
+    })
+}
+
+/// Whether `error` is one this filter made in place of an answer (see
+/// [`refusal`]), not one the server sent.
+pub(crate) fn is_refusal(error: &rmcp::model::ErrorData) -> bool {
+    error
+        .data
+        .as_ref()
+        .and_then(|data| data.get("refusedBy"))
+        .and_then(|mark| mark.as_str())
+        == Some(refusal_mark())
 }
 
 /// The deepest nesting of arrays and objects rmcp reads: serde_json refuses
@@ -502,6 +536,12 @@ mod tests {
                 message.starts_with("the server's answer is 16"),
                 "{message}"
             );
+            // Marked as the filter's own, which a server cannot forge.
+            let mut data: rmcp::model::ErrorData =
+                serde_json::from_value(error["error"].clone()).unwrap();
+            assert!(is_refusal(&data));
+            data.data = Some(json!({"refusedBy": "codemode-0123456789abcdef0123456789abcdef"}));
+            assert!(!is_refusal(&data));
         }
         assert_eq!([lines[1], lines[3]], [r#"{"after":1}"#, r#"{"last":2}"#]);
     }

@@ -293,8 +293,15 @@ async fn an_unreadable_answer_fails_its_call_at_once(tool: &str, reason: &str) {
         .unwrap();
     let started = std::time::Instant::now();
     let err = tools.call(tool, json!({})).await.unwrap_err();
-    assert_eq!(err.kind, ErrorKind::ServerError, "{err}");
+    assert_eq!(err.kind, ErrorKind::InvalidResult, "{err}");
     assert!(err.message.contains(reason), "{err}");
+    // Said as codemode's refusal of the answer, not the server's of the call.
+    assert!(
+        err.message.starts_with(
+            "the answer of the MCP server \"one\" cannot be read: the server's answer"
+        ),
+        "{err}"
+    );
     // Not the call timeout: the answer was read to its end, then refused.
     assert!(
         started.elapsed() < Duration::from_secs(30),
