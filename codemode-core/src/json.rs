@@ -494,7 +494,11 @@ fn take_fields<'a>(
     bump: &'a Bump,
 ) -> Fields<'a> {
     // Stable, so among equal keys the last one read is the last here.
-    entries[start..].sort_by(|a, b| a.0.cmp(b.0));
+    // Keys mostly differ in their first byte: compare it before the rest.
+    entries[start..].sort_by(|a, b| {
+        let (a, b) = (a.0.as_bytes(), b.0.as_bytes());
+        a.first().cmp(&b.first()).then_with(|| a.cmp(b))
+    });
     let mut kept = start;
     for i in start..entries.len() {
         if kept > start && entries[kept - 1].0 == entries[i].0 {

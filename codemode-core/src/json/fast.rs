@@ -101,7 +101,8 @@ fn bytes_equal(word: u64, byte: u8) -> u64 {
     x.wrapping_sub(ONES) & !x & HIGHS
 }
 
-/// The high bit of each byte of `word` below 0x20 (exact for the lowest one).
+/// The high bit of each byte of `word` below 0x20 (exact for the lowest
+/// one; bytes above it may be flagged falsely).
 fn bytes_below_space(word: u64) -> u64 {
     word.wrapping_sub(ONES * 0x20) & !word & HIGHS
 }
@@ -257,17 +258,30 @@ impl<'a> Reader<'a> {
 
     /// The position of the next `"`, `\` or control character from `from`.
     fn string_stop(&self, from: usize) -> Option<usize> {
+        self.find(
+            from,
+            |word| bytes_equal(word, b'"') | bytes_equal(word, b'\\') | bytes_below_space(word),
+            |b| matches!(b, b'"' | b'\\' | 0..0x20),
+        )
+    }
+
+    /// The first position from `from` of a byte that `flags` flags in a
+    /// word of eight (its lowest flag exact) and `is` accepts alone.
+    fn find(
+        &self,
+        from: usize,
+        flags: impl Fn(u64) -> u64,
+        is: impl Fn(u8) -> bool,
+    ) -> Option<usize> {
         let mut at = from;
         while let Some(chunk) = self.bytes.get(at..at + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().ok()?);
-            let found =
-                bytes_equal(word, b'"') | bytes_equal(word, b'\\') | bytes_below_space(word);
+            let found = flags(u64::from_le_bytes(chunk.try_into().ok()?));
             if found != 0 {
                 return Some(at + (found.trailing_zeros() / 8) as usize);
             }
             at += 8;
         }
-        (at..self.bytes.len()).find(|&i| matches!(self.bytes[i], b'"' | b'\\' | 0..0x20))
+        (at..self.bytes.len()).find(|&i| is(self.bytes[i]))
     }
 
     /// A string whose opening quote has been read, borrowed from the text
@@ -277,7 +291,7 @@ impl<'a> Reader<'a> {
         let stop = self.string_stop(start)?;
         match self.bytes[stop] {
             b'"' => {
-                self.pos = stop + 1;
+                self.pos = stop + 2;
                 self.text.get(start..stop)
             }
             b'\\' => {
@@ -403,43 +417,75 @@ impl<'a> Reader<'a> {
     /// and strings alone. It need not check the value: the other half
     /// builds it, and reads it exactly.
     fn skip_value(&mut self) -> Option<()> {
-        let mut depth = 0usize;
-        loop {
-            match self.next_token()? {
-                b'"' => loop {
-                    let stop =
-                        self.pos + memchr::memchr2(b'"', b'\\', self.bytes.get(self.pos..)?)?;
-                    if self.bytes[stop] == b'"' {
-                        self.pos = stop + 1;
-                        break;
-                    }
-                    self.pos = stop + 2;
-                },
-                b'{' | b'[' => {
-                    depth += 1;
-                    continue;
-                }
-                b'}' | b']' => depth = depth.checked_sub(1)?,
-                b',' | b':' if depth > 0 => continue,
-                b',' | b':' => return None,
-                _ => {
-                    while let Some(byte) = self.peek() {
-                        if matches!(
-                            byte,
-                            b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\t' | b'\r'
-                        ) {
-                            break;
+        self.skip_whitespace();
+        match self.peek()? {
+            b'"' => {
+                self.pos += 1;
+                self.skip_string()
+            }
+            b'{' | b'[' => {
+                let mut depth = 0usize;
+                loop {
+                    // Commas, colons, numbers and words between the quotes
+                    // and brackets say nothing of where the value ends.
+                    let rest = self.bytes.get(self.pos..)?;
+                    let at = self.pos + rest.iter().position(|&b| SKIP_STOPS[usize::from(b)])?;
+                    self.pos = at + 1;
+                    match self.bytes[at] {
+                        b'"' => self.skip_string()?,
+                        b'{' | b'[' => depth += 1,
+                        _ => {
+                            depth = depth.checked_sub(1)?;
+                            if depth == 0 {
+                                return Some(());
+                            }
                         }
-                        self.pos += 1;
                     }
                 }
             }
-            if depth == 0 {
-                return Some(());
+            _ => {
+                let start = self.pos;
+                while let Some(byte) = self.peek() {
+                    if matches!(
+                        byte,
+                        b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\t' | b'\r'
+                    ) {
+                        break;
+                    }
+                    self.pos += 1;
+                }
+                (self.pos > start).then_some(())
             }
         }
     }
+
+    /// Passes over the rest of a string whose opening quote has been read.
+    fn skip_string(&mut self) -> Option<()> {
+        loop {
+            let stop = self.find(
+                self.pos,
+                |word| bytes_equal(word, b'"') | bytes_equal(word, b'\\'),
+                |b| matches!(b, b'"' | b'\\'),
+            )?;
+            if self.bytes[stop] == b'"' {
+                self.pos = stop + 2;
+                return Some(());
+            }
+            self.pos = stop + 2;
+        }
+    }
 }
+
+/// The bytes where [`Reader::skip_value`] looks again: quotes and brackets.
+const SKIP_STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    stops[b'"' as usize] = true;
+    stops[b'{' as usize] = true;
+    stops[b'[' as usize] = true;
+    stops[b'}' as usize] = true;
+    stops[b']' as usize] = true;
+    stops
+};
 
 #[cfg(test)]
 mod tests {
@@ -531,6 +577,7 @@ mod tests {
             Just("tools".to_owned()),
             Just("a".to_owned()),
             Just("b".to_owned()),
+            Just("]} \"[{\\".to_owned()),
             any::<String>()
         ];
         let leaf = prop_oneof![
@@ -541,6 +588,7 @@ mod tests {
             (-1e300f64..1e300).prop_map(Tree::Float),
             Just(Tree::Float(-0.0)),
             any::<String>().prop_map(Tree::Str),
+            "[\\[\\]{}\"\\\\, :a]{0,12}".prop_map(Tree::Str),
         ];
         leaf.prop_recursive(5, 48, 6, move |inner| {
             prop_oneof![
