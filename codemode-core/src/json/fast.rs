@@ -291,7 +291,7 @@ impl<'a> Reader<'a> {
         let stop = self.string_stop(start)?;
         match self.bytes[stop] {
             b'"' => {
-                self.pos = stop + 2;
+                self.pos = stop + 1;
                 self.text.get(start..stop)
             }
             b'\\' => {
@@ -468,7 +468,7 @@ impl<'a> Reader<'a> {
                 |b| matches!(b, b'"' | b'\\'),
             )?;
             if self.bytes[stop] == b'"' {
-                self.pos = stop + 2;
+                self.pos = stop + 1;
                 return Some(());
             }
             self.pos = stop + 2;
@@ -636,6 +636,25 @@ mod tests {
                 prop_assert!(fast.is_some(), "left to serde_json: {text}");
                 prop_assert_eq!(fast, serde, "{}", text);
             }
+        }
+
+        #[test]
+        fn reads_tool_lists_in_halves_as_serde_json_reads_them(
+            tools in prop::collection::vec(tree(), 0..12),
+            wrapped in any::<bool>(),
+            seed in any::<u32>(),
+        ) {
+            let list = Tree::Arr(tools);
+            let tree = if wrapped {
+                Tree::Obj(vec![("tools".to_owned(), list), ("nextCursor".to_owned(), Tree::Null)])
+            } else {
+                list
+            };
+            let mut text = String::new();
+            write(&tree, seed, &mut text);
+            let (fast, serde) = both(&text, true, usize::MAX);
+            prop_assert!(fast.is_some(), "left to serde_json: {text}");
+            prop_assert_eq!(fast, serde, "{}", text);
         }
 
         #[test]
