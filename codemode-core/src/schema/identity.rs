@@ -34,6 +34,12 @@ pub(super) struct Identities<'v> {
 }
 
 impl<'v> Identities<'v> {
+    /// Forgets every document seen, keeping the room they took: a walk
+    /// calls it between tools, whose schemas are documents of their own.
+    pub(super) fn forget_documents(&mut self) {
+        self.docs.clear();
+    }
+
     /// The identity of the definition at `pointer` in `root`, in hex: a
     /// hash of everything it reaches (its pointer included).
     pub(super) fn hash(&mut self, root: &'v Json<'v>, pointer: &str) -> String {

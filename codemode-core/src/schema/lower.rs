@@ -219,6 +219,13 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
     let tools = tools.into_iter();
     let mut lowered = Vec::with_capacity(tools.size_hint().0);
     for tool in tools {
+        // What is known by a document's address serves only that tool's
+        // schemas: no other tool reaches them. Forgotten between tools, the
+        // maps stay the size of one tool's, instead of growing with the
+        // list into fresh memory.
+        walk.ids.forget_documents();
+        walk.by_target.clear();
+        walk.implied_memo.clear();
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
             root: tool.input,
