@@ -364,6 +364,25 @@ enum Place {
     ListTools(usize),
 }
 
+impl Place {
+    /// Whether the item at `index` of an array here is built (the others
+    /// are skipped, and stand as `null`).
+    fn builds(self, index: usize) -> bool {
+        match self {
+            Place::ListRoot(half) | Place::ListTools(half) => index % 2 == half,
+            Place::Whole => true,
+        }
+    }
+
+    /// The place of the value under `key` in an object here.
+    fn under(self, key: &str) -> Place {
+        match self {
+            Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
+            _ => Place::Whole,
+        }
+    }
+}
+
 impl<'a> Node<'_, 'a> {
     fn child(&mut self, place: Place) -> Node<'_, 'a> {
         Node {
@@ -445,16 +464,11 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Json<'a>, A::Error> {
         self.open()?;
         let start = self.scratch.items.len();
-        let half = match self.place {
-            Place::ListRoot(half) | Place::ListTools(half) => Some(half),
-            Place::Whole => None,
-        };
         for index in 0.. {
-            let item = match half {
-                Some(half) if index % 2 != half => {
-                    seq.next_element::<IgnoredAny>()?.map(|_| Json::Null)
-                }
-                _ => seq.next_element_seed(self.child(Place::Whole))?,
+            let item = if self.place.builds(index) {
+                seq.next_element_seed(self.child(Place::Whole))?
+            } else {
+                seq.next_element::<IgnoredAny>()?.map(|_| Json::Null)
             };
             match item {
                 Some(item) => self.scratch.items.push(item),
@@ -471,10 +485,7 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
         self.open()?;
         let start = self.scratch.entries.len();
         while let Some(key) = map.next_key_seed(Key(self.bump))? {
-            let place = match self.place {
-                Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
-                _ => Place::Whole,
-            };
+            let place = self.place.under(key);
             let value = map.next_value_seed(self.child(place))?;
             self.scratch.entries.push((key, value));
         }

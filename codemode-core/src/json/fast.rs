@@ -70,27 +70,6 @@ struct Reader<'a> {
     unescaped: String,
 }
 
-/// The half whose items an array at `place` builds, if it builds only one.
-fn half_of(place: Place) -> Option<usize> {
-    match place {
-        Place::ListRoot(half) | Place::ListTools(half) => Some(half),
-        Place::Whole => None,
-    }
-}
-
-/// Whether the array item at `index` is built where the array sits at `place`.
-fn builds(place: Place, index: usize) -> bool {
-    half_of(place).is_none_or(|half| index % 2 == half)
-}
-
-/// The place of the value under `key` in an object at `place`.
-fn place_under(place: Place, key: &str) -> Place {
-    match place {
-        Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
-        _ => Place::Whole,
-    }
-}
-
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
@@ -142,7 +121,7 @@ impl<'a> Reader<'a> {
                             place,
                             key,
                         });
-                        place = place_under(place, key);
+                        place = place.under(key);
                         continue 'value;
                     }
                 }
@@ -159,7 +138,7 @@ impl<'a> Reader<'a> {
                             place,
                             next: 0,
                         });
-                        if builds(place, 0) {
+                        if place.builds(0) {
                             place = Place::Whole;
                             continue 'value;
                         }
@@ -191,7 +170,7 @@ impl<'a> Reader<'a> {
                         *next += 1;
                         let (start, array_place, index) = (*start, *array_place, *next);
                         match self.next_token()? {
-                            b',' if builds(array_place, index) => {
+                            b',' if array_place.builds(index) => {
                                 place = Place::Whole;
                                 continue 'value;
                             }
@@ -222,7 +201,7 @@ impl<'a> Reader<'a> {
                                 if let Some(Frame::Object { key, .. }) = self.frames.last_mut() {
                                     *key = next_key;
                                 }
-                                place = place_under(object_place, next_key);
+                                place = object_place.under(next_key);
                                 continue 'value;
                             }
                             b'}' => {
