@@ -40,7 +40,7 @@ const JAVASCRIPT: Flavor = Flavor {
         "\n",
         "- Write plain JavaScript, not TypeScript: no type annotations. The declarations below are TypeScript only to document the tools.\n",
         "- The program is the body of an async function: use `await` at the top level, and `return` a JSON value to send it back. `console.log` output is returned as well.\n",
-        "- Exactly two globals are bound: `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
+        "- The sandbox binds the globals `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
         "- A failed call rejects with a `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `await Promise.all([...])`.\n",
         "- The sandbox has no `fetch` or network, no `setTimeout` or other timers, no `Date` or clock, no `require` or `import`, no files, and no BigInt, `eval` or `new Function`: reach the outside only through `tools`. A tool named `then` is called as `tools(\"then\", args)`.\n",
@@ -57,7 +57,7 @@ const TYPESCRIPT: Flavor = Flavor {
         "\n",
         "- Types are stripped before the program runs: they help you write it, but nothing checks them at run time.\n",
         "- The program is the body of an async function: use `await` at the top level, and `return` a JSON value to send it back. `console.log` output is returned as well.\n",
-        "- Exactly two globals are bound: `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
+        "- The sandbox binds the globals `tools` and `ToolCallError`. Call a tool as `await tools[\"name\"](args)`; `args` is a plain JSON object.\n",
         "- A failed call rejects with a `ToolCallError` (`toolName`, `kind`, `message`); catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `await Promise.all([...])`.\n",
         "- The sandbox has no `fetch` or network, no `setTimeout` or other timers, no `Date` or clock, no `require` or `import`, no files, and no BigInt, `eval` or `new Function`: reach the outside only through `tools`. A tool named `then` is called as `tools(\"then\", args)`.\n",
@@ -73,7 +73,7 @@ const PYTHON: Flavor = Flavor {
         "Run a Python program that calls the tools declared below, and get back what it returns.\n",
         "\n",
         "- The program runs as a module with top-level `await`. Its result is the value of a top-level `return`, or else of its last expression, and must be JSON: a dict with str keys, list, tuple, str, int, float, bool or None. `print` output is returned as well.\n",
-        "- Besides Python's built-ins, exactly two names are bound: `tools` and `ToolCallError`. The declarations below are static stubs: their TypedDict classes do not exist at run time.\n",
+        "- Besides Python's built-ins, the names `tools` and `ToolCallError` are bound. The declarations below are static stubs: their TypedDict classes do not exist at run time.\n",
         "- Call a tool with the keyword arguments its declaration names: `await tools.name(key=value)`. In a method's name, `_` stands for each `-`, `.`, `/`, `:` or space of the tool's name (the tool `get-sum` is `tools.get_sum`; its errors name `get-sum`). A method declared `(self, args: T)`, and a tool declared only through `__getitem__` (called as `await tools[\"name\"](args)`), take one argument of the declared type instead: a plain dict for a TypedDict.\n",
         "- A failed call raises `ToolCallError`: `e.toolName` and `e.kind` say which tool failed and how, and `str(e)` says why. Catch it to recover.\n",
         "- Calls that do not depend on each other can run at the same time: `import asyncio`, then `await asyncio.gather(...)`.\n",
@@ -144,12 +144,10 @@ pub(crate) fn run_code_tool_for_index(language: Language, index: &str) -> RunCod
 
 const INDEX_ITEM_TYPESCRIPT: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the TypeScript declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as `{ name, summary }`.\n";
 
-const TWO_NAMES_PYTHON: &str = "exactly two names are bound: `tools` and `ToolCallError`.";
-const THREE_NAMES_PYTHON: &str =
-    "exactly three names are bound: `tools`, `ToolCallError` and `catalog`.";
-const TWO_NAMES_JS: &str = "Exactly two globals are bound: `tools` and `ToolCallError`.";
-const THREE_NAMES_JS: &str =
-    "Exactly three globals are bound: `tools`, `ToolCallError` and `catalog`.";
+const TWO_NAMES_PYTHON: &str = "the names `tools` and `ToolCallError` are bound.";
+const THREE_NAMES_PYTHON: &str = "the names `tools`, `ToolCallError` and `catalog` are bound.";
+const TWO_NAMES_JS: &str = "binds the globals `tools` and `ToolCallError`.";
+const THREE_NAMES_JS: &str = "binds the globals `tools`, `ToolCallError` and `catalog`.";
 
 const INDEX_ITEM_PYTHON: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the Python declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as dicts with `name` and `summary`.\n";
 
@@ -158,8 +156,9 @@ fn run_code_tool_with(language: Language, sdk: &str, extra: &str) -> RunCodeTool
     let instructions = if extra.is_empty() {
         Cow::Borrowed(flavor.instructions)
     } else {
-        // An index binds `catalog` beside the two names the instructions
-        // count.
+        // The runtime binds `catalog` whatever the SDK; only an index
+        // tells the model about it. No text counts the bound names, so
+        // the full SDK's instructions stay true without it.
         Cow::Owned(
             flavor
                 .instructions
@@ -306,13 +305,20 @@ mod tests {
         for language in Language::ALL {
             let full = run_code_tool(language, &tool_set(3)).description;
             let index = catalog.run_code_tool_within(language, 0).description;
-            assert!(full.to_lowercase().contains("exactly two"), "{full}");
+            assert!(full.contains("`tools` and `ToolCallError`"), "{full}");
             assert!(!full.contains("`catalog`"), "{full}");
             assert!(
                 index.contains("`tools`, `ToolCallError` and `catalog`"),
                 "{index}"
             );
-            assert!(!index.to_lowercase().contains("exactly two"), "{index}");
+            // The runtime binds `catalog` for every program, so neither
+            // text may say how many names are bound.
+            for text in [&full, &index] {
+                let lower = text.to_lowercase();
+                assert!(!lower.contains("exactly"), "{text}");
+                assert!(!lower.contains("two globals"), "{text}");
+                assert!(!lower.contains("two names"), "{text}");
+            }
         }
     }
 
