@@ -270,6 +270,17 @@ fn tool_calls_are_recorded_and_bad_arguments_are_refused_in_the_program() {
         assert!(out.value[2].as_str().unwrap().contains("set"));
         let names: Vec<&str> = out.calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["echo", "echo"]);
+        // An integral float is sent as the integer JavaScript would send;
+        // other floats stay floats.
+        let got = value(
+            &mode,
+            "await tools.echo(half=6 / 2, neg=-0.0, frac=2.5, big=2.0 ** 60, top=2.0 ** 53)",
+        );
+        // (`Value`'s equality tells the integer 3 from the float 3.0.)
+        assert_eq!(
+            got,
+            json!({"big": 1_152_921_504_606_846_976.0, "frac": 2.5, "half": 3, "neg": 0, "top": 9_007_199_254_740_992_i64})
+        );
         // An unknown tool is a ToolCallError of kind unknown_tool.
         let got = value(
             &mode,

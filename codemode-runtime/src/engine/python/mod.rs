@@ -959,8 +959,8 @@ fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
                     ));
                 }
             },
-            MontyObject::Float(f) => match serde_json::Number::from_f64(*f) {
-                Some(n) => Value::Number(n),
+            MontyObject::Float(f) => match json_float(*f) {
+                Some(n) => n,
                 None => {
                     return Err(format!(
                         "at {path}: the float {f} (JSON has no NaN or infinity)"
@@ -1007,6 +1007,19 @@ fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
         })
     }
     walk(value, &mut "$".to_owned(), depth + 1)
+}
+
+/// A float as JavaScript would write it in JSON: an integral value that a
+/// double holds exactly (within 2^53) as an integer, so that `n / 2` reaches
+/// a tool taking an integer as it would from a JavaScript program; any other
+/// finite value as a float. `None` for NaN and the infinities.
+fn json_float(f: f64) -> Option<Value> {
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if f.fract() == 0.0 && f.abs() <= EXACT {
+        // In range and integral, so the cast is exact.
+        return Some(Value::from(f as i64));
+    }
+    serde_json::Number::from_f64(f).map(Value::Number)
 }
 
 /// A JSON value as the Python value the program sees.
