@@ -642,7 +642,7 @@ mod tests {
             seed in any::<u32>(),
             at in any::<prop::sample::Index>(),
             edit in 0..3u8,
-            byte in prop::sample::select(b"{}[],:\"\\ 0-.eE1tfnu".to_vec()),
+            byte in prop::sample::select(b"{}[],:\"\\ 0-.eE1tfnu\n\x01".to_vec()),
         ) {
             let mut text = String::new();
             write(&tree, seed, &mut text);
@@ -718,6 +718,21 @@ mod tests {
                 None,
                 "{text}"
             );
+        }
+        // A control character makes a string invalid wherever it falls in
+        // the words read eight at a time, and an escape is found wherever
+        // it falls too.
+        for n in 0..48 {
+            let pad = "x".repeat(n);
+            for raw in ['\u{1}', '\n', '\u{1f}'] {
+                let text = format!("\"{pad}{raw}tail\"");
+                let got = parse(&text, &Bump::new(), Place::Whole, usize::MAX).map(|_| ());
+                assert_eq!(got, None, "{text:?}");
+            }
+            let text = format!("[\"{pad}\\n{pad}\", \"{pad}\"]");
+            let (fast, serde) = both(&text, false, usize::MAX);
+            assert!(fast.is_some(), "{text}");
+            assert_eq!(fast, serde, "{text}");
         }
         // Halves skip the other half's items by brackets and strings alone.
         let text = r#"{"tools": [{"a": "x\"]"}, [1, [2]], "}", 3], "z": 1}"#;
