@@ -52,26 +52,59 @@ impl Kw {
     }
 
     fn of(key: &str) -> Option<Kw> {
-        Some(match key {
-            "$ref" => Kw::Ref,
-            "allOf" => Kw::AllOf,
-            "anyOf" => Kw::AnyOf,
-            "oneOf" => Kw::OneOf,
-            "enum" => Kw::Enum,
-            "const" => Kw::Const,
-            "type" => Kw::Type,
-            "nullable" => Kw::Nullable,
-            "properties" => Kw::Properties,
-            "required" => Kw::Required,
-            "additionalProperties" => Kw::AdditionalProperties,
-            "patternProperties" => Kw::PatternProperties,
-            "items" => Kw::Items,
-            "prefixItems" => Kw::PrefixItems,
-            "additionalItems" => Kw::AdditionalItems,
-            "minItems" => Kw::MinItems,
-            "maxItems" => Kw::MaxItems,
-            _ => return None,
-        })
+        match Key::of(key) {
+            Key::Kw(kw) => Some(kw),
+            _ => None,
+        }
+    }
+}
+
+/// What a key of a schema object is to the lowering, found by one `match`
+/// (a schema object's keys are read once each, so this is a hot path).
+#[derive(Clone, Copy)]
+enum Key {
+    Kw(Kw),
+    Unevaluated,
+    Then,
+    Else,
+    DependentSchemas,
+    If,
+    Speaks(Speaks),
+    DynamicRef,
+    Other,
+}
+
+impl Key {
+    fn of(key: &str) -> Key {
+        match key {
+            "$ref" => Key::Kw(Kw::Ref),
+            "allOf" => Key::Kw(Kw::AllOf),
+            "anyOf" => Key::Kw(Kw::AnyOf),
+            "oneOf" => Key::Kw(Kw::OneOf),
+            "enum" => Key::Kw(Kw::Enum),
+            "const" => Key::Kw(Kw::Const),
+            "type" => Key::Kw(Kw::Type),
+            "nullable" => Key::Kw(Kw::Nullable),
+            "properties" => Key::Kw(Kw::Properties),
+            "required" => Key::Kw(Kw::Required),
+            "additionalProperties" => Key::Kw(Kw::AdditionalProperties),
+            "patternProperties" => Key::Kw(Kw::PatternProperties),
+            "items" => Key::Kw(Kw::Items),
+            "prefixItems" => Key::Kw(Kw::PrefixItems),
+            "additionalItems" => Key::Kw(Kw::AdditionalItems),
+            "minItems" => Key::Kw(Kw::MinItems),
+            "maxItems" => Key::Kw(Kw::MaxItems),
+            "then" => Key::Then,
+            "else" => Key::Else,
+            "dependentSchemas" => Key::DependentSchemas,
+            "if" => Key::If,
+            "unevaluatedProperties" => Key::Unevaluated,
+            "$dynamicRef" | "$recursiveRef" => Key::DynamicRef,
+            _ => match speaks(key) {
+                Some(speaks) => Key::Speaks(speaks),
+                None => Key::Other,
+            },
+        }
     }
 }
 
@@ -168,23 +201,31 @@ impl<'v> Keywords<'v> {
         let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
         let mut dynamic_ref = false;
         let (mut unevaluated, mut branches, mut has_if) = (None, [None; 3], false);
+        let mut note = |says: Speaks| match says {
+            Speaks::OtherKinds => other_kinds = true,
+            Speaks::Objects => more_object = true,
+            Speaks::Arrays => more_array = true,
+        };
         for (key, value) in fields.iter() {
-            match Kw::of(key) {
-                Some(kw) => found[kw as usize] = Some(value),
-                None => {
-                    match key {
-                        "unevaluatedProperties" => unevaluated = Some(value),
-                        "then" => branches[0] = Some(value),
-                        "else" => branches[1] = Some(value),
-                        "dependentSchemas" => branches[2] = Some(value),
-                        "if" => has_if = true,
-                        _ => {}
+            match Key::of(key) {
+                Key::Kw(kw) => found[kw as usize] = Some(value),
+                Key::Speaks(says) => note(says),
+                Key::DynamicRef => dynamic_ref = true,
+                Key::Other => {}
+                // The rare keys with a role of their own, which may speak
+                // of kinds as well.
+                role => {
+                    match role {
+                        Key::Unevaluated => unevaluated = Some(value),
+                        Key::Then => branches[0] = Some(value),
+                        Key::Else => branches[1] = Some(value),
+                        Key::DependentSchemas => branches[2] = Some(value),
+                        Key::If => has_if = true,
+                        // Met above.
+                        Key::Kw(_) | Key::Speaks(_) | Key::DynamicRef | Key::Other => {}
                     }
-                    match speaks(key) {
-                        Some(Speaks::OtherKinds) => other_kinds = true,
-                        Some(Speaks::Objects) => more_object = true,
-                        Some(Speaks::Arrays) => more_array = true,
-                        None => dynamic_ref |= matches!(key, "$dynamicRef" | "$recursiveRef"),
+                    if let Some(says) = speaks(key) {
+                        note(says);
                     }
                 }
             }
