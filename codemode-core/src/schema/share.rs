@@ -19,7 +19,7 @@
 //! compares its subtree, whose depth the lowering bounds.
 
 use super::ir::{Doc, Extra, Object, Prop, Ty};
-use super::lower::{Def, Lowered};
+use super::lower::{Def, Lowered, LoweredTool};
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use hashes::{Keyed, TreeHashes};
@@ -119,12 +119,7 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
     for def in &mut lowered.defs {
         visit_mut(&mut def.ty, &mut open_objects);
     }
-    for tool in &mut lowered.tools {
-        visit_mut(&mut tool.input, &mut open_objects);
-        if let Some(output) = &mut tool.output {
-            visit_mut(output, &mut open_objects);
-        }
-    }
+    each_tool_type(&mut lowered.tools, &|ty| visit_mut(ty, &mut open_objects));
     let shapes = count(lowered);
     if shapes.is_empty() {
         return;
@@ -159,11 +154,26 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
     for def in &mut lowered.defs {
         replace_within(&mut def.ty, &ids);
     }
-    for tool in &mut lowered.tools {
-        replace(&mut tool.input, &ids);
-        if let Some(output) = &mut tool.output {
-            replace(output, &ids);
+    each_tool_type(&mut lowered.tools, &|ty| replace(ty, &ids));
+}
+
+/// Calls `f` on each tool's input and output type. The tools of a long
+/// list are split between two threads ([`crate::parallel`]): `f` changes
+/// only the type it is given, so the result is the same.
+fn each_tool_type(tools: &mut [LoweredTool], f: &(impl Fn(&mut Ty) + Sync)) {
+    let run = |tools: &mut [LoweredTool]| {
+        for tool in tools {
+            f(&mut tool.input);
+            if let Some(output) = &mut tool.output {
+                f(output);
+            }
         }
+    };
+    let (front, back) = tools.split_at_mut(crate::parallel::split_point(tools.len()));
+    if back.is_empty() {
+        run(front);
+    } else {
+        crate::parallel::join(|| run(front), || run(back));
     }
 }
 
@@ -213,7 +223,7 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
         });
         ids.insert((alias.ty, alias.doc), lowered.defs.len() - 1);
     }
-    let refer = &mut |ty: &mut Ty| {
+    let refer = |ty: &mut Ty| {
         if let Ty::Object(obj) = ty {
             for prop in &mut obj.props {
                 // Moved out to be looked up, and back unless it is shared.
@@ -228,14 +238,9 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
     // An alias's body is a property's type, never a property, so no alias
     // comes to refer to itself.
     for def in &mut lowered.defs {
-        visit_mut(&mut def.ty, refer);
+        visit_mut(&mut def.ty, &mut &refer);
     }
-    for tool in &mut lowered.tools {
-        visit_mut(&mut tool.input, refer);
-        if let Some(output) = &mut tool.output {
-            visit_mut(output, refer);
-        }
-    }
+    each_tool_type(&mut lowered.tools, &|ty| visit_mut(ty, &mut &refer));
 }
 
 /// The described property types worth an alias, in the order first met. A
