@@ -96,7 +96,7 @@ fn every_promise_of_the_instructions_holds() {
             json!({"d": {"k": 1}, "l": [1], "t": [1, 2], "s": "x", "i": 3, "f": 1.5, "b": true, "n": null}),
         ),
         (
-            "exactly tools and ToolCallError are bound; the stub's classes are not",
+            "tools and ToolCallError are bound; the stub's classes are not",
             "r = [ToolCallError is not None, tools is not None]\nfor probe in ['KvSetArgs', 'Tools']:\n    try:\n        KvSetArgs if probe == 'KvSetArgs' else Tools\n    except NameError:\n        r.append('no ' + probe)\nr",
             json!([true, true, "no KvSetArgs", "no Tools"]),
         ),
@@ -270,16 +270,25 @@ fn tool_calls_are_recorded_and_bad_arguments_are_refused_in_the_program() {
         assert!(out.value[2].as_str().unwrap().contains("set"));
         let names: Vec<&str> = out.calls.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["echo", "echo"]);
-        // An integral float is sent as the integer JavaScript would send;
-        // other floats stay floats.
+        // An integral float that fits 64 bits is sent as an integer, as
+        // JavaScript sends it; other floats stay floats.
         let got = value(
             &mode,
-            "await tools.echo(half=6 / 2, neg=-0.0, frac=2.5, big=2.0 ** 60, top=2.0 ** 53)",
+            "await tools.echo(half=6 / 2, neg=-0.0, frac=2.5, big=2.0 ** 60, low=-(2.0 ** 63), high=2.0 ** 63, past=2.0 ** 64, tiny=5e-324)",
         );
         // (`Value`'s equality tells the integer 3 from the float 3.0.)
         assert_eq!(
             got,
-            json!({"big": 1_152_921_504_606_846_976.0, "frac": 2.5, "half": 3, "neg": 0, "top": 9_007_199_254_740_992_i64})
+            json!({
+                "big": 1_152_921_504_606_846_976_i64,
+                "frac": 2.5,
+                "half": 3,
+                "high": 9_223_372_036_854_775_808_u64,
+                "low": i64::MIN,
+                "neg": 0,
+                "past": 18_446_744_073_709_551_616.0,
+                "tiny": 5e-324,
+            })
         );
         // An unknown tool is a ToolCallError of kind unknown_tool.
         let got = value(

@@ -1009,15 +1009,22 @@ fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
     walk(value, &mut "$".to_owned(), depth + 1)
 }
 
-/// A float as JavaScript would write it in JSON: an integral value that a
-/// double holds exactly (within 2^53) as an integer, so that `n / 2` reaches
-/// a tool taking an integer as it would from a JavaScript program; any other
-/// finite value as a float. `None` for NaN and the infinities.
+/// A float as JavaScript would send it in JSON: an integral value that fits
+/// a 64-bit integer as that integer, so that `n / 2` reaches a tool taking
+/// an integer as it would from a JavaScript program; any other finite value
+/// as a float. `None` for NaN and the infinities.
 fn json_float(f: f64) -> Option<Value> {
-    const EXACT: f64 = 9_007_199_254_740_992.0;
-    if f.fract() == 0.0 && f.abs() <= EXACT {
-        // In range and integral, so the cast is exact.
-        return Some(Value::from(f as i64));
+    // 2^63 and 2^64, which doubles hold exactly.
+    const I64_END: f64 = 9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+    if f.fract() == 0.0 {
+        // Integral and within range, so each cast is exact.
+        if (-I64_END..I64_END).contains(&f) {
+            return Some(Value::from(f as i64));
+        }
+        if (0.0..U64_END).contains(&f) {
+            return Some(Value::from(f as u64));
+        }
     }
     serde_json::Number::from_f64(f).map(Value::Number)
 }
