@@ -353,7 +353,10 @@ mod tests {
     fn long_lists_split_across_threads_render_as_one_pass_does() {
         crate::parallel::two_threads();
         // Enough tools, classes and definitions to be split, with shared and
-        // clashing definitions, nested objects and names Python must quote.
+        // clashing definitions, nested objects and names Python must quote;
+        // a closed object and a described property in every tool's own
+        // type, so that each sharing pass that works per tool has work in
+        // both halves.
         let tools: Vec<ToolDef> = (0..150)
             .map(|i| {
                 let person = if i % 4 == 0 {
@@ -361,18 +364,24 @@ mod tests {
                 } else {
                     json!({"type": "object", "properties": {"name": {"type": "string"}, "next": {"$ref": "#/$defs/Person"}}})
                 };
-                ToolDef::new(
-                    if i % 7 == 0 { format!("tool-{i}") } else { format!("tool_{i}") },
-                    json!({
+                let mut input = json!({
                         "$defs": {"Person": person},
                         "type": "object",
                         "properties": {
                             "who": {"$ref": "#/$defs/Person"},
                             "opts": {"type": "object", "properties": {"deep": {"type": "boolean", "description": "a\nb"}, "class": {"type": "string"}}},
-                            "odd": {"type": "quaternion"}
+                            "odd": {"type": "quaternion"},
+                            "filter": {"type": "object", "additionalProperties": false, "properties": {"field": {"type": "string"}, "value": {"type": "string"}}},
+                            "target": {"type": "string", "description": "The exact reference of the element to act on, from the page snapshot."}
                         },
                         "required": ["who"]
-                    }),
+                    });
+                // A key of its own, so that no two inputs are one shared type
+                // and the described property stays in each tool's own type.
+                input["properties"][format!("own_{i}")] = json!({"type": "integer"});
+                ToolDef::new(
+                    if i % 7 == 0 { format!("tool-{i}") } else { format!("tool_{i}") },
+                    input,
                 )
                 .with_description(format!("Tool {i}."))
                 .with_output_schema(json!({"type": "array", "items": {"$ref": "#/$defs/Person"}, "$defs": {"Person": {"type": "string"}}}))
