@@ -725,9 +725,19 @@ mod tests {
         for n in 0..48 {
             let pad = "x".repeat(n);
             for raw in ['\u{1}', '\n', '\u{1f}'] {
-                let text = format!("\"{pad}{raw}tail\"");
-                let got = parse(&text, &Bump::new(), Place::Whole, usize::MAX).map(|_| ());
-                assert_eq!(got, None, "{text:?}");
+                // Before any escape, after one, and in a tool of each half.
+                for text in [
+                    format!("\"{pad}{raw}tail\""),
+                    format!("\"\\n{pad}{raw}tail\""),
+                    format!("[\"ok\", \"\\t{pad}{raw}\", \"{pad}{raw}\\t\"]"),
+                ] {
+                    // Whole, and in halves (the half that builds a string
+                    // must refuse it; the other skips it unread).
+                    for halves in PLACES {
+                        let (fast, serde) = both(&text, halves, usize::MAX);
+                        assert_eq!((fast, serde), (None, None), "{text:?}");
+                    }
+                }
             }
             let text = format!("[\"{pad}\\n{pad}\", \"{pad}\"]");
             let (fast, serde) = both(&text, false, usize::MAX);
