@@ -365,17 +365,17 @@ mod tests {
                     json!({"type": "object", "properties": {"name": {"type": "string"}, "next": {"$ref": "#/$defs/Person"}}})
                 };
                 let mut input = json!({
-                        "$defs": {"Person": person},
-                        "type": "object",
-                        "properties": {
-                            "who": {"$ref": "#/$defs/Person"},
-                            "opts": {"type": "object", "properties": {"deep": {"type": "boolean", "description": "a\nb"}, "class": {"type": "string"}}},
-                            "odd": {"type": "quaternion"},
-                            "filter": {"type": "object", "additionalProperties": false, "properties": {"field": {"type": "string"}, "value": {"type": "string"}}},
-                            "target": {"type": "string", "description": "The exact reference of the element to act on, from the page snapshot."}
-                        },
-                        "required": ["who"]
-                    });
+                    "$defs": {"Person": person},
+                    "type": "object",
+                    "properties": {
+                        "who": {"$ref": "#/$defs/Person"},
+                        "opts": {"type": "object", "properties": {"deep": {"type": "boolean", "description": "a\nb"}, "class": {"type": "string"}}},
+                        "odd": {"type": "quaternion"},
+                        "filter": {"type": "object", "additionalProperties": false, "properties": {"field": {"type": "string"}, "value": {"type": "string"}}},
+                        "target": {"type": "string", "description": "The exact reference of the element to act on, from the page snapshot."}
+                    },
+                    "required": ["who"]
+                });
                 // A key of its own, so that no two inputs are one shared type
                 // and the described property stays in each tool's own type.
                 input["properties"][format!("own_{i}")] = json!({"type": "integer"});

@@ -208,26 +208,29 @@ impl<'v> Keywords<'v> {
         };
         for (key, value) in fields.iter() {
             match Key::of(key) {
-                Key::Kw(kw) => found[kw as usize] = Some(value),
-                Key::Speaks(says) => note(says),
-                Key::DynamicRef => dynamic_ref = true,
-                Key::Other => {}
-                // The rare keys with a role of their own, which may speak
-                // of kinds as well.
-                role => {
-                    match role {
-                        Key::Unevaluated => unevaluated = Some(value),
-                        Key::Then => branches[0] = Some(value),
-                        Key::Else => branches[1] = Some(value),
-                        Key::DependentSchemas => branches[2] = Some(value),
-                        Key::If => has_if = true,
-                        // Met above.
-                        Key::Kw(_) | Key::Speaks(_) | Key::DynamicRef | Key::Other => {}
-                    }
-                    if let Some(says) = speaks(key) {
-                        note(says);
-                    }
+                Key::Kw(kw) => {
+                    found[kw as usize] = Some(value);
+                    continue;
                 }
+                Key::Speaks(says) => {
+                    note(says);
+                    continue;
+                }
+                Key::DynamicRef => {
+                    dynamic_ref = true;
+                    continue;
+                }
+                Key::Other => continue,
+                Key::Unevaluated => unevaluated = Some(value),
+                Key::Then => branches[0] = Some(value),
+                Key::Else => branches[1] = Some(value),
+                Key::DependentSchemas => branches[2] = Some(value),
+                Key::If => has_if = true,
+            }
+            // Only the rare keys with a role of their own come here; they
+            // may speak of kinds as well.
+            if let Some(says) = speaks(key) {
+                note(says);
             }
         }
         more_array |= [Kw::MinItems, Kw::MaxItems, Kw::AdditionalItems]
