@@ -40,7 +40,7 @@ pub(super) fn unescape_segment(segment: &str) -> String {
 /// Appends `segment` to a JSON pointer, escaped.
 pub(crate) fn push_segment(ptr: &mut String, segment: &str) {
     ptr.push('/');
-    if !segment.contains(['~', '/']) {
+    if !segment.bytes().any(|b| b == b'~' || b == b'/') {
         ptr.push_str(segment);
         return;
     }
