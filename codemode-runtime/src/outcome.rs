@@ -187,6 +187,9 @@ pub enum RunErrorKind {
     Thrown,
     /// The program does not parse, or uses syntax the sandbox does not run.
     SyntaxError,
+    /// The program's text is longer than [`Limits::max_source_bytes`]; it
+    /// was not parsed.
+    SourceLimit,
     /// The program returned something that cannot be JSON (a BigInt, a
     /// cycle, nesting too deep, a lone surrogate).
     InvalidResult,
@@ -213,6 +216,7 @@ impl RunErrorKind {
             RunErrorKind::HostMemoryLimit => "host_memory_limit",
             RunErrorKind::Thrown => "thrown",
             RunErrorKind::SyntaxError => "syntax_error",
+            RunErrorKind::SourceLimit => "source_limit",
             RunErrorKind::InvalidResult => "invalid_result",
             RunErrorKind::Cancelled => "cancelled",
             RunErrorKind::UnsupportedLanguage => "unsupported_language",

@@ -134,7 +134,7 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("BigInt through eval reached by name", Js, "const f = globalThis['ev' + 'al']; return typeof f;".into(), Want::Value(json!("undefined"))),
         ("a cyclic result", Js, "const a = {}; a.a = a; return a;".into(), Want::Kind(K::InvalidResult)),
         ("closing the wrapper", Js, "return 1 }), globalThis.x = 1, (async () => {".into(), Want::Kind(K::SyntaxError)),
-        ("a huge source", Js, format!("return 1;{}", " ".repeat(300 << 10)), Want::Kind(K::SyntaxError)),
+        ("a huge source", Js, format!("return 1;{}", " ".repeat(300 << 10)), Want::Kind(K::SourceLimit)),
         ("a forged stack overflow", Js, "throw new RangeError('Maximum call stack size exceeded');".into(), Want::Kind(K::Thrown)),
         ("a real stack overflow", Js, "function f() { return f() + 1; } return f();".into(), Want::Kind(K::StackOverflow)),
         ("a memory bomb", Js, "const a = []; for (;;) a.push('x'.repeat(100000) + a.length);".into(), Want::Kind(K::OutOfMemory)),

@@ -113,12 +113,12 @@ pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
 /// Refuses a program longer than `max_bytes`, before any parser sees it.
 pub(crate) fn check_length(code: &str, max_bytes: usize) -> Result<(), RunError> {
     if code.len() > max_bytes {
-        return Err(syntax(
+        return Err(RunError::new(
+            RunErrorKind::SourceLimit,
             format!(
-                "the program is {} bytes; the sandbox takes at most {max_bytes}",
+                "the program is {} bytes; the sandbox takes at most {max_bytes}: write a shorter program, and keep data out of its text",
                 code.len()
             ),
-            None,
         ));
     }
     Ok(())
