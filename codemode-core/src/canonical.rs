@@ -83,8 +83,12 @@ pub(crate) fn json_string(s: &str) -> String {
 }
 
 /// `s` as a Python string literal, escaped as [`json_string`] escapes it
-/// but for characters past U+FFFF, which Python spells `\U0001xxxx` (a
-/// UTF-16 pair would be two lone surrogates there).
+/// but for characters past U+FFFF, which are written as themselves even
+/// where they print as nothing (tag characters, some variation selectors).
+/// A UTF-16 pair would be two lone surrogates in Python, and pyright reads
+/// a `\U000xxxxx` escape past U+FFFF as its low 16 bits only (1.1.414:
+/// `"\U000e0001"` is `"\u0001"` to it), so that neither a literal type
+/// nor a key with such an escape would admit the string it spells.
 pub(crate) fn python_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     push_quoted(&mut out, s, Escape::Python);
@@ -97,7 +101,7 @@ enum Escape {
     Canonical,
     /// Also unseen characters, past U+FFFF as a UTF-16 pair.
     Utf16,
-    /// Also unseen characters, past U+FFFF as `\U` and eight digits.
+    /// Also unseen characters up to U+FFFF; past it, written as they are.
     Python,
 }
 
@@ -118,9 +122,7 @@ fn push_quoted(out: &mut String, s: &str, escape: Escape) {
                 (_, n @ ..=0xffff) => {
                     let _ = write!(out, "\\u{n:04x}");
                 }
-                (Escape::Python, n) => {
-                    let _ = write!(out, "\\U{n:08x}");
-                }
+                (Escape::Python, _) => out.push(c),
                 _ => {
                     let mut units = [0u16; 2];
                     for unit in c.encode_utf16(&mut units) {
@@ -216,11 +218,15 @@ mod tests {
     }
 
     #[test]
-    fn characters_past_the_basic_plane_are_escaped_as_each_language_reads_them() {
-        // A tag character and a variation selector from the supplement.
+    fn characters_past_the_basic_plane_are_written_as_each_language_reads_them() {
+        // A tag character and a variation selector from the supplement:
+        // escaped as a UTF-16 pair for TypeScript, written as they are for
+        // Python, where pyright misreads a `\U` escape past U+FFFF.
         let s = "a\u{e0041}\u{e0100}";
         assert_eq!(json_string(s), r#""a\udb40\udc41\udb40\udd00""#);
-        assert_eq!(python_string(s), r#""a\U000e0041\U000e0100""#);
+        assert_eq!(python_string(s), "\"a\u{e0041}\u{e0100}\"");
+        // Those up to U+FFFF are still escaped in both.
+        assert_eq!(python_string("a\u{200c}b"), r#""a\u200cb""#);
         // Both read back as the same string.
         let back: String = serde_json::from_str(&json_string(s)).unwrap();
         assert_eq!(back, s);

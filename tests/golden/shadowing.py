@@ -12,7 +12,7 @@ class StrArgs(TypedDict, total=False):
     s: str
 
 UnicodeArgs = TypedDict("UnicodeArgs", {
-    "k\U000e0100": 'bool',
+    "k󠄀": 'bool',
     "été": 'str',
     "𞀰": 'int',
 }, total=False)
