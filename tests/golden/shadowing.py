@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Awaitable, Callable, Literal, Protocol, TypedDict, overload
+from typing import Any, Awaitable, Callable, Literal, NotRequired, Protocol, TypedDict, overload
 
 class ToolCallError(Exception):
     toolName: str
@@ -7,6 +7,11 @@ class ToolCallError(Exception):
 
 class HiddenArgs(TypedDict):
     r: str
+
+ProtoKeyArgs = TypedDict("ProtoKeyArgs", {
+    "__proto__": 'str',
+    "id": 'NotRequired[int]',
+})
 
 class StrArgs(TypedDict, total=False):
     s: str
@@ -28,6 +33,8 @@ class Tools(Protocol):
     async def new(self, *, kind: str) -> Any:
         """Named like a construct signature."""
     async def proto(self, *, constructor: int = ..., id: str, toString: str = ..., valueOf: bool = ...) -> Any: ...
+    async def proto_key(self, args: ProtoKeyArgs) -> Any:
+        """A key an object literal cannot write plainly."""
     async def unicode(self, args: UnicodeArgs = ...) -> Any:
         """One key Python 3.11 can spell as a name, one it cannot."""
     async def with_dash(self, **kwargs: Any) -> Any: ...

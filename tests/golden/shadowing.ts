@@ -17,6 +17,11 @@ declare const tools: {
   "new"(args: { kind: string }): Promise<unknown>;
   overload(args?: { [key: string]: unknown }): Promise<unknown>;
   proto(args: { constructor?: number | Object["constructor"]; id: string; toString?: string | Object["toString"]; valueOf?: boolean | Object["valueOf"] }): Promise<unknown>;
+  // A key an object literal cannot write plainly.
+  proto_key(args: {
+    __proto__: string; // Write this key as ["__proto__"]: a plain __proto__ sets the prototype and sends no key.
+    id?: number;
+  }): Promise<unknown>;
   str(args?: { s?: string }): Promise<unknown>;
   // One key Python 3.11 can spell as a name, one it cannot.
   unicode(args?: { "k\udb40\udd00"?: boolean; "été"?: string; "𞀰"?: number }): Promise<unknown>;

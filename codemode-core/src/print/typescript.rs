@@ -6,6 +6,16 @@ use crate::canonical::json_string;
 
 /// The members of TypeScript's `Object` interface, which every object type
 /// has: an optional property named like one needs [`Printer::inherited`].
+/// The key that an object literal cannot write plainly: `{ __proto__: x }`
+/// sets the object's prototype (or nothing, for a value that is no object)
+/// and sends no key, yet TypeScript types it as the key. The SDK says how
+/// to write it ([`PROTO_NOTE`]).
+const PROTO: &str = "__proto__";
+
+/// What a `__proto__` property's doc adds.
+const PROTO_NOTE: &str =
+    r#"Write this key as ["__proto__"]: a plain __proto__ sets the prototype and sends no key."#;
+
 const OBJECT_MEMBERS: [&str; 7] = [
     "constructor",
     "hasOwnProperty",
@@ -338,7 +348,10 @@ impl<'a> Printer<'a> {
             self.out.push_str(" }");
             return;
         }
-        let multiline = obj.props.iter().any(|p| !p.doc.is_empty());
+        let multiline = obj
+            .props
+            .iter()
+            .any(|p| !p.doc.is_empty() || p.name == PROTO);
         self.out.push('{');
         if multiline {
             self.out.push('\n');
@@ -348,6 +361,9 @@ impl<'a> Printer<'a> {
             // A one-line doc trails its property as a `//` comment (fewer
             // tokens than a JSDoc block); a longer one goes above it.
             let mut lines = doc_lines(&prop.doc);
+            if prop.name == PROTO {
+                lines.push(PROTO_NOTE.into());
+            }
             if multiline {
                 if lines.len() > 1 {
                     self.doc_block(std::mem::take(&mut lines));
@@ -456,6 +472,30 @@ mod tests {
         for at in 0..lowered.tools.len() {
             assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
         }
+    }
+
+    #[test]
+    fn a_proto_key_says_how_to_write_it() {
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "__proto__": {"type": "string"},
+                "id": {"type": "integer"}
+            }, "required": ["__proto__"]}),
+        )];
+        let text = render(&lower_borrowed(&tools));
+        let want = format!("\n    __proto__: string; // {PROTO_NOTE}\n    id?: number;\n");
+        assert!(text.contains(&want), "{text}");
+        // Beside a description of its own, the note is a line of the block.
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "__proto__": {"type": "string", "description": "The parent."}
+            }}),
+        )];
+        let text = render(&lower_borrowed(&tools));
+        let want = format!("/**\nThe parent.\n{PROTO_NOTE}\n     */\n    __proto__?: string;");
+        assert!(text.contains(&want), "{text}");
     }
 
     #[test]

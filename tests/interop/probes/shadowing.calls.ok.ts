@@ -9,4 +9,5 @@ async function main(): Promise<void> {
   await tools.blank({ "": "v", id: 1 });
   await tools.proto({ id: "1" });
   await tools.proto({ id: "1", toString: "s", constructor: 2, valueOf: true });
+  await tools.proto_key({ ["__proto__"]: "p", id: 1 });
 }
