@@ -167,6 +167,12 @@ fn literal_arguments_are_checked_against_the_schema() {
         ["tools.search(): `limit` must be an int, not a string"]
     );
     assert_eq!(found(Py, "await tools.search()"), [(1, 13, "missing-key")]);
+    // `bool` is a subclass of `int`, so mypy and pyright take `True` for an
+    // `int` parameter; the schema does not, and the check says so.
+    assert_eq!(
+        messages(Py, "await tools.search(query='q', limit=True)"),
+        ["tools.search(): `limit` must be an int, not a boolean"]
+    );
 }
 
 #[test]
