@@ -16,11 +16,14 @@
 //! Converting to and from `Value` keeps its own stack, so depth is no limit.
 
 use bumpalo::Bump;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
 mod fast;
+mod split;
+
+pub(crate) use split::parse_split;
 
 /// One JSON value in the arena.
 #[derive(Debug, Clone, Copy)]
@@ -268,7 +271,7 @@ pub(crate) fn arena_for(text: &str) -> Bump {
 /// Parses `text` as one JSON value into `bump`. Nesting is not limited here;
 /// callers bound it first.
 pub(crate) fn parse<'a>(text: &'a str, bump: &'a Bump) -> Result<Json<'a>, serde_json::Error> {
-    parse_at(text, bump, Place::Whole, usize::MAX)
+    parse_within(text, bump, usize::MAX)
 }
 
 /// Parses `text` as [`parse`] does, but refuses it as soon as arrays and
@@ -280,27 +283,17 @@ pub(crate) fn parse_within<'a>(
     bump: &'a Bump,
     levels: usize,
 ) -> Result<Json<'a>, serde_json::Error> {
-    parse_at(text, bump, Place::Whole, levels)
-}
-
-fn parse_at<'a>(
-    text: &'a str,
-    bump: &'a Bump,
-    place: Place,
-    levels: usize,
-) -> Result<Json<'a>, serde_json::Error> {
-    match fast::parse(text, bump, place, levels) {
+    match fast::parse(text, bump, levels) {
         Some(json) => Ok(json),
-        None => parse_with_serde(text, bump, place, levels),
+        None => parse_with_serde(text, bump, levels),
     }
 }
 
-/// [`parse_at`] through serde_json alone: the reading that judges every
-/// text the fast reader leaves to it.
+/// [`parse_within`] through serde_json alone: the reading that judges
+/// every text the fast reader leaves to it.
 fn parse_with_serde<'a>(
     text: &'a str,
     bump: &'a Bump,
-    place: Place,
     levels: usize,
 ) -> Result<Json<'a>, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
@@ -309,30 +302,11 @@ fn parse_with_serde<'a>(
     let json = Node {
         bump,
         scratch: &mut scratch,
-        place,
         levels,
     }
     .deserialize(&mut de)?;
     de.end()?;
     Ok(json)
-}
-
-/// Parses a tool list (an array of tools, or an object with a `tools`
-/// array) with only every other tool built: those at even indexes when
-/// `half` is 0, at odd ones when it is 1; the others are checked and skipped,
-/// and stand as `null`. Two threads, one per half, read a long list in
-/// little more than half the time. The result has the shape
-/// [`parse`] gives, so the same checks apply to it; an error may be worded
-/// differently from `parse`'s (read the text whole again to report one).
-/// Nesting is bounded as [`parse_within`] bounds it, in the tools each half
-/// builds and around them; the tools it skips are skipped without recursion.
-pub(crate) fn parse_half<'a>(
-    text: &'a str,
-    bump: &'a Bump,
-    half: usize,
-    levels: usize,
-) -> Result<Json<'a>, serde_json::Error> {
-    parse_at(text, bump, Place::ListRoot(half % 2), levels)
 }
 
 /// Children gathered before they move into the arena, shared by every level.
@@ -345,50 +319,15 @@ struct Scratch<'a> {
 struct Node<'s, 'a> {
     bump: &'a Bump,
     scratch: &'s mut Scratch<'a>,
-    place: Place,
     /// How many more levels of arrays and objects may open here.
     levels: usize,
 }
 
-/// Where a value sits, for reading a tool list in halves: the elements of
-/// the list's array (the top level, or the value of a top-level `tools`)
-/// are built only when they fall to this half, and skipped otherwise.
-#[derive(Clone, Copy, PartialEq)]
-enum Place {
-    /// Anything, read whole.
-    Whole,
-    /// The top level of a tool list read in halves, keeping the elements
-    /// whose index has this remainder mod 2.
-    ListRoot(usize),
-    /// The value of the top-level `tools`, keeping the same elements.
-    ListTools(usize),
-}
-
-impl Place {
-    /// Whether the item at `index` of an array here is built (the others
-    /// are skipped, and stand as `null`).
-    fn builds(self, index: usize) -> bool {
-        match self {
-            Place::ListRoot(half) | Place::ListTools(half) => index % 2 == half,
-            Place::Whole => true,
-        }
-    }
-
-    /// The place of the value under `key` in an object here.
-    fn under(self, key: &str) -> Place {
-        match self {
-            Place::ListRoot(half) if key == "tools" => Place::ListTools(half),
-            _ => Place::Whole,
-        }
-    }
-}
-
 impl<'a> Node<'_, 'a> {
-    fn child(&mut self, place: Place) -> Node<'_, 'a> {
+    fn child(&mut self) -> Node<'_, 'a> {
         Node {
             bump: self.bump,
             scratch: &mut *self.scratch,
-            place,
             levels: self.levels,
         }
     }
@@ -464,16 +403,8 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
     fn visit_seq<A: SeqAccess<'de>>(mut self, mut seq: A) -> Result<Json<'a>, A::Error> {
         self.open()?;
         let start = self.scratch.items.len();
-        for index in 0.. {
-            let item = if self.place.builds(index) {
-                seq.next_element_seed(self.child(Place::Whole))?
-            } else {
-                seq.next_element::<IgnoredAny>()?.map(|_| Json::Null)
-            };
-            match item {
-                Some(item) => self.scratch.items.push(item),
-                None => break,
-            }
+        while let Some(item) = seq.next_element_seed(self.child())? {
+            self.scratch.items.push(item);
         }
         let items = self
             .bump
@@ -485,8 +416,7 @@ impl<'de: 'a, 'a> Visitor<'de> for Node<'_, 'a> {
         self.open()?;
         let start = self.scratch.entries.len();
         while let Some(key) = map.next_key_seed(Key(self.bump))? {
-            let place = self.place.under(key);
-            let value = map.next_value_seed(self.child(place))?;
+            let value = map.next_value_seed(self.child())?;
             self.scratch.entries.push((key, value));
         }
         Ok(Json::Object(take_fields(
@@ -579,12 +509,15 @@ mod tests {
                 assert!(parse_within(text, &bump, deepest - 1).is_err(), "{text}");
             }
         }
-        // In halves, the tools a half skips are not counted against it.
-        let text = r#"{"tools": [{"a": [[1]]}, {"b": 2}], "x": [3]}"#;
-        assert!(parse_half(text, &bump, 0, 5).is_ok());
-        assert!(parse_half(text, &bump, 0, 4).is_err());
-        assert!(parse_half(text, &bump, 1, 3).is_ok());
-        assert!(parse_half(text, &bump, 1, 2).is_err());
+        // In two parts, nesting is bounded as in one: a part that reads
+        // past the bound counts for nothing.
+        let text = r#"{"tools": [{"a": 1}, {"a": [[1]]}, {"b": 2}], "x": [3]}"#;
+        for levels in 0..7 {
+            let (first, mut second) = (Bump::new(), Bump::new());
+            let split = parse_split(text, &first, &mut second, levels).map(|j| j.to_value());
+            let whole = parse_within(text, &bump, levels).ok().map(|j| j.to_value());
+            assert_eq!(split, whole, "{levels}");
+        }
     }
 
     #[test]
@@ -609,41 +542,34 @@ mod tests {
     }
 
     #[test]
-    fn two_halves_hold_every_element_of_the_list_once() {
+    fn a_list_read_in_two_parts_is_the_list_read_whole() {
+        crate::parallel::two_threads();
+        let many = format!(
+            "{{\"tools\": [{}], \"nextCursor\": null}}",
+            (0..400)
+                .map(|i| format!(
+                    r#"{{"name": "t{i}", "s": {{"anyOf": [{{"a": 1}},{{"b": "}},{{"}}]}}}}"#
+                ))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         for text in [
             r#"[{"a": [1, 2, 3]}, 2, [3, [4]], "four", null]"#,
             r#"{"next": [1, 2], "tools": [0, {"x": [1, 2]}, 2, 3], "z": 1}"#,
-            r#"{"tools": [1, 2], "tools": [3, 4, 5]}"#,
-            r#"{"tools": [1, 2, 3]}"#,
+            r#"{"tools": [{"a": 1}, {"b": 2}], "tools": [{"c": 3},{"d": 4},{"e": 5}]}"#,
+            r#"{"tools": [{"a": "},{"}, {"b": [{"c": 1},{"d": 2}]}, {"e": 3}], "z": [{"f": 1},{"g": 2}]}"#,
             r#"{"tools": {"not": "a list"}}"#,
             r#"{"other": 1}"#,
             "[]",
             "7",
+            &many,
         ] {
-            let whole: Value = serde_json::from_str(text).unwrap();
-            let bump = Bump::new();
-            let halves = [0, 1].map(|half| {
-                parse_half(text, &bump, half, usize::MAX)
-                    .unwrap()
-                    .to_value()
-            });
-            let list = |v: &Value| v.get("tools").cloned().unwrap_or_else(|| v.clone());
-            let (even, odd) = (list(&halves[0]), list(&halves[1]));
-            match list(&whole) {
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        let (mine, other) = if i % 2 == 0 {
-                            (&even, &odd)
-                        } else {
-                            (&odd, &even)
-                        };
-                        assert_eq!(&mine[i], item, "{text} #{i}");
-                        assert_eq!(other[i], Value::Null, "{text} #{i}");
-                    }
-                    assert_eq!(even.as_array().map(Vec::len), Some(items.len()));
-                }
-                // Not a list: both halves read it whole.
-                other => assert!(even == other && odd == other, "{text}"),
+            let whole = parse(text, &Bump::new()).unwrap().to_value();
+            // Each run of threads may split it elsewhere, or not at all.
+            for _ in 0..20 {
+                let (first, mut second) = (Bump::new(), Bump::new());
+                let split = parse_split(text, &first, &mut second, usize::MAX);
+                assert_eq!(split.map(|j| j.to_value()).as_ref(), Some(&whole), "{text}");
             }
         }
     }

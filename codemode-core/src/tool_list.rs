@@ -95,8 +95,8 @@ impl Arenas {
 const SHALLOW: usize = 512;
 
 /// The tools of the list in `text`, read as [`parse_tool_list`] reads them.
-/// A long list is read in two halves at once ([`json::parse_half`]), each
-/// thread building every other tool.
+/// A long list is read in two parts at once ([`json::parse_split`]), each
+/// thread building the tools of its part.
 ///
 /// The first reading refuses nesting past [`SHALLOW`] levels. Only when it
 /// fails (bad JSON, or deep JSON) is the text scanned for nesting past
@@ -120,26 +120,13 @@ pub(crate) fn read_tools<'a>(
         check_depth(source, text)?;
         return read_whole(source, text, first);
     };
-    let (even, odd) = crate::parallel::join(
-        || json::parse_half(text, first, 0, SHALLOW).map(|list| &*first.alloc(list)),
-        move || {
-            let second: &'a Bump = second;
-            json::parse_half(text, second, 1, SHALLOW).map(|list| &*second.alloc(list))
-        },
-    );
-    let (Ok(even), Ok(odd)) = (even, odd) else {
-        check_depth(source, text)?;
-        return read_whole(source, text, first);
-    };
-    // The same text, so the same shape: each half holds every other tool.
-    let even = tools_of(even).map_err(|e| shape_error(source, e))?;
-    let odd = tools_of(odd).map_err(|e| shape_error(source, e))?;
-    let tools = even
-        .iter()
-        .zip(odd)
-        .enumerate()
-        .map(|(i, (e, o))| if i % 2 == 0 { e } else { o });
-    listed(tools).map_err(|e| shape_error(source, e))
+    match json::parse_split(text, first, second, SHALLOW) {
+        Some(list) => list_of(source, first.alloc(list)),
+        None => {
+            check_depth(source, text)?;
+            read_whole(source, text, first)
+        }
+    }
 }
 
 /// The tools of the list in `text`, read in one pass, without a bound on

@@ -1,10 +1,10 @@
 //! A reader for the usual tool list, straight from its bytes into the arena.
 //!
 //! serde_json's deserializer reads a value through a visitor, one call per
-//! value, and a half of a long list still parses the other half's tools to
-//! skip them. This reader does neither: it walks the bytes with its own
-//! stack, finds the ends of strings eight bytes at a time, and skips the
-//! other half's tools by their brackets alone.
+//! value. This reader walks the bytes with its own stack and finds the ends
+//! of strings eight bytes at a time. A long list is read in two parts at
+//! once (see [`parse_first`] and [`parse_second`]): each part reads only its
+//! own tools.
 //!
 //! It reads only what it can read exactly as serde_json does, and gives up
 //! (`None`) on anything else: bad JSON, nesting past the caller's bound, an
@@ -15,40 +15,144 @@
 //! the one serde_json's reading would give, and everything else is judged by
 //! serde_json in its own words.
 
-use super::{Fields, Json, Node, Num, Place, Scratch, take_fields};
+use super::{Fields, Json, Node, Num, Scratch, take_fields};
 use bumpalo::Bump;
 use serde::de::DeserializeSeed;
 
-/// The tree of `text`, built as [`super::parse_at`] builds it with serde_json,
-/// or `None` where this reader leaves the text to serde_json.
-pub(super) fn parse<'a>(
+/// The tree of `text`, built as [`super::parse_within`] builds it with
+/// serde_json, or `None` where this reader leaves the text to serde_json.
+pub(super) fn parse<'a>(text: &'a str, bump: &'a Bump, levels: usize) -> Option<Json<'a>> {
+    Reader::new(text, bump, 0).read(Place::Whole, levels)
+}
+
+/// Where a value sits, for reading a tool list in two parts: the list's
+/// array is the top level, or the value of a top-level `tools`.
+#[derive(Clone, Copy, PartialEq)]
+enum Place {
+    /// Anywhere else.
+    Whole,
+    /// The top level of a tool list.
+    ListRoot,
+    /// The value of the top-level `tools`.
+    ListTools,
+}
+
+impl Place {
+    /// The place of the value under `key` in an object here.
+    fn under(self, key: &str) -> Place {
+        match self {
+            Place::ListRoot if key == "tools" => Place::ListTools,
+            _ => Place::Whole,
+        }
+    }
+}
+
+/// The tools that [`parse_second`] read: the elements of the list from the
+/// one at `at` to its end, and the place of the `]` that closes it.
+#[derive(Clone, Copy)]
+pub(super) struct Part<'a> {
+    pub(super) at: usize,
+    items: &'a [Json<'a>],
+    close: usize,
+}
+
+/// The first part of a tool list read in two: the list, as [`parse`] reads
+/// it, except that at each element of the list after the first it asks
+/// `second` (with where the element starts) for the part read by the second
+/// thread. `None` means "ask again at the next element"; `Some` is the
+/// answer, after which it asks no more. When the part starts at this very
+/// element, its elements are taken as they are and the reading goes on at
+/// the list's `]`; otherwise it reads the rest itself. So the second part's
+/// elements are used only where this reading confirms that they are the
+/// list's, and the tree is the one [`parse`] gives.
+pub(super) fn parse_first<'a>(
     text: &'a str,
     bump: &'a Bump,
-    place: Place,
     levels: usize,
+    second: &mut dyn FnMut(usize) -> Option<Option<Part<'a>>>,
 ) -> Option<Json<'a>> {
-    Reader {
-        text,
-        bytes: text.as_bytes(),
-        pos: 0,
-        bump,
-        items: Vec::new(),
-        entries: Vec::new(),
-        frames: Vec::new(),
-        unescaped: String::new(),
+    let mut reader = Reader::new(text, bump, 0);
+    reader.split = Some(second);
+    reader.read(Place::ListRoot, levels)
+}
+
+/// Guesses made at most, and text read on wrong guesses at most (as a
+/// share of the whole), before [`parse_second`] gives up.
+const GUESSES: usize = 16;
+
+/// The second part of a tool list read in two: the elements of the list
+/// from the first one that seems to start at `from` or later, read with
+/// `levels` left for each (or `None`). Where an element starts is a guess,
+/// `},{` with whitespace around the comma: it must read as the elements of
+/// an array up to a `]` that ends the list, with only the end of the
+/// top-level object after it. The guess can still be wrong (inside a
+/// string, or inside another array at the end); [`parse_first`] confirms it.
+/// Wrong guesses are bounded in number and in the text they read, so the
+/// work stays linear in the text whatever it holds.
+pub(super) fn parse_second<'a>(
+    text: &'a str,
+    bump: &'a Bump,
+    levels: usize,
+    from: usize,
+) -> Option<Part<'a>> {
+    let bytes = text.as_bytes();
+    // The list's `]` gives back a level that no `[` here took.
+    let levels = levels.min(usize::MAX - 1);
+    let object = bytes.iter().find(|b| !is_whitespace(**b)) == Some(&b'{');
+    let (mut at, mut spent) = (from, 0usize);
+    for _ in 0..GUESSES {
+        let start = element_start(bytes, at)?;
+        let mut reader = Reader::new(text, bump, start);
+        reader.partial = true;
+        reader.frames.push(Frame::Array {
+            start: 0,
+            list: false,
+        });
+        if let Some(Json::Array(items)) = reader.read(Place::Whole, levels) {
+            let close = reader.pos - 1;
+            if reader.ends_list(object, levels) {
+                return Some(Part {
+                    at: start,
+                    items,
+                    close,
+                });
+            }
+        }
+        spent += reader.pos - start;
+        if spent > text.len() / 2 {
+            return None;
+        }
+        at = start + 1;
     }
-    .read(place, levels)
+    None
+}
+
+fn is_whitespace(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n' | b'\t' | b'\r')
+}
+
+/// The first `{` at `from` or later that follows `}` and a comma, with
+/// whitespace between: where an element of a list of objects may start.
+fn element_start(bytes: &[u8], from: usize) -> Option<usize> {
+    let mut at = from;
+    loop {
+        let open = at + bytes.get(at..)?.iter().position(|&b| b == b'{')?;
+        let before = |end: usize| bytes[..end].iter().rposition(|&b| !is_whitespace(b));
+        if let Some(comma) = before(open)
+            && bytes[comma] == b','
+            && before(comma).is_some_and(|close| bytes[close] == b'}')
+        {
+            return Some(open);
+        }
+        at = open + 1;
+    }
 }
 
 /// An array or object being read.
 enum Frame<'a> {
-    /// Its items so far are `items[start..]`; `next` is the index of the
-    /// next one.
-    Array {
-        start: usize,
-        place: Place,
-        next: usize,
-    },
+    /// Its items so far are `items[start..]`; `list` tells whether it is
+    /// the tool list.
+    Array { start: usize, list: bool },
     /// Its entries so far are `entries[start..]`; `key` is the key of the
     /// value being read.
     Object {
@@ -58,7 +162,7 @@ enum Frame<'a> {
     },
 }
 
-struct Reader<'a> {
+struct Reader<'a, 's> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
@@ -68,6 +172,12 @@ struct Reader<'a> {
     frames: Vec<Frame<'a>>,
     /// A string with escapes, as it reads once they are replaced.
     unescaped: String,
+    /// Asked at the list's elements for the second part, until it answers
+    /// (see [`parse_first`]).
+    split: Option<&'s mut dyn FnMut(usize) -> Option<Option<Part<'a>>>>,
+    /// Whether a value that closes every frame ends the reading, wherever
+    /// it ends (otherwise only the end of the text may follow it).
+    partial: bool,
 }
 
 const ONES: u64 = 0x0101_0101_0101_0101;
@@ -86,7 +196,57 @@ fn bytes_below_space(word: u64) -> u64 {
     word.wrapping_sub(ONES * 0x20) & !word & HIGHS
 }
 
-impl<'a> Reader<'a> {
+impl<'a, 's> Reader<'a, 's> {
+    fn new(text: &'a str, bump: &'a Bump, pos: usize) -> Self {
+        Reader {
+            text,
+            bytes: text.as_bytes(),
+            pos,
+            bump,
+            items: Vec::new(),
+            entries: Vec::new(),
+            frames: Vec::new(),
+            unescaped: String::new(),
+            split: None,
+            partial: false,
+        }
+    }
+
+    /// The second part's elements, when it is ready at the element about to
+    /// be read (after whitespace) and starts right there.
+    fn second_part(&mut self) -> Option<(&'a [Json<'a>], usize)> {
+        self.split.as_ref()?;
+        self.skip_whitespace();
+        let answer = (self.split.as_mut()?)(self.pos)?;
+        self.split = None;
+        let part = answer?;
+        (part.at == self.pos).then_some((part.items, part.close))
+    }
+
+    /// Whether what follows a list's `]` ends the text: nothing, or the
+    /// rest of the top-level object when the list is its `tools`.
+    fn ends_list(&mut self, object: bool, levels: usize) -> bool {
+        if object {
+            loop {
+                match self.next_token() {
+                    Some(b'}') => break,
+                    Some(b',') if self.key().is_some() => {
+                        let mut value = Reader::new(self.text, self.bump, self.pos);
+                        value.partial = true;
+                        let read = value.read(Place::Whole, levels).is_some();
+                        self.pos = value.pos;
+                        if !read {
+                            return false;
+                        }
+                    }
+                    _ => return false,
+                }
+            }
+        }
+        self.skip_whitespace();
+        self.pos == self.bytes.len()
+    }
+
     fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
@@ -105,7 +265,7 @@ impl<'a> Reader<'a> {
         Some(byte)
     }
 
-    fn read(mut self, mut place: Place, mut levels: usize) -> Option<Json<'a>> {
+    fn read(&mut self, mut place: Place, mut levels: usize) -> Option<Json<'a>> {
         'value: loop {
             let mut value = match self.next_token()? {
                 b'{' => {
@@ -135,15 +295,10 @@ impl<'a> Reader<'a> {
                     } else {
                         self.frames.push(Frame::Array {
                             start: self.items.len(),
-                            place,
-                            next: 0,
+                            list: place != Place::Whole,
                         });
-                        if place.builds(0) {
-                            place = Place::Whole;
-                            continue 'value;
-                        }
-                        self.skip_value()?;
-                        Json::Null
+                        place = Place::Whole;
+                        continue 'value;
                     }
                 }
                 b'"' => Json::String(self.string()?),
@@ -158,25 +313,29 @@ impl<'a> Reader<'a> {
             loop {
                 match self.frames.last_mut() {
                     None => {
+                        if self.partial {
+                            return Some(value);
+                        }
                         self.skip_whitespace();
                         return (self.pos == self.bytes.len()).then_some(value);
                     }
-                    Some(Frame::Array {
-                        start,
-                        place: array_place,
-                        next,
-                    }) => {
+                    Some(&mut Frame::Array { start, list }) => {
                         self.items.push(value);
-                        *next += 1;
-                        let (start, array_place, index) = (*start, *array_place, *next);
                         match self.next_token()? {
-                            b',' if array_place.builds(index) => {
+                            b',' => {
+                                if list
+                                    && let Some((items, close)) = self.second_part()
+                                    && let Some((last, before)) = items.split_last()
+                                {
+                                    // The rest of the list, read by the
+                                    // second part: on to its `]`.
+                                    self.items.extend_from_slice(before);
+                                    value = *last;
+                                    self.pos = close;
+                                    continue;
+                                }
                                 place = Place::Whole;
                                 continue 'value;
-                            }
-                            b',' => {
-                                self.skip_value()?;
-                                value = Json::Null;
                             }
                             b']' => {
                                 self.frames.pop();
@@ -383,7 +542,6 @@ impl<'a> Reader<'a> {
         let number = Node {
             bump: self.bump,
             scratch: &mut Scratch::default(),
-            place: Place::Whole,
             levels: 0,
         }
         .deserialize(&mut de)
@@ -391,80 +549,7 @@ impl<'a> Reader<'a> {
         de.end().ok()?;
         Some(number)
     }
-
-    /// Passes over one value that this half does not build, by its brackets
-    /// and strings alone. It need not check the value: the other half
-    /// builds it, and reads it exactly.
-    fn skip_value(&mut self) -> Option<()> {
-        self.skip_whitespace();
-        match self.peek()? {
-            b'"' => {
-                self.pos += 1;
-                self.skip_string()
-            }
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                loop {
-                    // Commas, colons, numbers and words between the quotes
-                    // and brackets say nothing of where the value ends.
-                    let rest = self.bytes.get(self.pos..)?;
-                    let at = self.pos + rest.iter().position(|&b| SKIP_STOPS[usize::from(b)])?;
-                    self.pos = at + 1;
-                    match self.bytes[at] {
-                        b'"' => self.skip_string()?,
-                        b'{' | b'[' => depth += 1,
-                        _ => {
-                            depth = depth.checked_sub(1)?;
-                            if depth == 0 {
-                                return Some(());
-                            }
-                        }
-                    }
-                }
-            }
-            _ => {
-                let start = self.pos;
-                while let Some(byte) = self.peek() {
-                    if matches!(
-                        byte,
-                        b',' | b']' | b'}' | b':' | b' ' | b'\n' | b'\t' | b'\r'
-                    ) {
-                        break;
-                    }
-                    self.pos += 1;
-                }
-                (self.pos > start).then_some(())
-            }
-        }
-    }
-
-    /// Passes over the rest of a string whose opening quote has been read.
-    fn skip_string(&mut self) -> Option<()> {
-        loop {
-            let stop = self.find(
-                self.pos,
-                |word| bytes_equal(word, b'"') | bytes_equal(word, b'\\'),
-                |b| matches!(b, b'"' | b'\\'),
-            )?;
-            if self.bytes[stop] == b'"' {
-                self.pos = stop + 1;
-                return Some(());
-            }
-            self.pos = stop + 2;
-        }
-    }
 }
-
-/// The bytes where [`Reader::skip_value`] looks again: quotes and brackets.
-const SKIP_STOPS: [bool; 256] = {
-    let mut stops = [false; 256];
-    stops[b'"' as usize] = true;
-    stops[b'{' as usize] = true;
-    stops[b'[' as usize] = true;
-    stops[b'}' as usize] = true;
-    stops[b']' as usize] = true;
-    stops
-};
 
 #[cfg(test)]
 mod tests {
@@ -577,53 +662,64 @@ mod tests {
         })
     }
 
-    /// The fast reading and serde_json's of `text`, whole or in two halves
-    /// (`None` for Whole, `Some(())` for the halves, which count only when
-    /// both are read), as text that shows every difference (a float's sign
-    /// and bits, a key's place).
-    fn both(text: &str, halves: bool, levels: usize) -> (Option<String>, Option<String>) {
+    /// The fast reading and serde_json's of `text`, whole, as text that
+    /// shows every difference (a float's sign and bits, a key's place).
+    fn both(text: &str, levels: usize) -> (Option<String>, Option<String>) {
         let bump = Bump::new();
-        let places = if halves {
-            vec![Place::ListRoot(0), Place::ListRoot(1)]
-        } else {
-            vec![Place::Whole]
-        };
-        let fast: Option<Vec<String>> = (places.iter())
-            .map(|&place| parse(text, &bump, place, levels).map(|json| format!("{json:?}")))
-            .collect();
-        let serde: Option<Vec<String>> = (places.iter())
-            .map(|&place| {
-                let json = parse_with_serde(text, &bump, place, levels).ok()?;
-                Some(format!("{json:?}"))
-            })
-            .collect();
-        (fast.map(|v| v.join(" | ")), serde.map(|v| v.join(" | ")))
+        let fast = parse(text, &bump, levels).map(|json| format!("{json:?}"));
+        let serde = parse_with_serde(text, &bump, levels).ok();
+        (fast, serde.map(|json| format!("{json:?}")))
     }
 
-    const PLACES: [bool; 2] = [false, true];
+    /// The fast reading of `text` as a list in two parts, the second sought
+    /// from `from` on and taken at the first element there, and whether it
+    /// was taken.
+    fn in_two(text: &str, levels: usize, from: usize) -> (Option<String>, bool) {
+        let (first, second) = (Bump::new(), Bump::new());
+        let mut part = Some(parse_second(text, &second, levels.saturating_sub(2), from));
+        let mut taken = false;
+        let json = parse_first(text, &first, levels, &mut |at| {
+            if at < from {
+                return None;
+            }
+            let part = part.take()?;
+            taken = part.is_some_and(|part| part.at == at);
+            Some(part)
+        });
+        (json.map(|json| format!("{json:?}")), taken)
+    }
+
+    /// Every place a second part may be sought from in `text`: each byte of
+    /// a short text, some hundred of a long one.
+    fn places(text: &str) -> impl Iterator<Item = usize> {
+        let step = (text.len() / 100).max(1);
+        (0..=text.len()).step_by(step)
+    }
 
     proptest! {
         #[test]
         fn reads_valid_text_as_serde_json_reads_it(tree in tree(), seed in any::<u32>()) {
             let mut text = String::new();
             write(&tree, seed, &mut text);
-            for place in PLACES {
-                let (fast, serde) = both(&text, place, usize::MAX);
-                prop_assert!(serde.is_some(), "serde_json refused {text}");
-                // Valid text without lone surrogates or huge numbers is
-                // read here, not left to serde_json.
-                prop_assert!(fast.is_some(), "left to serde_json: {text}");
-                prop_assert_eq!(fast, serde, "{}", text);
+            let (fast, serde) = both(&text, usize::MAX);
+            prop_assert!(serde.is_some(), "serde_json refused {text}");
+            // Valid text without lone surrogates or huge numbers is read
+            // here, not left to serde_json.
+            prop_assert!(fast.is_some(), "left to serde_json: {text}");
+            prop_assert_eq!(&fast, &serde, "{}", text);
+            for from in places(&text) {
+                prop_assert_eq!(&in_two(&text, usize::MAX, from).0, &serde, "{} from {}", text, from);
             }
         }
 
         #[test]
-        fn reads_tool_lists_in_halves_as_serde_json_reads_them(
-            tools in prop::collection::vec(tree(), 0..12),
+        fn reads_tool_lists_in_two_parts_as_serde_json_reads_them(
+            tools in prop::collection::vec(prop::collection::vec((any::<String>(), tree()), 0..4), 0..12),
             wrapped in any::<bool>(),
             seed in any::<u32>(),
         ) {
-            let list = Tree::Arr(tools);
+            let count = tools.len();
+            let list = Tree::Arr(tools.into_iter().map(Tree::Obj).collect());
             let tree = if wrapped {
                 Tree::Obj(vec![("tools".to_owned(), list), ("nextCursor".to_owned(), Tree::Null)])
             } else {
@@ -631,9 +727,16 @@ mod tests {
             };
             let mut text = String::new();
             write(&tree, seed, &mut text);
-            let (fast, serde) = both(&text, true, usize::MAX);
-            prop_assert!(fast.is_some(), "left to serde_json: {text}");
-            prop_assert_eq!(fast, serde, "{}", text);
+            let (_, serde) = both(&text, usize::MAX);
+            let mut taken = false;
+            for from in places(&text) {
+                let (fast, here) = in_two(&text, usize::MAX, from);
+                prop_assert!(fast.is_some(), "left to serde_json: {text}");
+                prop_assert_eq!(&fast, &serde, "{} from {}", text, from);
+                taken |= here;
+            }
+            // A list of two objects or more is split somewhere.
+            prop_assert!(taken || count < 2, "never split: {text}");
         }
 
         #[test]
@@ -655,11 +758,15 @@ mod tests {
                 _ => bytes.push(byte),
             }
             let Ok(text) = String::from_utf8(bytes) else { return Ok(()) };
-            for place in PLACES {
-                for levels in [usize::MAX, 2] {
-                    let (fast, serde) = both(&text, place, levels);
-                    if fast.is_some() {
-                        prop_assert_eq!(&fast, &serde, "{}", text);
+            for levels in [usize::MAX, 2] {
+                let (fast, serde) = both(&text, levels);
+                if fast.is_some() {
+                    prop_assert_eq!(&fast, &serde, "{}", text);
+                }
+                for from in places(&text) {
+                    let (split, _) = in_two(&text, levels, from);
+                    if split.is_some() {
+                        prop_assert_eq!(&split, &serde, "{} from {}", text, from);
                     }
                 }
             }
@@ -699,22 +806,26 @@ mod tests {
             "\u{feff}[]",
             r#"{"tools": [{"a": "x\"]"}, [1, [2]], "}", 3], "z": {"k": "v", "k": [0]}}"#,
         ] {
-            for place in PLACES {
-                for levels in [usize::MAX, 1, 0] {
-                    let (fast, serde) = both(text, place, levels);
-                    if fast.is_some() {
-                        assert_eq!(fast, serde, "{text}");
+            for levels in [usize::MAX, 3, 1, 0] {
+                let (fast, serde) = both(text, levels);
+                if fast.is_some() {
+                    assert_eq!(fast, serde, "{text}");
+                }
+                for from in places(text) {
+                    let (split, _) = in_two(text, levels, from);
+                    if split.is_some() {
+                        assert_eq!(split, serde, "{text} from {from}");
                     }
                 }
             }
         }
         // A number that is no plain integer is read by serde_json.
-        let zero = parse("-0", &Bump::new(), Place::Whole, 0).map(|json| format!("{json:?}"));
+        let zero = parse("-0", &Bump::new(), 0).map(|json| format!("{json:?}"));
         assert_eq!(zero.as_deref(), Some("Number(Float(-0.0))"));
         // What is left to serde_json, which refuses it.
         for text in ["1e400", "\"\\ud83d\"", "01", "[1,]"] {
             assert_eq!(
-                parse(text, &Bump::new(), Place::Whole, usize::MAX).map(|_| ()),
+                parse(text, &Bump::new(), usize::MAX).map(|_| ()),
                 None,
                 "{text}"
             );
@@ -731,23 +842,49 @@ mod tests {
                     format!("\"\\n{pad}{raw}tail\""),
                     format!("[\"ok\", \"\\t{pad}{raw}\", \"{pad}{raw}\\t\"]"),
                 ] {
-                    // Whole, and in halves (the half that builds a string
-                    // must refuse it; the other skips it unread).
-                    for halves in PLACES {
-                        let (fast, serde) = both(&text, halves, usize::MAX);
-                        assert_eq!((fast, serde), (None, None), "{text:?}");
+                    // Whole, and in two parts split anywhere.
+                    assert_eq!(both(&text, usize::MAX), (None, None), "{text:?}");
+                    for from in places(&text) {
+                        assert_eq!(in_two(&text, usize::MAX, from).0, None, "{text:?}");
                     }
                 }
             }
             let text = format!("[\"{pad}\\n{pad}\", \"{pad}\"]");
-            let (fast, serde) = both(&text, false, usize::MAX);
+            let (fast, serde) = both(&text, usize::MAX);
             assert!(fast.is_some(), "{text}");
             assert_eq!(fast, serde, "{text}");
         }
-        // Halves skip the other half's items by brackets and strings alone.
-        let text = r#"{"tools": [{"a": "x\"]"}, [1, [2]], "}", 3], "z": 1}"#;
-        let (fast, serde) = both(text, true, 4);
-        assert!(fast.is_some(), "{text}");
-        assert_eq!(fast, serde);
+        // Guesses inside a string, or inside an array of objects within a
+        // tool, are refused; the list is split at its own elements.
+        let text = r#"{"tools": [{"a": "},{\"x\": 1}]}"}, {"b": [{"c": 1},{"d": 2}]}, {"e": 3}], "z": [{"f": 1},{"g": 2}]}"#;
+        let serde = both(text, usize::MAX).1;
+        let mut taken = Vec::new();
+        for from in 0..=text.len() {
+            let (split, here) = in_two(text, usize::MAX, from);
+            assert_eq!(split, serde, "from {from}");
+            if here {
+                taken.push(from);
+            }
+        }
+        // Taken wherever an element of the list after the first starts at
+        // or after the place sought from: the `{"b"` one from anywhere up to
+        // it, past the guess in the string; the `{"e"` one from past `{"b"`,
+        // past the guess at `{"d"` in its array. From past `{"e"`, the only
+        // guess left is in `z`, which the list never reaches.
+        let e = text.find(r#"{"e""#).unwrap();
+        assert_eq!(taken, (0..=e).collect::<Vec<_>>());
+        // A tool longer than half the text, full of guesses that fail only
+        // at its end: the second part gives up after reading at most half
+        // of it again, and the list is read by the first alone.
+        let members = vec![r#"{"x": 1}"#; 20_000].join(",");
+        let text = format!(r#"[{{"anyOf": [{members}], "more": 1}}, {{"y": 2}}]"#);
+        let second = Bump::new();
+        assert!(parse_second(&text, &second, usize::MAX, text.len() / 4).is_none());
+        // The tree of one wrong guess over three quarters of the text (some
+        // six bytes for each of its bytes), not of a second one.
+        assert!(second.allocated_bytes() < text.len() * 8);
+        let (split, taken) = in_two(&text, usize::MAX, text.len() / 4);
+        assert!(!taken);
+        assert_eq!(split, both(&text, usize::MAX).1);
     }
 }
