@@ -87,6 +87,7 @@ impl Catalog {
                 Language::Python => self.python_aliases(),
                 Language::JavaScript | Language::TypeScript => &[],
             },
+            union_work: std::cell::Cell::new(UNION_WORK),
         };
         if code.len() > MAX_CHECKED_BYTES {
             return Vec::new();
@@ -196,7 +197,17 @@ pub(crate) struct Context<'c> {
     /// The methods the Python SDK declares for tools whose names cannot be
     /// methods, with their tools, by method (none for JavaScript).
     aliases: &'c [(String, String)],
+    /// Members of unions the check may still weigh a value against, in the
+    /// whole program (see [`UNION_WORK`]).
+    union_work: std::cell::Cell<usize>,
 }
+
+/// Members of unions that the check of one program weighs values against
+/// at most. Past it, a value in a union is taken as it is (the check
+/// reports only what it is sure of): a long program of calls into a tool
+/// whose schema holds a union of thousands of members is checked in
+/// bounded time, and never holds up its run for long.
+const UNION_WORK: usize = 1 << 20;
 
 /// A problem at a byte offset of the text the walk parsed.
 #[derive(Debug, Clone)]
@@ -494,6 +505,7 @@ impl Context<'_> {
             style,
             call: shown,
             out: Vec::new(),
+            union_work: &self.union_work,
         };
         checker.check(&tool.input, &args, at, &value::Path::Root, 0);
         out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));

@@ -933,3 +933,42 @@ fn keys_of_branches_and_enums_beside_a_type_are_judged_as_json_schema_judges_the
         ["wrong-type"]
     );
 }
+
+#[test]
+fn long_enums_are_judged_by_value_and_within_a_bound() {
+    let values: Vec<String> = (0..100_000).map(|i| format!("v{i}")).collect();
+    let catalog = Catalog::new([ToolDef::new(
+        "pick",
+        json!({"type": "object", "properties": {"x": {"enum": values}}, "required": ["x"]}),
+    )]);
+    let check = |code: &str| -> Vec<String> {
+        let found = catalog.check_program(Js, code);
+        found.into_iter().map(|d| d.message).collect()
+    };
+    let twelve = (0..12)
+        .map(|i| format!("\"v{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert_eq!(
+        check("await tools.pick({x: 'v99999'});\nawait tools.pick({x: 'nope'});"),
+        [format!("tools.pick(): `x` must be one of {twelve}, …")]
+    );
+    // Of another kind: the first eight values, as words.
+    let eight = (0..8)
+        .map(|i| format!("\"v{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert_eq!(
+        check("await tools.pick({x: 5});"),
+        [format!(
+            "tools.pick(): `x` must be {eight} or …, not a number"
+        )]
+    );
+    // Each call weighs the value against 100,000 members: past the
+    // program's bound (a little over a million), values are taken as they
+    // are, so the eleventh call on is not judged.
+    let calls: String = (0..20)
+        .map(|_| "await tools.pick({x: 'nope'});\n")
+        .collect();
+    assert_eq!(check(&calls).len(), 10);
+}

@@ -92,6 +92,8 @@ pub(super) struct Checker<'c> {
     pub(super) style: Style,
     pub(super) call: super::Spelled<'c>,
     pub(super) out: Vec<Finding>,
+    /// What is left of the program's union work (see `UNION_WORK`).
+    pub(super) union_work: &'c std::cell::Cell<usize>,
 }
 
 impl Checker<'_> {
@@ -109,6 +111,7 @@ impl Checker<'_> {
             style: self.style,
             call: self.call,
             out: Vec::new(),
+            union_work: self.union_work,
         };
         inner.check(ty, val, at, path, depth);
         inner.out
@@ -231,6 +234,25 @@ impl Checker<'_> {
         path: &Path<'_>,
         depth: usize,
     ) {
+        let Some(left) = self.union_work.get().checked_sub(members.len()) else {
+            // Out of work: taken as it is.
+            return;
+        };
+        self.union_work.set(left);
+        let choice = members.iter().all(|m| matches!(m, Ty::Lit(_)));
+        if choice {
+            // A choice of values: one comparison each, not a check (and its
+            // messages) for each of a long enum's values.
+            let taken = depth >= MAX_DEPTH
+                || members.iter().any(|m| match m {
+                    Ty::Lit(lit) => lit_takes(lit, val),
+                    _ => false,
+                });
+            if !taken {
+                self.wrong_choice(members, val, at, path);
+            }
+            return;
+        }
         let mut best: Option<Vec<Finding>> = None;
         let mut any_kind_fits = false;
         for member in members {
@@ -256,13 +278,9 @@ impl Checker<'_> {
         if self.untagged(members, val, path, depth) {
             return;
         }
-        let choice = members.iter().all(|m| matches!(m, Ty::Lit(_)));
         match best {
-            Some(findings) if any_kind_fits && !choice => self.out.extend(findings),
-            _ => {
-                let ty = Ty::Union(members.to_vec());
-                self.wrong_type(&ty, val, at, path);
-            }
+            Some(findings) if any_kind_fits => self.out.extend(findings),
+            _ => self.wrong_choice(members, val, at, path),
         }
     }
 
@@ -422,14 +440,10 @@ impl Checker<'_> {
     }
 
     fn check_lit(&mut self, lit: &Lit, val: &Val<'_>, at: usize, path: &Path<'_>) {
-        let same_kind = matches!(
-            (lit, val),
-            (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool(_))
-        );
-        if !same_kind {
+        if !same_kind(lit, val) {
             let ty = Ty::Lit(lit.clone());
             self.wrong_type(&ty, val, at, path);
-        } else if !lit_equals(lit, val) && !matches!(val, Val::Str(None)) {
+        } else if !lit_takes(lit, val) {
             self.push(
                 at,
                 DiagnosticCode::InvalidValue,
@@ -439,9 +453,10 @@ impl Checker<'_> {
         }
     }
 
-    fn wrong_type(&mut self, ty: &Ty, val: &Val<'_>, at: usize, path: &Path<'_>) {
+    /// A value that no member of the union `members` takes.
+    fn wrong_choice(&mut self, members: &[Ty], val: &Val<'_>, at: usize, path: &Path<'_>) {
         // Literals of one kind read as a choice of values.
-        if let (Ty::Union(members), true) = (ty, matches!(val, Val::Str(Some(_)) | Val::Num(_))) {
+        if matches!(val, Val::Str(Some(_)) | Val::Num(_)) {
             let lits: Vec<&Lit> = members
                 .iter()
                 .filter_map(|m| match m {
@@ -467,7 +482,19 @@ impl Checker<'_> {
                 return;
             }
         }
+        let expected = self.union_expected(members, 0);
+        self.not_of_kind(expected, val, at, path);
+    }
+
+    fn wrong_type(&mut self, ty: &Ty, val: &Val<'_>, at: usize, path: &Path<'_>) {
+        if let Ty::Union(members) = ty {
+            return self.wrong_choice(members, val, at, path);
+        }
         let expected = self.expected(ty, 0);
+        self.not_of_kind(expected, val, at, path);
+    }
+
+    fn not_of_kind(&mut self, expected: String, val: &Val<'_>, at: usize, path: &Path<'_>) {
         let kind = val.kind(self.style);
         self.push(
             at,
@@ -542,27 +569,43 @@ impl Checker<'_> {
                 Some(def) if depth < 8 => self.expected(&def.ty, depth + 1),
                 _ => "a value".to_owned(),
             },
-            Ty::Union(members) => {
-                let mut phrases: Vec<String> = Vec::new();
-                for member in members {
-                    let phrase = self.expected(member, depth + 1);
-                    if !phrases.contains(&phrase) {
-                        phrases.push(phrase);
-                    }
-                }
-                if phrases.len() > 8 {
-                    phrases.truncate(8);
-                    phrases.push("…".to_owned());
-                }
-                match phrases.split_last() {
-                    Some((last, rest)) if !rest.is_empty() => {
-                        format!("{} or {last}", rest.join(", "))
-                    }
-                    _ => phrases.concat(),
-                }
-            }
+            Ty::Union(members) => self.union_expected(members, depth),
         }
     }
+
+    /// What a union takes, in words: its members' phrases, the first eight
+    /// that differ (a long enum is not spelled out, nor all compared).
+    fn union_expected(&self, members: &[Ty], depth: usize) -> String {
+        let mut phrases: Vec<String> = Vec::new();
+        for member in members {
+            let phrase = self.expected(member, depth + 1);
+            if !phrases.contains(&phrase) {
+                if phrases.len() == 8 {
+                    phrases.push("…".to_owned());
+                    break;
+                }
+                phrases.push(phrase);
+            }
+        }
+        match phrases.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => phrases.concat(),
+        }
+    }
+}
+
+/// Whether `val` is of the literal's kind (a string, a number, a boolean).
+fn same_kind(lit: &Lit, val: &Val<'_>) -> bool {
+    matches!(
+        (lit, val),
+        (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool(_))
+    )
+}
+
+/// Whether the literal type `lit` takes `val`: the same value, or a string
+/// whose content the check cannot see.
+fn lit_takes(lit: &Lit, val: &Val<'_>) -> bool {
+    same_kind(lit, val) && (lit_equals(lit, val) || matches!(val, Val::Str(None)))
 }
 
 fn lit_equals(lit: &Lit, val: &Val<'_>) -> bool {
