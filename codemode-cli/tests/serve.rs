@@ -678,3 +678,73 @@ async fn programs_past_max_runs_wait_for_a_slot() {
     );
     client.cancel().await.unwrap();
 }
+
+/// A client's request that strict JSON refuses but JavaScript reads (a
+/// lone surrogate's escape, as `JSON.stringify` writes a string cut inside
+/// an emoji; bytes that are no UTF-8) is read as JavaScript reads it and
+/// answered, where it was dropped unanswered and its client waited.
+#[test]
+fn requests_with_lone_surrogates_or_bad_bytes_are_answered() {
+    use std::io::{BufRead, Write};
+    let dir = Scratch::new("mend");
+    let config = dir.write(
+        "mcp.json",
+        &json!({"mcpServers": {"a": fixture_entry("a")}}).to_string(),
+    );
+    let mut child = Command::new(CODEMODE)
+        .args(["serve", "--config"])
+        .arg(&config)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (lines, answers) = std::sync::mpsc::channel::<Value>();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let Ok(message) = serde_json::from_str(&line) else {
+                continue;
+            };
+            if lines.send(message).is_err() {
+                break;
+            }
+        }
+    });
+    let mut send = |bytes: &[u8]| {
+        stdin.write_all(bytes).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    };
+    // Answers by id, kept as they come (two runs may end in either order).
+    let mut got = std::collections::BTreeMap::new();
+    let mut answer = |id: u64| loop {
+        if let Some(message) = got.remove(&id) {
+            break message;
+        }
+        let message = answers
+            .recv_timeout(Duration::from_secs(60))
+            .expect("an answer");
+        if let Some(n) = message["id"].as_u64() {
+            got.insert(n, message);
+        }
+    };
+    send(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#);
+    answer(1);
+    send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    send(br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return '\ud83d' + 'x';"}}}"#);
+    let mut bad = br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 'caf"#.to_vec();
+    bad.extend(b"\xff';\"}}}");
+    send(&bad);
+    for (id, want) in [(2, "\u{fffd}x"), (3, "caf\u{fffd}")] {
+        let message = answer(id);
+        let text = message["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.contains(want), "{message}");
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}

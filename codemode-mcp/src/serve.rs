@@ -297,7 +297,12 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     pub async fn serve(self, transport: Transport) -> Result<(), ServeError> {
         match transport {
             Transport::Stdio => {
-                let running = ServiceExt::serve(self, (tokio::io::stdin(), tokio::io::stdout()))
+                // A client's line that strict JSON refuses but JavaScript
+                // reads (a lone surrogate's escape, `1e400`, bytes that are
+                // no UTF-8) is mended as an upstream's answer is, so that
+                // its request is answered rather than dropped unseen.
+                let stdin = crate::stdio::ClampedLines::new(tokio::io::stdin());
+                let running = ServiceExt::serve(self, (stdin, tokio::io::stdout()))
                     .await
                     .map_err(|e| ServeError(format!("the MCP handshake failed: {e}")))?;
                 running

@@ -8,7 +8,9 @@
 //! would never arrive: the request would wait for its timeout, and the
 //! server would be reported as silent. Such numbers are read as the largest
 //! double instead, as a tool list read from a file is, and escaped lone
-//! surrogates as U+FFFD. rmcp drops a line past 16 MiB as well, and one
+//! surrogates and bytes that are no UTF-8 as U+FFFD (as a JavaScript
+//! peer's `TextDecoder` reads them). `codemode serve` reads its client's
+//! requests through the same filter. rmcp drops a line past 16 MiB as well, and one
 //! whose arrays and objects nest past 127 levels: such an answer to a
 //! request becomes a JSON-RPC error for that request, saying why, so the
 //! call fails at once.
@@ -365,6 +367,13 @@ impl<R> ClampedLines<R> {
                     .extend(refusal(head, tail, &message).unwrap_or_default());
                 continue;
             }
+            // Bytes that are no UTF-8 read as U+FFFD, as a JavaScript
+            // peer's `TextDecoder` reads them.
+            let lossy = match String::from_utf8_lossy(line) {
+                std::borrow::Cow::Owned(text) => Some(text),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            let line = lossy.as_ref().map_or(line, |text| text.as_bytes());
             match codemode_core::wire::mend_line(line) {
                 Some(text) => self.ready.extend_from_slice(text.as_bytes()),
                 None => self.ready.extend_from_slice(line),
@@ -453,12 +462,28 @@ mod tests {
 
     #[tokio::test]
     async fn other_bytes_pass_unchanged() {
-        // Text that is not UTF-8 is left for rmcp to refuse; long digits in
-        // a string are no number.
-        let mut input = b"{\"x\": \"caf\xc3\xa9\"}\n\xff\xfe 1e400\n\"".to_vec();
+        // Long digits in a string are no number.
+        let mut input = b"{\"x\": \"caf\xc3\xa9\"}\n\"".to_vec();
         input.extend(std::iter::repeat_n(b'7', 400));
         input.extend(b"\"\n");
         assert_eq!(through(&input, 5).await, input);
+    }
+
+    #[tokio::test]
+    async fn bytes_that_are_no_utf8_read_as_the_replacement_character() {
+        // As a JavaScript peer's `TextDecoder` reads them, and then mended
+        // as any line is; in every piece size, so a character cut between
+        // reads is not taken for a bad one.
+        let input = b"{\"a\": \"\xff\xfe\", \"b\": 1e400, \"c\": \"caf\xc3\xa9\"}\n";
+        let expected =
+            "{\"a\": \"\u{fffd}\u{fffd}\", \"b\": 1.7976931348623157e308, \"c\": \"caf\u{e9}\"}\n";
+        for piece in [1, 2, 3, 7, 64] {
+            assert_eq!(
+                through(input, piece).await,
+                expected.as_bytes(),
+                "pieces of {piece}"
+            );
+        }
     }
 
     #[test]
