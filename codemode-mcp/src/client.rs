@@ -707,17 +707,17 @@ impl Inner {
         };
         let json = serde_json::to_value(&tools)
             .map_err(|e| format!("its tool list cannot be read: {e}"))?;
-        let defs =
+        let mut defs =
             tool_list_from_value(json).map_err(|e| format!("its tool list is malformed: {e}"))?;
         let slot = &self.servers[index];
-        for def in &defs {
-            if let Err(problem) = codemode_core::check_tool_name(&def.name) {
-                return Err(format!(
-                    "its tool list is malformed: {problem}: {:?}",
-                    def.name
-                ));
+        // A tool no program could name is left out, not its whole server.
+        defs.retain(|def| match codemode_core::check_tool_name(&def.name) {
+            Ok(()) => true,
+            Err(problem) => {
+                tracing::warn!(server = %slot.name, "MCP server {:?}: the tool {:?} is left out: {problem}", slot.name, def.name);
+                false
             }
-        }
+        });
         tracing::info!(server = %slot.name, tools = defs.len(), "listed the tools of MCP server {:?}", slot.name);
         Ok(defs)
     }

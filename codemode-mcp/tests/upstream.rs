@@ -205,6 +205,26 @@ async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
 }
 
 #[tokio::test]
+async fn a_tool_with_a_name_no_program_can_write_is_left_out_alone() {
+    let tools = McpToolset::builder()
+        .server("bad", fixture("bad", "badname"))
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .unwrap();
+    let states: Vec<ServerState> = tools.servers().into_iter().map(|s| s.state).collect();
+    assert_eq!(states, [ServerState::Connected]);
+    // One server: its tools keep their names.
+    let names = names(&tools);
+    assert_eq!(names.len(), 12, "{names:?}");
+    assert!(
+        names.iter().all(|n| !n.is_empty() && !n.contains('\n')),
+        "{names:?}"
+    );
+    assert!(tools.call("echo", json!({"message": "x"})).await.is_ok());
+}
+
+#[tokio::test]
 async fn numbers_past_the_largest_double_arrive_as_it() {
     // JSON allows `1e400` and lone surrogates; serde_json refuses both, and
     // rmcp would drop the whole message, so the list would never arrive.

@@ -463,6 +463,7 @@ impl Context<'_> {
             let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
             let hint = match suggest(&call.name, &names) {
                 Some(near) => format!("; did you mean {}?", self.spelled(near, style)),
+                None if names.is_empty() => "; there are no tools".to_owned(),
                 None if names.len() <= 12 => {
                     let listed: Vec<String> = names
                         .iter()

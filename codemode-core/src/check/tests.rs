@@ -972,3 +972,11 @@ fn long_enums_are_judged_by_value_and_within_a_bound() {
         .collect();
     assert_eq!(check(&calls).len(), 10);
 }
+
+#[test]
+fn a_call_with_no_tools_at_all_says_so() {
+    let empty = Catalog::new(Vec::<ToolDef>::new());
+    let found = empty.check_program(Js, "await tools.echo({});");
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, [r#"no tool is named "echo"; there are no tools"#]);
+}
