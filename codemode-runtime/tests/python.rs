@@ -664,6 +664,27 @@ fn the_rewrites_keep_python_semantics() {
             .error
             .unwrap();
         assert_eq!(error.message, "ToolCallError: mine");
+        // A call or `gather` never awaited is named as such.
+        for (code, path) in [
+            ("tools.echo({})", "$"),
+            ("{'v': tools.echo({})}", "$[\"v\"]"),
+            ("async def f():\n    return 1\nf()", "$"),
+            ("import asyncio\nasyncio.gather(tools.echo({}))", "$"),
+        ] {
+            let error = run(&mode, Limits::default(), code).error.unwrap();
+            assert_eq!(error.kind, K::InvalidResult, "{code}");
+            let want = format!("at {path}: a call that was never awaited; write `await` before it");
+            assert!(error.message.ends_with(&want), "{code}: {}", error.message);
+        }
+        // Other values the engine shows only by their repr are shown so.
+        let error = run(&mode, Limits::default(), "iter([1])").error.unwrap();
+        assert!(
+            error
+                .message
+                .contains("at $: <list_iterator object> (use dict"),
+            "{}",
+            error.message
+        );
         // A huge int is refused at once, by its size, not its digits.
         let started = Instant::now();
         let error = run(&mode, limits(5_000), "1 << 20_000_000").error.unwrap();

@@ -998,6 +998,20 @@ fn to_json(value: &MontyObject, depth: usize) -> Result<Value, String> {
                 }
                 Value::Object(out)
             }
+            // What the engine shows only by its repr: a call or `gather`
+            // never awaited is the usual one.
+            MontyObject::Repr(shown)
+                if shown.starts_with("<coroutine") || shown.starts_with("<gather(") =>
+            {
+                return Err(format!(
+                    "at {path}: a call that was never awaited; write `await` before it"
+                ));
+            }
+            MontyObject::Repr(shown) => {
+                return Err(format!(
+                    "at {path}: {shown} (use dict, list, str, int, float, bool or None)"
+                ));
+            }
             other => {
                 return Err(format!(
                     "at {path}: a value of type {} (use dict, list, str, int, float, bool or None)",
