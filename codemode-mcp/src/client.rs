@@ -1041,7 +1041,9 @@ async fn connect(
 fn describe(error: &ServiceError) -> String {
     match error {
         ServiceError::McpError(e) => format!("{} (JSON-RPC error {})", e.message, e.code.0),
-        ServiceError::TransportSend(e) => format!("the request could not be sent ({})", e.error),
+        ServiceError::TransportSend(e) => {
+            format!("the request could not be sent ({})", plain(&e.error.to_string()))
+        }
         ServiceError::TransportClosed => "the connection is closed".to_owned(),
         ServiceError::UnexpectedResponse => "the server's answer is not a tool result codemode can read: it is malformed (for example `content` that is not a list of blocks), or it asks for input or starts a task, which codemode does not support".to_owned(),
         ServiceError::Timeout { .. } => "the server did not answer in time".to_owned(),
@@ -1050,11 +1052,48 @@ fn describe(error: &ServiceError) -> String {
     }
 }
 
+/// A transport's error text without the Rust it quotes: rmcp (pinned)
+/// writes an HTTP content type as `Some("text/plain")` and names its message
+/// type (`as ServerJsonRpcMessage`), which mean nothing to a model.
+fn plain(text: &str) -> String {
+    let mut out = text.replace(" as ServerJsonRpcMessage", "");
+    while let Some(start) = out.find("Some(\"") {
+        let Some(len) = out[start + 6..].find("\")") else {
+            break;
+        };
+        let inner = out[start + 6..start + 6 + len].to_owned();
+        out.replace_range(start..start + 6 + len + 2, &inner);
+    }
+    out.replace("content type: None", "content type: none")
+}
+
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s.fract() == 0.0 {
         format!("{s:.0} s")
     } else {
         format!("{s:.1} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn rust_values_in_transport_errors_read_as_text() {
+        assert_eq!(
+            super::plain(r#"Unexpected content type: Some("text/plain")"#),
+            "Unexpected content type: text/plain"
+        );
+        assert_eq!(
+            super::plain("Unexpected content type: None"),
+            "Unexpected content type: none"
+        );
+        assert_eq!(
+            super::plain(
+                "unexpected server response: could not parse JSON response as ServerJsonRpcMessage: key must be a string at line 1 column 2"
+            ),
+            "unexpected server response: could not parse JSON response: key must be a string at line 1 column 2"
+        );
+        assert_eq!(super::plain(r#"Some("a"), Some("b""#), r#"a, Some("b""#);
     }
 }
