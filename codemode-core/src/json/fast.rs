@@ -83,7 +83,8 @@ const GUESSES: usize = 16;
 /// The second part of a tool list read in two: the elements of the list
 /// from the first one that seems to start at `from` or later, read with
 /// `levels` left for each (or `None`). Where an element starts is a guess,
-/// `},{` with whitespace around the comma: it must read as the elements of
+/// `},{` with whitespace around the comma (each told to `guessing` before it
+/// is read): it must read as the elements of
 /// an array up to a `]` that ends the list, with only the end of the
 /// top-level object after it. The guess can still be wrong (inside a
 /// string, or inside another array at the end); [`parse_first`] confirms it.
@@ -94,6 +95,7 @@ pub(super) fn parse_second<'a>(
     bump: &'a Bump,
     levels: usize,
     from: usize,
+    guessing: &mut dyn FnMut(usize),
 ) -> Option<Part<'a>> {
     let bytes = text.as_bytes();
     // The list's `]` gives back a level that no `[` here took.
@@ -102,6 +104,7 @@ pub(super) fn parse_second<'a>(
     let (mut at, mut spent) = (from, 0usize);
     for _ in 0..GUESSES {
         let start = element_start(bytes, at)?;
+        guessing(start);
         let mut reader = Reader::new(text, bump, start);
         reader.partial = true;
         reader.frames.push(Frame::Array {
@@ -676,7 +679,13 @@ mod tests {
     /// was taken.
     fn in_two(text: &str, levels: usize, from: usize) -> (Option<String>, bool) {
         let (first, second) = (Bump::new(), Bump::new());
-        let mut part = Some(parse_second(text, &second, levels.saturating_sub(2), from));
+        let mut part = Some(parse_second(
+            text,
+            &second,
+            levels.saturating_sub(2),
+            from,
+            &mut |_| {},
+        ));
         let mut taken = false;
         let json = parse_first(text, &first, levels, &mut |at| {
             if at < from {
@@ -879,7 +888,7 @@ mod tests {
         let members = vec![r#"{"x": 1}"#; 20_000].join(",");
         let text = format!(r#"[{{"anyOf": [{members}], "more": 1}}, {{"y": 2}}]"#);
         let second = Bump::new();
-        assert!(parse_second(&text, &second, usize::MAX, text.len() / 4).is_none());
+        assert!(parse_second(&text, &second, usize::MAX, text.len() / 4, &mut |_| {}).is_none());
         // The tree of one wrong guess over three quarters of the text (some
         // six bytes for each of its bytes), not of a second one.
         assert!(second.allocated_bytes() < text.len() * 8);

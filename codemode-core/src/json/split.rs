@@ -35,6 +35,9 @@ struct Handoff<'a> {
     /// Where the second thread seeks its first tool (`usize::MAX` until it
     /// starts).
     second_from: AtomicUsize,
+    /// Where the tool the second thread is reading from starts, as far as
+    /// it has guessed (`usize::MAX` before its first guess).
+    second_at: AtomicUsize,
 }
 
 impl<'a> Handoff<'a> {
@@ -61,9 +64,11 @@ impl<'a> Handoff<'a> {
         self.done.notify_all();
     }
 
-    /// For the first thread, at a tool starting at `at`: `None` while the
-    /// second part's place is still ahead (or unknown); else the part, once
-    /// read.
+    /// For the first thread, at a tool starting at `at`: `None` to be asked
+    /// again at the next tool (the second part starts further on, or may);
+    /// else the answer, waiting for it only when the second thread is
+    /// reading from this very tool. A part that starts before `at` is of no
+    /// use any more, nor is one still being read from there.
     fn ask(&self, at: usize) -> Option<Option<fast::Part<'a>>> {
         self.first_at.store(at, Ordering::Release);
         if at < self.second_from.load(Ordering::Acquire) {
@@ -74,12 +79,23 @@ impl<'a> Handoff<'a> {
             match std::mem::replace(&mut *state, State::Over) {
                 State::Reading => {
                     *state = State::Reading;
+                    let guess = self.second_at.load(Ordering::Acquire);
+                    if guess > at {
+                        return None;
+                    }
+                    if guess < at {
+                        return Some(None);
+                    }
                     state = self
                         .done
                         .wait(state)
                         .unwrap_or_else(PoisonError::into_inner);
                 }
-                State::Done(part) => return Some(part),
+                State::Done(Some(part)) if part.at > at => {
+                    *state = State::Done(Some(part));
+                    return None;
+                }
+                State::Done(part) => return Some(part.filter(|part| part.at == at)),
                 // Not reached: the place is known once it has started.
                 State::Waiting | State::Over => return Some(None),
             }
@@ -92,6 +108,18 @@ impl<'a> Handoff<'a> {
         let mut state = self.lock();
         if matches!(*state, State::Waiting) {
             *state = State::Over;
+        }
+    }
+}
+
+/// Finishes the second part with none when dropped while it holds the
+/// handoff: the second thread's reading ended by a panic.
+struct Unfinished<'h, 'a>(Option<&'h Handoff<'a>>);
+
+impl Drop for Unfinished<'_, '_> {
+    fn drop(&mut self) {
+        if let Some(handoff) = self.0 {
+            handoff.finish(None);
         }
     }
 }
@@ -116,6 +144,7 @@ pub(crate) fn parse_split<'a>(
         done: Condvar::new(),
         first_at: AtomicUsize::new(0),
         second_from: AtomicUsize::new(usize::MAX),
+        second_at: AtomicUsize::new(usize::MAX),
     };
     let handoff = &handoff;
     let (list, ()) = crate::parallel::join(
@@ -127,8 +156,15 @@ pub(crate) fn parse_split<'a>(
         move || {
             let second: &'a Bump = second;
             if let Some(from) = handoff.start(text.len()) {
+                // Should the reading panic, the first thread is told there
+                // is no part (and `join` then passes the panic on), rather
+                // than waiting for one for ever.
+                let mut unfinished = Unfinished(Some(handoff));
+                let guessing = &mut |at| handoff.second_at.store(at, Ordering::Release);
                 // The list's elements sit one or two levels down.
-                let part = fast::parse_second(text, second, levels.saturating_sub(2), from);
+                let part =
+                    fast::parse_second(text, second, levels.saturating_sub(2), from, guessing);
+                unfinished.0 = None;
                 handoff.finish(part);
             }
         },
