@@ -76,17 +76,16 @@ pub(super) fn parse_first<'a>(
     reader.read(Place::ListRoot, levels)
 }
 
-/// Guesses made at most, and text read on wrong guesses at most (as a
-/// share of the whole), before [`parse_second`] gives up.
+/// Guesses [`parse_second`] makes at most before it gives up (it also
+/// gives up once wrong guesses have read half the text).
 const GUESSES: usize = 16;
 
 /// The second part of a tool list read in two: the elements of the list
 /// from the first one that seems to start at `from` or later, read with
 /// `levels` left for each (or `None`). Where an element starts is a guess,
-/// `},{` with whitespace around the comma (each told to `guessing` before it
-/// is read): it must read as the elements of
-/// an array up to a `]` that ends the list, with only the end of the
-/// top-level object after it. The guess can still be wrong (inside a
+/// `},{` with whitespace around the comma (each told to `guessing` before
+/// it is read): it must read as the elements of an array up to a `]` that
+/// ends the list, with only the end of the top-level object after it. The guess can still be wrong (inside a
 /// string, or inside another array at the end); [`parse_first`] confirms it.
 /// Wrong guesses are bounded in number and in the text they read, so the
 /// work stays linear in the text whatever it holds.
@@ -255,7 +254,7 @@ impl<'a, 's> Reader<'a, 's> {
     }
 
     fn skip_whitespace(&mut self) {
-        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+        while self.peek().is_some_and(is_whitespace) {
             self.pos += 1;
         }
     }
