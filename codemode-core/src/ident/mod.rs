@@ -15,6 +15,35 @@ pub(crate) mod typescript;
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use std::fmt;
 
+/// Whether `text`, sorted lines each ended by `\n` (as the lists of
+/// reserved names are kept), holds the line `name`. A search by halves
+/// over the text itself: a process that renders once pays nothing to
+/// build a table first (splitting 2,000 lines cost more than a small
+/// render's naming).
+pub(crate) fn sorted_lines_contain(text: &str, name: &str) -> bool {
+    let bytes = text.as_bytes();
+    // `lo` is always a line's start; the line sought, if present, starts
+    // in `lo..hi`.
+    let (mut lo, mut hi) = (0, bytes.len());
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let start = bytes[lo..mid]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(lo, |i| lo + i + 1);
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |i| start + i);
+        match bytes[start..end].cmp(name.as_bytes()) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Less => lo = end + 1,
+            std::cmp::Ordering::Greater => hi = start,
+        }
+    }
+    false
+}
+
 /// Why a string cannot name a tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ToolNameError {
@@ -234,6 +263,38 @@ mod tests {
             assert!(typescript::reserved(name), "{name}");
         }
         assert!(!typescript::reserved("WeatherReport"));
+    }
+
+    #[test]
+    fn search_by_halves_finds_every_line_and_nothing_else() {
+        for text in [
+            typescript::TS_GLOBALS,
+            python::PY_RESERVED,
+            "a\nb\nc\n",
+            "only\n",
+            "",
+        ] {
+            let lines: Vec<&str> = text.lines().collect();
+            for &line in &lines {
+                assert!(sorted_lines_contain(text, line), "{line}");
+                // Neighbours that sort just before and after, and prefixes.
+                for probe in [format!("{line}_"), format!("{line}\u{0}"), {
+                    let mut shorter = line.to_owned();
+                    shorter.pop();
+                    shorter
+                }] {
+                    let expected = lines.binary_search(&probe.as_str()).is_ok();
+                    assert_eq!(sorted_lines_contain(text, &probe), expected, "{probe:?}");
+                }
+            }
+            for probe in ["", "\n", "zzzz", "0", "A", "ab\nc"] {
+                assert_eq!(
+                    sorted_lines_contain(text, probe),
+                    lines.contains(&probe),
+                    "{probe:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -171,24 +171,20 @@ pub(crate) fn is_keyword_param(name: &str) -> bool {
 /// Every name a Python module sees without importing it, every `typing`
 /// name, and every keyword (hard and soft), one per line, sorted.
 /// Regenerate with `python3 tests/interop/py-reserved.py`.
-const PY_RESERVED: &str = include_str!("py_reserved.txt");
+pub(crate) const PY_RESERVED: &str = include_str!("py_reserved.txt");
 
 /// Whether `name` would shadow a builtin, a `typing` name, a keyword, or a
 /// name the Python SDK itself declares (`Tools`, `tools`, `ToolCallError`,
 /// and an index's `catalog`, `Catalog` and `ToolMatch`, which the
 /// declarations `describe` gives must not hide).
 pub(crate) fn reserved(name: &str) -> bool {
-    static LIST: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     name == crate::GLOBAL
         || name == crate::ERROR_CLASS
         || name == crate::INDEX_GLOBAL
         || name == "Tools"
         || name == "Catalog"
         || name == "ToolMatch"
-        || LIST
-            .get_or_init(|| PY_RESERVED.lines().collect())
-            .binary_search(&name)
-            .is_ok()
+        || super::sorted_lines_contain(PY_RESERVED, name)
 }
 
 #[cfg(test)]

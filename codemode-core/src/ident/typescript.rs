@@ -96,12 +96,7 @@ pub(crate) fn reserved(name: &str) -> bool {
     name == crate::GLOBAL
         || name == crate::ERROR_CLASS
         || TS_KEYWORDS.contains(&name)
-        || ts_globals().binary_search(&name).is_ok()
-}
-
-fn ts_globals() -> &'static [&'static str] {
-    static LIST: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    LIST.get_or_init(|| TS_GLOBALS.lines().collect())
+        || super::sorted_lines_contain(TS_GLOBALS, name)
 }
 
 /// Whether `name` can be written as an object key without quotes: an ASCII
