@@ -2,7 +2,6 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::BTreeSet;
 
 /// One tool as the SDK declares it, with MCP's field names on the wire
 /// (`name`, `description`, `inputSchema`, `outputSchema`).
@@ -186,16 +185,40 @@ pub(crate) fn select<T>(
     name: impl Fn(&T) -> &str,
     keep: impl Fn(&T) -> bool,
 ) -> (Vec<usize>, Vec<String>) {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
-    let mut duplicates: BTreeSet<&str> = BTreeSet::new();
+    // One sort by name: a stable sort keeps the declarations of a name in
+    // the order given, so each run of equal names starts with the first.
+    let mut order: Vec<usize> = (0..tools.len()).collect();
+    order.sort_by(|&a, &b| name(&tools[a]).cmp(name(&tools[b])));
     let mut kept = Vec::with_capacity(tools.len());
-    for (i, tool) in tools.iter().enumerate() {
-        if !seen.insert(name(tool)) {
-            duplicates.insert(name(tool));
-        } else if keep(tool) {
-            kept.push(i);
+    let mut duplicates = Vec::new();
+    for run in order.chunk_by(|&a, &b| name(&tools[a]) == name(&tools[b])) {
+        let first = run[0];
+        if keep(&tools[first]) {
+            kept.push(first);
+        }
+        if run.len() > 1 {
+            duplicates.push(name(&tools[first]).to_owned());
         }
     }
-    kept.sort_by(|&a, &b| name(&tools[a]).cmp(name(&tools[b])));
-    (kept, duplicates.into_iter().map(str::to_owned).collect())
+    (kept, duplicates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::select;
+
+    #[test]
+    fn the_first_declaration_of_each_name_is_kept_in_name_order() {
+        let tools = ["b", "a", "c", "a", "b", "a", "d"];
+        // `keep` refuses "c", so it is left out.
+        let (kept, duplicates) = select(&tools, |t| t, |t| *t != "c");
+        assert_eq!(kept, [1, 0, 6]);
+        assert_eq!(duplicates, ["a", "b"]);
+        // A refused first declaration leaves its name out, whatever follows.
+        let indexed: Vec<(usize, &str)> = tools.iter().copied().enumerate().collect();
+        let (kept, _) = select(&indexed, |t| t.1, |t| t.0 != 1);
+        assert_eq!(kept, [0, 2, 6]);
+        let (kept, duplicates) = select(&[] as &[&str], |t| t, |_| true);
+        assert!(kept.is_empty() && duplicates.is_empty());
+    }
 }
