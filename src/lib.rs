@@ -167,6 +167,7 @@ pub use codemode_core::{
     server_prefix,
     set_render_threads,
     tool_list_from_value,
+    tools_from_value_each,
     unknown_tool,
 };
 

@@ -78,7 +78,10 @@ pub use run_code::{
 };
 pub use schema::Degradation;
 pub use tool::{CallPolicy, ToolAnnotations, ToolDef, normalize};
-pub use tool_list::{MAX_NESTING, ToolListError, json_kind, parse_tool_list, tool_list_from_value};
+pub use tool_list::{
+    MAX_NESTING, ToolListError, json_kind, parse_tool_list, tool_list_from_value,
+    tools_from_value_each,
+};
 pub use toolset::{
     BoxFuture, DynToolset, MAX_LISTED_NAMES, StaticToolset, Tool, Toolset, ToolsetError,
     ToolsetObject, Toolsets, unknown_tool,

@@ -400,6 +400,32 @@ pub fn tool_list_from_value(value: Value) -> Result<Vec<ToolDef>, String> {
         .collect())
 }
 
+/// Reads an already parsed JSON value as a tool list, each tool on its
+/// own: a tool that cannot be read gives its error (naming it by index, as
+/// [`tool_list_from_value`] does) in its place, and the others are read as
+/// that function reads them. The outer error is for a value that holds no
+/// list of tools at all. A host that takes tools from a server it does not
+/// control can so leave one malformed tool out, rather than all of them.
+///
+/// ```
+/// let tools = codemode_core::tools_from_value_each(serde_json::json!([
+///     {"name": "ok", "inputSchema": {"type": "object"}},
+///     {"name": "bad"},
+/// ]))
+/// .unwrap();
+/// assert_eq!(tools[0].as_ref().unwrap().name, "ok");
+/// assert_eq!(tools[1].as_ref().unwrap_err(), "tool #1 (\"bad\"): `inputSchema` is missing");
+/// ```
+pub fn tools_from_value_each(value: Value) -> Result<Vec<Result<ToolDef, String>>, String> {
+    let bump = Bump::new();
+    let list = json::from_value(&value, &bump);
+    Ok(tools_of(&list)?
+        .iter()
+        .enumerate()
+        .map(|(index, tool)| listed_tool(index, tool).map(|tool| tool.to_def()))
+        .collect())
+}
+
 /// One tool of a list, read but not yet copied out of its tree.
 pub(crate) struct Listed<'a> {
     pub(crate) name: &'a str,

@@ -6,9 +6,12 @@ use crate::pin::{Drift, DriftPolicy, Pin};
 use crate::result::call_value;
 use codemode_core::{
     CallPolicy, ErrorKind, ToolCallError, ToolDef, Toolset, fingerprint, json_kind, server_prefix,
-    tool_list_from_value, unknown_tool,
+    tools_from_value_each, unknown_tool,
 };
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::model::{
+    CallToolRequestParams, ClientCapabilities, ClientConfig, ClientRequest, CustomResult,
+    Implementation, ListToolsRequest, PaginatedRequestParams, ServerResult,
+};
 use rmcp::service::{NotificationContext, Peer, RoleClient, RunningServiceCancellationToken};
 use rmcp::{ClientHandler, ServiceError, ServiceExt};
 use serde_json::Value;
@@ -688,36 +691,82 @@ impl Inner {
         peer: &Peer<RoleClient>,
         deadline: tokio::time::Instant,
     ) -> Result<Vec<ToolDef>, String> {
-        let listed = tokio::time::timeout_at(deadline, peer.list_all_tools()).await;
-        let tools = match listed {
-            Ok(Ok(tools)) => tools,
-            Ok(Err(ServiceError::UnexpectedResponse)) => {
-                return Err(
-                    "its tool list is malformed: the tools/list answer does not have MCP's shape"
-                        .to_owned(),
-                );
-            }
-            Ok(Err(e)) => return Err(format!("its tool list could not be read: {}", describe(&e))),
-            Err(_) => {
-                return Err(format!(
-                    "it did not list its tools within {} of starting",
-                    seconds(self.connect_timeout)
-                ));
-            }
-        };
-        let json = serde_json::to_value(&tools)
-            .map_err(|e| format!("its tool list cannot be read: {e}"))?;
-        let mut defs =
-            tool_list_from_value(json).map_err(|e| format!("its tool list is malformed: {e}"))?;
         let slot = &self.servers[index];
-        // A tool no program could name is left out, not its whole server.
-        defs.retain(|def| match codemode_core::check_tool_name(&def.name) {
-            Ok(()) => true,
-            Err(problem) => {
-                tracing::warn!(server = %slot.name, "MCP server {:?}: the tool {:?} is left out: {problem}", slot.name, def.name);
-                false
+        let malformed = |why: &str| format!("its tool list is malformed: {why}");
+        // The pages as JSON, each tool read on its own below: rmcp reads a
+        // page whole, so one malformed tool would lose every other.
+        let mut listed: Vec<Value> = Vec::new();
+        let mut cursor: Option<String> = None;
+        for page in 0.. {
+            if page == MAX_LIST_PAGES {
+                return Err(malformed(&format!(
+                    "it did not end within {MAX_LIST_PAGES} pages"
+                )));
             }
-        });
+            let request = ClientRequest::ListToolsRequest(ListToolsRequest {
+                method: Default::default(),
+                params: Some(PaginatedRequestParams::default().with_cursor(cursor.take())),
+                extensions: Default::default(),
+            });
+            let answer = match tokio::time::timeout_at(deadline, peer.send_request(request)).await {
+                Ok(Ok(ServerResult::ListToolsResult(page))) => serde_json::to_value(&page)
+                    .map_err(|e| format!("its tool list cannot be read: {e}"))?,
+                Ok(Ok(ServerResult::CustomResult(CustomResult(page)))) => page,
+                Ok(Ok(_)) => {
+                    return Err(malformed("the tools/list answer does not have MCP's shape"));
+                }
+                Ok(Err(e)) => {
+                    return Err(format!("its tool list could not be read: {}", describe(&e)));
+                }
+                Err(_) => {
+                    return Err(format!(
+                        "it did not list its tools within {} of starting",
+                        seconds(self.connect_timeout)
+                    ));
+                }
+            };
+            let Value::Object(mut answer) = answer else {
+                return Err(malformed("the tools/list answer does not have MCP's shape"));
+            };
+            match answer.remove("tools") {
+                Some(Value::Array(tools)) => listed.extend(tools),
+                _ => {
+                    return Err(malformed("the tools/list answer has no `tools` array"));
+                }
+            }
+            match answer.remove("nextCursor") {
+                Some(Value::String(next)) if !next.is_empty() => cursor = Some(next),
+                _ => break,
+            }
+        }
+        let had = listed.len();
+        let each = tools_from_value_each(Value::Array(listed)).map_err(|e| malformed(&e))?;
+        let mut defs = Vec::with_capacity(each.len());
+        let mut first_problem = None;
+        for tool in each {
+            // A tool no program could read or name is left out, not its
+            // whole server.
+            let problem = match tool {
+                Ok(def) => match codemode_core::check_tool_name(&def.name) {
+                    Ok(()) => {
+                        defs.push(def);
+                        continue;
+                    }
+                    Err(problem) => format!("the tool {:?}: {problem}", def.name),
+                },
+                Err(problem) => problem,
+            };
+            tracing::warn!(server = %slot.name, "MCP server {:?}: a tool is left out: {problem}", slot.name);
+            first_problem.get_or_insert(problem);
+        }
+        // A list none of whose tools can be read says more as a failure
+        // than as a server with no tools.
+        if defs.is_empty()
+            && had > 0
+            && let Some(problem) = first_problem
+        {
+            return Err(malformed(&problem));
+        }
         tracing::info!(server = %slot.name, tools = defs.len(), "listed the tools of MCP server {:?}", slot.name);
         Ok(defs)
     }
@@ -1066,6 +1115,10 @@ fn plain(text: &str) -> String {
     }
     out.replace("content type: None", "content type: none")
 }
+
+/// Most pages a tool list may take: a server that keeps giving cursors is
+/// cut off here, rather than read (and held) until the connect timeout.
+const MAX_LIST_PAGES: usize = 10_000;
 
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();

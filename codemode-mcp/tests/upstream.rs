@@ -188,7 +188,7 @@ async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
     );
     assert_eq!(
         why("malformed"),
-        "its tool list is malformed: the tools/list answer does not have MCP's shape"
+        "its tool list is malformed: tool #0: `name` must be a string, found a number"
     );
     assert!(
         why("missing").starts_with("`/nonexistent/mcp-server` could not be started"),
@@ -204,23 +204,44 @@ async fn servers_that_never_start_answer_or_list_are_reported_and_isolated() {
     );
 }
 
-#[tokio::test]
-async fn a_tool_with_a_name_no_program_can_write_is_left_out_alone() {
+/// The fixture in `mode` as the only server, which must connect, and the
+/// names of its tools.
+async fn one_connected(mode: &str) -> (McpToolset, Vec<String>) {
     let tools = McpToolset::builder()
-        .server("bad", fixture("bad", "badname"))
+        .server(mode, fixture(mode, mode))
         .connect_timeout(Duration::from_secs(5))
         .connect()
         .await
         .unwrap();
     let states: Vec<ServerState> = tools.servers().into_iter().map(|s| s.state).collect();
     assert_eq!(states, [ServerState::Connected]);
-    // One server: its tools keep their names.
     let names = names(&tools);
+    (tools, names)
+}
+
+#[tokio::test]
+async fn a_tool_with_a_name_no_program_can_write_is_left_out_alone() {
+    let (tools, names) = one_connected("badname").await;
+    // One server: its tools keep their names.
     assert_eq!(names.len(), 12, "{names:?}");
     assert!(
         names.iter().all(|n| !n.is_empty() && !n.contains('\n')),
         "{names:?}"
     );
+    assert!(tools.call("echo", json!({"message": "x"})).await.is_ok());
+}
+
+#[tokio::test]
+async fn a_tool_that_cannot_be_read_is_left_out_alone() {
+    // A schema of `true` is valid JSON Schema that rmcp's typed list
+    // refuses (the whole page with it); the others are no tools at all.
+    let (tools, names) = one_connected("oddtools").await;
+    assert!(names.contains(&"anything".to_owned()), "{names:?}");
+    assert!(!names.contains(&"schemaless".to_owned()), "{names:?}");
+    assert_eq!(names.len(), 13, "{names:?}");
+    // Its schema admits any value, and the SDK says so.
+    let sdk = render(Language::TypeScript, &tools.defs());
+    assert!(sdk.contains("anything(args: unknown)"), "{sdk}");
     assert!(tools.call("echo", json!({"message": "x"})).await.is_ok());
 }
 
