@@ -11,9 +11,11 @@
 //! surrogates and bytes that are no UTF-8 as U+FFFD (as a JavaScript
 //! peer's `TextDecoder` reads them). `codemode serve` reads its client's
 //! requests through the same filter. rmcp drops a line past 16 MiB as well, and one
-//! whose arrays and objects nest past 127 levels: such an answer to a
-//! request becomes a JSON-RPC error for that request, saying why, so the
-//! call fails at once.
+//! whose arrays and objects nest past 127 levels, and a response that is no
+//! JSON-RPC 2.0 response (no `"jsonrpc": "2.0"`, both `result` and `error`
+//! or neither, an `error` without its `code` and `message`): such an answer
+//! to a request becomes a JSON-RPC error for that request, saying why, so
+//! the call fails at once.
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
@@ -208,6 +210,64 @@ pub(crate) fn is_refusal(error: &rmcp::model::ErrorData) -> bool {
         == Some(refusal_mark())
 }
 
+/// Why `line`, an answer to a request (it has an id and no `method`),
+/// is no JSON-RPC 2.0 response that rmcp reads; rmcp would drop it, and the
+/// request would wait for its timeout. `None` for a line that is no such
+/// answer, or that has the shape (or that this reading cannot judge, such
+/// as one with a key twice: it passes as it is).
+fn misshapen(line: &[u8]) -> Option<&'static str> {
+    /// Whether a key is there, whatever its value (`null` included).
+    #[derive(Default)]
+    struct Present(bool);
+    impl<'de> serde::Deserialize<'de> for Present {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
+        }
+    }
+    /// The value of a key that is there, `null` included.
+    fn there<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<serde_json::Value>, D::Error> {
+        serde::Deserialize::deserialize(d).map(Some)
+    }
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        #[serde(default, deserialize_with = "there")]
+        jsonrpc: Option<serde_json::Value>,
+        #[serde(default)]
+        id: Present,
+        #[serde(default)]
+        method: Present,
+        #[serde(default)]
+        result: Present,
+        #[serde(default, deserialize_with = "there")]
+        error: Option<serde_json::Value>,
+    }
+    let head = &line[..line.len().min(KEPT)];
+    let tail = &line[line.len().saturating_sub(KEPT)..];
+    response_id(head, tail)?;
+    let envelope: Envelope = serde_json::from_slice(line).ok()?;
+    if envelope.method.0 || !envelope.id.0 {
+        return None;
+    }
+    if envelope.jsonrpc.as_ref().and_then(|v| v.as_str()) != Some("2.0") {
+        return Some("it does not say `\"jsonrpc\": \"2.0\"`");
+    }
+    match (envelope.result.0, &envelope.error) {
+        (true, Some(_)) => Some("it has both `result` and `error`"),
+        (false, None) => Some("it has neither `result` nor `error`"),
+        (false, Some(error)) => {
+            let code = error.get("code").and_then(|c| c.as_i64());
+            let readable = code.is_some_and(|c| i32::try_from(c).is_ok())
+                && error.get("message").is_some_and(|m| m.is_string());
+            (!readable).then_some(
+                "its `error` is not an object with an integer `code` and a string `message`",
+            )
+        }
+        (true, None) => None,
+    }
+}
+
 /// The deepest nesting of arrays and objects rmcp reads: serde_json refuses
 /// a message nested 128 levels deep, and rmcp then drops it, so a request
 /// answered by one would wait for its timeout. Such an answer becomes an
@@ -217,7 +277,8 @@ const MAX_DEPTH: usize = 127;
 /// The id of the JSON-RPC response whose text starts with `head` and ends
 /// with `tail`, as its JSON text: found among the top-level keys before
 /// `result` or `error` (`{"jsonrpc": "2.0", "id": 7, "result": ...`), or
-/// as the last one (`..., "jsonrpc": "2.0", "id": 7}`). `None` when the
+/// as the last one (`..., "jsonrpc": "2.0", "id": 7}`), or in an object
+/// that ends with neither (`{"jsonrpc": "2.0", "id": 7}`). `None` when the
 /// line is no response (a request or notification has `method`) or the id
 /// is not where it is looked for.
 fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
@@ -230,7 +291,13 @@ fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
             .strip_prefix(',')
             .unwrap_or(rest)
             .trim_start();
-        let (key, after) = json_string(rest)?;
+        let Some((key, after)) = json_string(rest) else {
+            // The object ended with neither `result` nor `error`.
+            if rest.starts_with('}') {
+                break;
+            }
+            return None;
+        };
         rest = after.trim_start().strip_prefix(':')?.trim_start();
         match key {
             "result" | "error" => break,
@@ -374,8 +441,16 @@ impl<R> ClampedLines<R> {
                 std::borrow::Cow::Borrowed(_) => None,
             };
             let line = lossy.as_ref().map_or(line, |text| text.as_bytes());
-            match codemode_core::wire::mend_line(line) {
-                Some(text) => self.ready.extend_from_slice(text.as_bytes()),
+            let mended = codemode_core::wire::mend_line(line);
+            let line = mended.as_ref().map_or(line, |text| text.as_bytes());
+            match misshapen(line) {
+                Some(why) => {
+                    let message = format!("the server's answer is no JSON-RPC 2.0 response: {why}");
+                    let head = &line[..line.len().min(KEPT)];
+                    let tail = &line[line.len().saturating_sub(KEPT)..];
+                    self.ready
+                        .extend(refusal(head, tail, &message).unwrap_or_default());
+                }
                 None => self.ready.extend_from_slice(line),
             }
         }
@@ -484,6 +559,68 @@ mod tests {
                 "pieces of {piece}"
             );
         }
+    }
+
+    #[test]
+    fn only_answers_rmcp_cannot_read_are_judged_misshapen() {
+        let judged = |line: &str| misshapen(line.as_bytes());
+        for fine in [
+            r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#,
+            r#"{"jsonrpc":"2.0","id":"a","result":null}"#,
+            r#"{"id":1,"jsonrpc":"2.0","error":{"code":-1,"message":"m","data":[1]}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+            "not json at all",
+        ] {
+            assert_eq!(judged(fine), None, "{fine}");
+        }
+        for (line, why) in [
+            (r#"{"id":1,"result":{}}"#, "jsonrpc"),
+            (r#"{"jsonrpc":"1.0","id":1,"result":{}}"#, "jsonrpc"),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+                "both",
+            ),
+            (r#"{"jsonrpc":"2.0","id":1}"#, "neither"),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":"went wrong"}"#,
+                "`error`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":1e3,"message":"m"}}"#,
+                "`error`",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"error":{"code":99999999999,"message":"m"}}"#,
+                "`error`",
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"error":null}"#, "`error`"),
+        ] {
+            let found = judged(line).unwrap_or_else(|| panic!("{line}"));
+            assert!(found.contains(why), "{line}: {found}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_misshapen_answer_becomes_an_error_for_its_request() {
+        let out = through(
+            b"{\"id\":7,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{}}\n",
+            5,
+        )
+        .await;
+        let lines: Vec<serde_json::Value> = out
+            .split(|b| *b == b'\n')
+            .filter(|l| !l.is_empty())
+            .map(|l| serde_json::from_slice(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[0]["id"], 7);
+        let error: rmcp::model::ErrorData =
+            serde_json::from_value(lines[0]["error"].clone()).unwrap();
+        assert!(is_refusal(&error), "{error:?}");
+        assert!(error.message.contains("jsonrpc"), "{error:?}");
+        assert_eq!(lines[1], json!({"jsonrpc": "2.0", "id": 8, "result": {}}));
     }
 
     #[test]

@@ -246,6 +246,51 @@ async fn a_tool_that_cannot_be_read_is_left_out_alone() {
 }
 
 #[tokio::test]
+async fn an_answer_of_the_wrong_shape_fails_its_call_at_once() {
+    let tools = McpToolset::builder()
+        .server(
+            "m",
+            fixture("m", "misshape").with_call_timeout(Duration::from_secs(20)),
+        )
+        .connect()
+        .await
+        .unwrap();
+    // rmcp drops these four; each now fails its call at once, saying why.
+    for (shape, why) in [
+        ("nojsonrpc", "it does not say `\"jsonrpc\": \"2.0\"`"),
+        ("both", "it has both `result` and `error`"),
+        ("neither", "it has neither `result` nor `error`"),
+        ("errorstring", "its `error` is not an object"),
+    ] {
+        let started = std::time::Instant::now();
+        let err = tools
+            .call("echo", json!({"message": shape}))
+            .await
+            .unwrap_err();
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{shape}: {err}"
+        );
+        assert_eq!(err.kind, ErrorKind::InvalidResult, "{shape}: {err}");
+        assert!(
+            err.message.contains("is no JSON-RPC 2.0 response") && err.message.contains(why),
+            "{shape}: {err}"
+        );
+    }
+    // rmcp reads these (a string id stands for the number), and the result
+    // is judged as a tool result.
+    let answer = tools.call("echo", json!({"message": "stringid"})).await;
+    assert_eq!(answer.unwrap(), json!("x"));
+    for shape in ["resultnumber", "contentstring"] {
+        let err = tools
+            .call("echo", json!({"message": shape}))
+            .await
+            .unwrap_err();
+        assert_eq!(err.kind, ErrorKind::ServerError, "{shape}: {err}");
+    }
+}
+
+#[tokio::test]
 async fn numbers_past_the_largest_double_arrive_as_it() {
     // JSON allows `1e400` and lone surrogates; serde_json refuses both, and
     // rmcp would drop the whole message, so the list would never arrive.
