@@ -137,8 +137,11 @@ export default function (host) {
       return promiseReject(new ERROR_CLASS(name, "invalid_arguments",
         "the arguments cannot be sent to the tool: " + problem(args, id)));
     }
+    // Where the program made the call: a failure it does not catch is
+    // reported at this place, as a failure made here at once is.
+    const site = new ErrorCtor();
     return new PromiseCtor((resolve, reject) => {
-      pending[id] = [resolve, reject];
+      pending[id] = [resolve, reject, site.stack];
     });
   }
 
@@ -149,7 +152,11 @@ export default function (host) {
     if (!slot) return;
     const reply = parse(envelope);
     if (reply.ok) slot[0](reply.value);
-    else slot[1](new ERROR_CLASS(reply.error.toolName, reply.error.kind, reply.error.message));
+    else {
+      const error = new ERROR_CLASS(reply.error.toolName, reply.error.kind, reply.error.message);
+      error.stack = slot[2];
+      slot[1](error);
+    }
   }
 
   // Called by the engine with the program's result: its JSON text,

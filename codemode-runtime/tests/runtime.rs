@@ -257,14 +257,18 @@ fn an_uncaught_error_is_thrown() {
     let out = run("throw new Error('plain failure');");
     assert_eq!(kind(&out), Some(RunErrorKind::Thrown));
     assert_eq!(out.error.unwrap().message, "Error: plain failure");
-    let out = run("await tools.fail({why: 'bad'});");
+    // Reported where the program made the call (at the tool's name), as in
+    // Python.
+    let out = run("const x = 1;\n  await tools.fail({why: 'bad'});");
     assert_eq!(kind(&out), Some(RunErrorKind::Thrown));
+    let error = out.error.unwrap();
     assert!(
-        out.error
-            .unwrap()
+        error
             .message
             .contains(r#"ToolCallError: bad (from tool "fail", kind tool_failed)"#)
     );
+    let at = error.location.expect("the call's place");
+    assert_eq!((at.line, at.column), (2, 15), "{error:?}");
     assert_eq!(kind(&run("throw 'a string';")), Some(RunErrorKind::Thrown));
 }
 
