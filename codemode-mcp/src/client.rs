@@ -43,7 +43,10 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
 ///
 /// A server that fails to start, or exits, fails only the calls to its own
 /// tools: [`McpToolset::servers`] says what happened, and the other servers
-/// keep working. When a server sends `notifications/tools/list_changed`, its
+/// keep working. The next call to a tool of a server that exited, or that
+/// failed after it was connected, starts it again and waits for it; after
+/// an attempt that fails, the next waits a second, then twice as long each
+/// time up to a minute. When a server sends `notifications/tools/list_changed`, its
 /// list is read again; [`McpToolset::defs`](Toolset::defs) and
 /// [`McpToolset::fingerprint`] change with it, and [`McpToolset::changes`]
 /// tells the host.
@@ -206,6 +209,8 @@ struct Inner {
     direct: BTreeSet<String>,
     collisions: Collisions,
     refreshing: tokio::sync::Mutex<()>,
+    /// Where each server's `list_changed` notices go (see [`Upstream`]).
+    notify: mpsc::UnboundedSender<usize>,
 }
 
 struct Slot {
@@ -218,6 +223,24 @@ struct Slot {
     /// Held while this server's tools are listed again and taken, so that
     /// an older list never overwrites a newer one.
     listing: tokio::sync::Mutex<()>,
+    /// Held while the server is started again (see [`Inner::restart`]):
+    /// calls that find it gone wait for that one attempt.
+    restarts: tokio::sync::Mutex<Restarts>,
+}
+
+/// The attempts to start a server again since it was last connected.
+#[derive(Default)]
+struct Restarts {
+    /// Attempts that failed in a row.
+    failed: u32,
+    /// No attempt before this.
+    not_before: Option<tokio::time::Instant>,
+}
+
+/// How long after a failed attempt to start a server again the next one
+/// waits: doubled for each failure in a row, up to a minute.
+fn restart_backoff(failed: u32) -> Duration {
+    Duration::from_secs(1 << failed.saturating_sub(1).min(6)).min(Duration::from_secs(60))
 }
 
 #[derive(Default)]
@@ -428,9 +451,11 @@ impl McpToolsetBuilder {
                 config,
                 live: Mutex::new(SlotLive::default()),
                 listing: tokio::sync::Mutex::new(()),
+                restarts: tokio::sync::Mutex::new(Restarts::default()),
             });
         }
         let (changes, _) = watch::channel(0);
+        let (notify, notices) = mpsc::unbounded_channel();
         let inner = Arc::new(Inner {
             servers: slots,
             catalog: RwLock::new(Catalog::default()),
@@ -440,8 +465,8 @@ impl McpToolsetBuilder {
             direct: self.direct,
             collisions: self.collisions,
             refreshing: tokio::sync::Mutex::new(()),
+            notify: notify.clone(),
         });
-        let (notify, notices) = mpsc::unbounded_channel();
         let connects: Vec<_> = (0..inner.servers.len())
             .map(|index| {
                 let inner = Arc::clone(&inner);
@@ -920,7 +945,55 @@ impl Inner {
         }
     }
 
-    async fn call(&self, name: String, args: Value) -> Result<Value, ToolCallError> {
+    /// Starts server `index` again if it exited or failed, and gives its
+    /// peer once it is connected; else why it cannot take calls. Calls that
+    /// find it gone share one attempt. After a failed attempt the next
+    /// waits (see [`restart_backoff`]), and calls in between are refused at
+    /// once, saying when it will be tried again.
+    async fn restart(self: &Arc<Self>, index: usize) -> Result<Peer<RoleClient>, String> {
+        let slot = &self.servers[index];
+        let mut restarts = slot.restarts.lock().await;
+        // An attempt made while this call waited may have connected it.
+        let why = match self.unavailable(index) {
+            Ok(peer) => return Ok(peer),
+            Err(why) => why,
+        };
+        if !matches!(
+            slot.lock().state,
+            Some(ServerState::Exited(_) | ServerState::Failed(_))
+        ) {
+            return Err(why);
+        }
+        let now = tokio::time::Instant::now();
+        if let Some(at) = restarts.not_before
+            && now < at
+        {
+            return Err(format!(
+                "{why}; it is started again at a call in {}",
+                seconds_rounded_up(at - now)
+            ));
+        }
+        tracing::info!(server = %slot.name, "starting MCP server {:?} again", slot.name);
+        slot.lock().state = None;
+        self.start(index, self.notify.clone()).await;
+        let connected = slot.lock().state == Some(ServerState::Connected);
+        if connected {
+            *restarts = Restarts::default();
+            // Its tools may have changed while it was gone.
+            self.join(index).await;
+            return self.unavailable(index);
+        }
+        restarts.failed = restarts.failed.saturating_add(1);
+        let wait = restart_backoff(restarts.failed);
+        restarts.not_before = Some(tokio::time::Instant::now() + wait);
+        Err(format!(
+            "{}; it was started again and failed; the next attempt is at a call in {}",
+            self.unavailable(index).err().unwrap_or(why),
+            seconds_rounded_up(wait)
+        ))
+    }
+
+    async fn call(self: &Arc<Self>, name: String, args: Value) -> Result<Value, ToolCallError> {
         let route = self.read_catalog().routes.get(&name).cloned();
         let Some((index, tool)) = route else {
             let catalog = self.read_catalog();
@@ -929,9 +1002,13 @@ impl Inner {
         };
         let slot = &self.servers[index];
         let fail = |kind, message: String| ToolCallError::new(&name, kind, message);
-        let peer = self
-            .unavailable(index)
-            .map_err(|why| fail(ErrorKind::Unavailable, why))?;
+        let peer = match self.unavailable(index) {
+            Ok(peer) => peer,
+            Err(_) => self
+                .restart(index)
+                .await
+                .map_err(|why| fail(ErrorKind::Unavailable, why))?,
+        };
         let arguments = match args {
             Value::Null => None,
             Value::Object(map) => Some(map),
@@ -1119,6 +1196,12 @@ fn plain(text: &str) -> String {
 /// Most pages a tool list may take: a server that keeps giving cursors is
 /// cut off here, rather than read (and held) until the connect timeout.
 const MAX_LIST_PAGES: usize = 10_000;
+
+/// `d` in whole seconds, rounded up (`1 s` at least).
+fn seconds_rounded_up(d: Duration) -> String {
+    let s = d.as_secs() + u64::from(d.subsec_nanos() > 0);
+    format!("{} s", s.max(1))
+}
 
 fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();

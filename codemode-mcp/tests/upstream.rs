@@ -127,7 +127,7 @@ async fn prefixes_and_collisions_name_both_servers() {
 }
 
 #[tokio::test]
-async fn a_server_that_exits_mid_call_fails_only_its_own_calls() {
+async fn a_server_that_exits_mid_call_fails_only_its_own_calls_and_starts_again() {
     let tools = McpToolset::builder()
         .server("doomed", fixture("doomed", "normal"))
         .server("steady", fixture("steady", "normal"))
@@ -141,17 +141,74 @@ async fn a_server_that_exits_mid_call_fails_only_its_own_calls() {
             .starts_with("the MCP server \"doomed\" that provides this tool is not running"),
         "{err}"
     );
-    let err = tools
-        .call("doomed_echo", json!({"message": "x"}))
-        .await
-        .unwrap_err();
-    assert_eq!(err.kind, ErrorKind::Unavailable, "{err}");
     assert!(matches!(tools.servers()[0].state, ServerState::Exited(_)));
     let out = tools
         .call("steady_echo", json!({"message": "x"}))
         .await
         .unwrap();
     assert_eq!(out["server"], "steady");
+    // The next call to one of its tools starts it again, and is answered.
+    let out = tools
+        .call("doomed_echo", json!({"message": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(out["server"], "doomed");
+    assert_eq!(tools.servers()[0].state, ServerState::Connected);
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_again_is_tried_again_only_after_a_wait() {
+    let marker = std::env::temp_dir().join(format!("codemode-oneshot-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/server.py");
+    let config = ServerConfig::stdio(
+        "python3",
+        [script, "--name", "once", "--mode", "oneshot", "--marker"]
+            .into_iter()
+            .map(str::to_owned)
+            .chain([marker.display().to_string()]),
+    );
+    let tools = McpToolset::builder()
+        .server("once", config)
+        .connect()
+        .await
+        .unwrap();
+    assert!(tools.call("exit", json!({})).await.is_err());
+    // The attempt to start it again crashes: the call says so, and when
+    // the next attempt will be.
+    let err = tools
+        .call("echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::Unavailable, "{err}");
+    assert!(
+        err.message
+            .contains("it was started again and failed; the next attempt is at a call in 1 s"),
+        "{err}"
+    );
+    // A call within that second is refused at once, without an attempt.
+    let started = std::time::Instant::now();
+    let err = tools
+        .call("echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert!(started.elapsed() < Duration::from_millis(500), "{err}");
+    assert!(
+        err.message.contains("it is started again at a call in 1 s"),
+        "{err}"
+    );
+    // After it, one more attempt (which fails too) doubles the wait.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let err = tools
+        .call("echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("the next attempt is at a call in 2 s"),
+        "{err}"
+    );
+    assert!(matches!(tools.servers()[0].state, ServerState::Failed(_)));
+    let _ = std::fs::remove_file(&marker);
 }
 
 #[tokio::test]
