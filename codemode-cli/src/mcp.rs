@@ -35,6 +35,11 @@ pub struct ServeArgs {
     /// be a loopback address, such as 127.0.0.1:8931.
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// With --http, the sessions kept open at once; past them an
+    /// `initialize` is refused until one ends or has been idle for five
+    /// minutes.
+    #[arg(long, value_name = "N", default_value_t = codemode::mcp::DEFAULT_MAX_SESSIONS)]
+    max_sessions: usize,
     /// Also offer this upstream tool (its name as a program calls it) to the
     /// model directly, next to `run_code`. Repeat for more.
     #[arg(long = "direct", value_name = "TOOL")]
@@ -198,6 +203,7 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             .limits(limits)
             .max_result_bytes(args.max_result_bytes)
             .max_runs(args.max_runs)
+            .max_sessions(args.max_sessions)
             .check(args.check)
             .list_changes(changes);
         if let Some(budget) = args.budget {

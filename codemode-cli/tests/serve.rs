@@ -583,39 +583,96 @@ fn http_request(authority: &str, head: &str, body: &str) -> (std::net::TcpStream
     (stream, String::from_utf8(headers).unwrap())
 }
 
-#[tokio::test]
-async fn an_interrupt_ends_the_http_server_though_a_client_keeps_its_stream_open() {
-    let dir = Scratch::new("http-stop");
+/// Serves one fixture server over HTTP with `extra` flags, in a scratch
+/// folder named `name`; gives the folder (to keep), the process and the
+/// server's `host:port`.
+async fn serve_fixture_http(
+    name: &str,
+    extra: &[&str],
+) -> (Scratch, tokio::process::Child, String) {
+    let dir = Scratch::new(name);
     let config = dir.write(
         "config.json",
         &json!({"mcpServers": {"one": fixture_entry("one")}}).to_string(),
     );
-    let (mut child, url) = serve_http(&config, &["--timeout-ms", "1000"]).await;
+    let (child, url) = serve_http(&config, extra).await;
     let authority = url
         .trim_start_matches("http://")
         .trim_end_matches("/mcp")
         .to_owned();
+    (dir, child, authority)
+}
+
+/// The head of a JSON-RPC POST to `/mcp`, before `Host`.
+const POST: &str = "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream";
+
+/// An `initialize` request's body.
+fn initialize_body() -> String {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}})
+    .to_string()
+}
+
+/// The `Mcp-Session-Id` among `headers`.
+fn session_of(headers: &str) -> Option<String> {
+    headers.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("mcp-session-id")
+            .then(|| value.trim().to_owned())
+    })
+}
+
+#[tokio::test]
+async fn sessions_past_the_cap_are_refused_until_one_ends() {
+    let (_dir, mut child, authority) =
+        serve_fixture_http("http-cap", &["--max-sessions", "2"]).await;
+    tokio::task::spawn_blocking(move || {
+        use std::io::Read;
+        let post = &format!("{POST}\r\nConnection: close");
+        let initialize = initialize_body();
+        let mut sessions = Vec::new();
+        for _ in 0..2 {
+            let (_, headers) = http_request(&authority, post, &initialize);
+            assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+            sessions.push(session_of(&headers).unwrap());
+        }
+        let (mut refused, headers) = http_request(&authority, post, &initialize);
+        assert!(headers.starts_with("HTTP/1.1 500"), "{headers}");
+        let mut body = String::new();
+        refused.read_to_string(&mut body).unwrap();
+        assert!(
+            body.contains("this server has 2 sessions open, as many as it keeps"),
+            "{body}"
+        );
+        // A client that ends its session makes room for another.
+        let delete = format!(
+            "DELETE /mcp HTTP/1.1\r\nMcp-Session-Id: {}\r\nConnection: close",
+            sessions[0]
+        );
+        let (_, headers) = http_request(&authority, &delete, "");
+        assert!(headers.starts_with("HTTP/1.1 2"), "{headers}");
+        let (_, headers) = http_request(&authority, post, &initialize);
+        assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+    })
+    .await
+    .unwrap();
+    let _ = child.kill().await;
+}
+
+#[tokio::test]
+async fn an_interrupt_ends_the_http_server_though_a_client_keeps_its_stream_open() {
+    let (_dir, mut child, authority) =
+        serve_fixture_http("http-stop", &["--timeout-ms", "1000"]).await;
     let stream = tokio::task::spawn_blocking(move || {
-        let post = "POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream";
-        let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "test", "version": "1"}}});
-        let (_, headers) = http_request(&authority, post, &initialize.to_string());
-        let session = headers
-            .lines()
-            .find_map(|line| {
-                let (name, value) = line.split_once(':')?;
-                name.eq_ignore_ascii_case("mcp-session-id")
-                    .then(|| value.trim().to_owned())
-            })
-            .unwrap_or_else(|| panic!("no session: {headers}"));
-        let session_head = format!("{post}\r\nMcp-Session-Id: {session}");
+        let (_, headers) = http_request(&authority, POST, &initialize_body());
+        let session = session_of(&headers).unwrap_or_else(|| panic!("no session: {headers}"));
+        let session_head = format!("{POST}\r\nMcp-Session-Id: {session}");
         let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         http_request(&authority, &session_head, &initialized.to_string());
         // The stream a client keeps open for the server's notifications.
-        let get = format!(
-            "GET /mcp HTTP/1.1\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}"
-        );
+        let get =
+            format!("GET /mcp HTTP/1.1\r\nAccept: text/event-stream\r\nMcp-Session-Id: {session}");
         let (stream, headers) = http_request(&authority, &get, "");
         assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
         stream

@@ -36,6 +36,7 @@ mod config;
 mod pin;
 mod result;
 mod serve;
+mod sessions;
 mod stdio;
 
 pub use client::{
@@ -45,6 +46,7 @@ pub use client::{
 pub use config::{ConfigError, McpConfig, ServerConfig, ServerTransport};
 pub use pin::{Drift, DriftPolicy, Pin, snapshot_text};
 pub use serve::{CodeModeServer, DEFAULT_MAX_RUNS, HttpServer, ServeError, Transport, serve};
+pub use sessions::DEFAULT_MAX_SESSIONS;
 
 /// rustls needs one process-wide crypto provider for HTTPS; install ring's
 /// unless the host installed one.

@@ -85,6 +85,8 @@ struct Shared<T: ?Sized> {
     /// Programs that may run at once; each holds a permit while it runs.
     runs: Arc<tokio::sync::Semaphore>,
     max_runs: usize,
+    /// Sessions an HTTP server keeps open at once.
+    max_sessions: usize,
 }
 
 /// What a program the client cancelled, waiting or running, answers.
@@ -157,6 +159,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 toolset,
                 runs: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_RUNS)),
                 max_runs: DEFAULT_MAX_RUNS,
+                max_sessions: crate::sessions::DEFAULT_MAX_SESSIONS,
             }),
         }
     }
@@ -178,6 +181,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 toolset: Arc::clone(&shared.toolset),
                 runs: Arc::clone(&shared.runs),
                 max_runs: shared.max_runs,
+                max_sessions: shared.max_sessions,
             },
         };
         change(&mut shared);
@@ -225,6 +229,17 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             s.runs = Arc::new(tokio::sync::Semaphore::new(runs));
             s.max_runs = runs;
         })
+    }
+
+    /// How many sessions an HTTP server keeps open at once
+    /// ([`crate::DEFAULT_MAX_SESSIONS`] unless set; at least one). Past
+    /// it, an `initialize` is refused with an error that says why, until a
+    /// client ends its session or one has been idle for five minutes.
+    pub fn max_sessions(self, sessions: usize) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.max_sessions = sessions.max(1))
     }
 
     /// The most text a result may carry, in bytes (the outcome is cut to fit).
@@ -320,7 +335,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     /// asked for any (`:0`).
     pub async fn bind_http(self, addr: SocketAddr) -> Result<HttpServer, ServeError> {
         use rmcp::transport::streamable_http_server::{
-            StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+            StreamableHttpServerConfig, StreamableHttpService,
         };
         let listener = tokio::net::TcpListener::bind(addr)
             .await
@@ -350,7 +365,9 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         let sessions = config.cancellation_token.clone();
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(crate::sessions::CappedSessions::new(
+                self.shared.max_sessions,
+            )),
             config,
         );
         let router = axum::Router::new().nest_service("/mcp", service);
