@@ -642,6 +642,27 @@ struct Err<'a> {
     error: &'a ToolCallError,
 }
 
+/// The check of `code` before its run, on a kept thread (see
+/// [`crate::pool`]): parsing and type-checking the program, and preparing
+/// the catalog on first use, take time in proportion to the program and the
+/// tool list, which would otherwise hold the thread polling the run. A
+/// check that cannot run (no thread, or a panic) finds nothing.
+pub(crate) async fn check_off_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
+    cell: Arc<OnceLock<Arc<Catalog>>>,
+    toolset: Arc<T>,
+    language: Language,
+    code: String,
+) -> Vec<codemode_core::Diagnostic> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    crate::pool::run(Box::new(move || {
+        let found = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            prepared_catalog(&cell, &*toolset).check_program(language, &code)
+        }));
+        let _ = tx.send(found.unwrap_or_default());
+    }));
+    rx.await.unwrap_or_default()
+}
+
 /// The catalog of `toolset`'s tools in `cell`, prepared on first use: the
 /// index functions and the check before a run read the same one.
 pub(crate) fn prepared_catalog<'c, T: Toolset + ?Sized>(

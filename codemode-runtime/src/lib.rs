@@ -39,7 +39,8 @@
 //!
 //! [`Runtime::run`] (and so `JsRuntime` and `PyRuntime`) returns a `Send` future that never blocks the thread
 //! polling it: the engine runs on a thread of its own (or in a worker
-//! process), and the future only waits on channels and timers. So it is
+//! process), the check before the run on a kept thread, and the future only
+//! waits on channels and timers. So it is
 //! correct on a tokio multi-thread runtime, a tokio current-thread runtime
 //! and `futures::executor::block_on` alike, and many runs can share one
 //! executor.
@@ -356,7 +357,13 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> Runtime<T> {
             // either.
             _ if code.len() > self.limits.max_source_bytes => Vec::new(),
             _ => {
-                host::prepared_catalog(&self.catalog, &*self.toolset).check_program(language, code)
+                host::check_off_thread(
+                    Arc::clone(&self.catalog),
+                    Arc::clone(&self.toolset),
+                    language,
+                    code.to_owned(),
+                )
+                .await
             }
         };
         if self.check == CheckPolicy::Deny

@@ -272,3 +272,66 @@ mod python {
         assert_eq!(outcome.diagnostics[0].severity, Severity::Warning);
     }
 }
+
+/// A toolset whose tool list, from its second reading on (the first is the
+/// runtime's, when it is made), is given only once `open` is set: until
+/// then, reading it waits (up to ten seconds, then says it waited in vain).
+struct Gated {
+    open: std::sync::Mutex<bool>,
+    opened: std::sync::Condvar,
+    reads: AtomicUsize,
+    waited_in_vain: std::sync::atomic::AtomicBool,
+}
+
+impl Toolset for Gated {
+    fn defs(&self) -> Vec<ToolDef> {
+        if self.reads.fetch_add(1, Ordering::SeqCst) > 0 {
+            let open = self.open.lock().unwrap();
+            let (open, waited) = self
+                .opened
+                .wait_timeout_while(open, std::time::Duration::from_secs(10), |open| !*open)
+                .unwrap();
+            drop(open);
+            if waited.timed_out() {
+                self.waited_in_vain.store(true, Ordering::SeqCst);
+            }
+        }
+        Counted::default().defs()
+    }
+
+    async fn call(&self, _name: &str, args: Value) -> Result<Value, ToolCallError> {
+        Ok(args)
+    }
+}
+
+#[test]
+fn the_check_leaves_the_thread_polling_the_run_free() {
+    // One thread polls everything: the run, whose check reads the tool
+    // list, and the task that lets that reading go on. Were the check made
+    // on the polling thread, the task could not run until it gave up.
+    let tools = Arc::new(Gated {
+        open: std::sync::Mutex::new(false),
+        opened: std::sync::Condvar::new(),
+        reads: AtomicUsize::new(0),
+        waited_in_vain: Default::default(),
+    });
+    let runtime =
+        Runtime::from_arc(Arc::clone(&tools), Limits::default()).with_check(CheckPolicy::Warn);
+    let opener = {
+        let tools = Arc::clone(&tools);
+        async move {
+            futures_timer::Delay::new(std::time::Duration::from_millis(50)).await;
+            *tools.open.lock().unwrap() = true;
+            tools.opened.notify_all();
+        }
+    };
+    let (outcome, ()) = futures_executor::block_on(futures_util::future::join(
+        runtime.run(
+            Language::JavaScript,
+            "return await tools.note({text: 'x'});",
+        ),
+        opener,
+    ));
+    assert_eq!(outcome.value, json!({"text": "x"}), "{:?}", outcome.error);
+    assert!(!tools.waited_in_vain.load(Ordering::SeqCst));
+}
