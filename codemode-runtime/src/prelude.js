@@ -44,6 +44,15 @@ export default function (host) {
   const StringCtor = String;
   const stringSlice = String.prototype.slice;
   const isError = Error.isError;
+  // An error's stack, read without anything the program can replace: the
+  // engine's own getter when the stack is one, else the error's own value.
+  const stackDescriptor = getDescriptor(ErrorCtor.prototype, "stack");
+  const stackGet = stackDescriptor && stackDescriptor.get;
+  const stackOf = (error) => {
+    if (stackGet) return apply(stackGet, error, []);
+    const own = getDescriptor(error, "stack");
+    return own && typeof own.value === "string" ? own.value : undefined;
+  };
   let longest = 0;
   function configure(names, maxLength) {
     known = new Set(parse(names));
@@ -139,9 +148,9 @@ export default function (host) {
     }
     // Where the program made the call: a failure it does not catch is
     // reported at this place, as a failure made here at once is.
-    const site = new ErrorCtor();
+    const site = stackOf(new ErrorCtor());
     return new PromiseCtor((resolve, reject) => {
-      pending[id] = [resolve, reject, site.stack];
+      pending[id] = [resolve, reject, site];
     });
   }
 
@@ -154,7 +163,9 @@ export default function (host) {
     if (reply.ok) slot[0](reply.value);
     else {
       const error = new ERROR_CLASS(reply.error.toolName, reply.error.kind, reply.error.message);
-      error.stack = slot[2];
+      if (typeof slot[2] === "string") {
+        defineProperty(error, "stack", { value: slot[2], writable: true, configurable: true });
+      }
       slot[1](error);
     }
   }

@@ -155,6 +155,7 @@ fn cases() -> Vec<(&'static str, Language, String, Want)> {
         ("a length getter that changes between reads", Js, "let n = 0; return Array.prototype.join.call({get length() { return n++ ? 2**53 - 1 : 0; }}, '');".into(), Want::Kind(K::Thrown)),
         ("a length that is an object", Js, "return Array.prototype.join.call({length: {valueOf() { return 2**53 - 1; }}}, '');".into(), Want::Kind(K::Thrown)),
         ("a search pattern coerced late", Js, "return 'a'.repeat(2e7).indexOf({toString() { return 'a'.repeat(1e6) + 'b'; }});".into(), Want::Kind(K::Thrown)),
+        ("a stack getter that throws, around a tool call", Js, "Object.defineProperty(Error.prototype, 'stack', {get() { throw new Error('no'); }, configurable: true}); let r; try { await tools.interrupted({}); } catch (e) { r = e.kind; } return [r, (await tools.echo({a: 1})).tool];".into(), Want::Value(json!(["tool_failed", "echo"]))),
         ("a stack formatter that reaches the prelude", Js, "Error.prepareStackTrace = () => 'x'; return [typeof Error.prepareStackTrace, new Error('e').stack === 'x'];".into(), Want::Value(json!(["undefined", false]))),
         ("TypeScript decorators (unsupported: a clean syntax error)", Ts, "function d(t: any, c?: any) { return t; }\n@d class A { @d m() { return 1; } }\nreturn new A().m();".into(), Want::Kind(K::SyntaxError)),
         ("ReDoS", Js, "return /(a+)+$/.test('a'.repeat(40) + 'b');".into(), Want::Kind(K::Timeout)),
