@@ -45,8 +45,9 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
 /// tools: [`McpToolset::servers`] says what happened, and the other servers
 /// keep working. The next call to a tool of a server that exited, or that
 /// failed after it was connected, starts it again and waits for it; after
-/// an attempt that fails, the next waits a second, then twice as long each
-/// time up to a minute. When a server sends `notifications/tools/list_changed`, its
+/// an attempt that fails (or a server that goes down again within ten
+/// seconds), the next waits a second, then twice as long each time up to a
+/// minute. When a server sends `notifications/tools/list_changed`, its
 /// list is read again; [`McpToolset::defs`](Toolset::defs) and
 /// [`McpToolset::fingerprint`] change with it, and [`McpToolset::changes`]
 /// tells the host.
@@ -225,17 +226,30 @@ struct Slot {
     listing: tokio::sync::Mutex<()>,
     /// Held while the server is started again (see [`Inner::restart`]):
     /// calls that find it gone wait for that one attempt.
-    restarts: tokio::sync::Mutex<Restarts>,
+    restarts: Arc<tokio::sync::Mutex<Restarts>>,
 }
 
-/// The attempts to start a server again since it was last connected.
+/// A connected server's peer, and which of its starts made it.
+struct Connection {
+    peer: Peer<RoleClient>,
+    generation: u64,
+}
+
+/// The attempts to start a server again.
 #[derive(Default)]
 struct Restarts {
-    /// Attempts that failed in a row.
+    /// Attempts that failed in a row (a server that went down again soon
+    /// after one counts as one).
     failed: u32,
     /// No attempt before this.
     not_before: Option<tokio::time::Instant>,
+    /// When the last attempt connected it.
+    up_since: Option<tokio::time::Instant>,
 }
+
+/// How long a started server must stay up for its start to count as a
+/// success: one that goes down sooner is started again only after a wait.
+const STABLE: Duration = Duration::from_secs(10);
 
 /// How long after a failed attempt to start a server again the next one
 /// waits: doubled for each failure in a row, up to a minute.
@@ -245,6 +259,9 @@ fn restart_backoff(failed: u32) -> Duration {
 
 #[derive(Default)]
 struct SlotLive {
+    /// Counts the starts: what a connection's watcher or a call learns of
+    /// it touches the state only while no later start has replaced it.
+    generation: u64,
     peer: Option<Peer<RoleClient>>,
     cancel: Option<RunningServiceCancellationToken>,
     state: Option<ServerState>,
@@ -451,7 +468,7 @@ impl McpToolsetBuilder {
                 config,
                 live: Mutex::new(SlotLive::default()),
                 listing: tokio::sync::Mutex::new(()),
-                restarts: tokio::sync::Mutex::new(Restarts::default()),
+                restarts: Arc::default(),
             });
         }
         let (changes, _) = watch::channel(0);
@@ -644,6 +661,11 @@ impl Inner {
     /// in its state.
     async fn start(self: &Arc<Self>, index: usize, notify: mpsc::UnboundedSender<usize>) {
         let slot = &self.servers[index];
+        let generation = {
+            let mut live = slot.lock();
+            live.generation += 1;
+            live.generation
+        };
         let handler = Upstream { index, notify };
         let deadline = tokio::time::Instant::now() + self.connect_timeout;
         let connected = tokio::time::timeout_at(deadline, connect(handler, &slot.config)).await;
@@ -664,7 +686,10 @@ impl Inner {
         {
             let mut live = slot.lock();
             live.peer = Some(peer.clone());
-            live.cancel = Some(service.cancellation_token());
+            // A connection this one replaces is ended, not left running.
+            if let Some(old) = live.cancel.replace(service.cancellation_token()) {
+                old.cancel();
+            }
         }
         // Watch for the connection's end, so the state says so at once.
         let watcher = Arc::downgrade(self);
@@ -673,6 +698,9 @@ impl Inner {
             if let Some(inner) = watcher.upgrade() {
                 let slot = &inner.servers[index];
                 let mut live = slot.lock();
+                if live.generation != generation {
+                    return;
+                }
                 live.peer = None;
                 if matches!(live.state, Some(ServerState::Connected) | None) {
                     let why = match reason {
@@ -685,6 +713,9 @@ impl Inner {
                 }
             }
         });
+        // As a refresh does: a `list_changed` the server sends meanwhile
+        // is listed after this, never before.
+        let _listing = slot.listing.lock().await;
         match self.list(index, &peer, deadline).await {
             Ok(tools) => {
                 let mut live = slot.lock();
@@ -721,6 +752,7 @@ impl Inner {
         // The pages as JSON, each tool read on its own below: rmcp reads a
         // page whole, so one malformed tool would lose every other.
         let mut listed: Vec<Value> = Vec::new();
+        let mut listed_bytes = 0usize;
         let mut cursor: Option<String> = None;
         for page in 0.. {
             if page == MAX_LIST_PAGES {
@@ -754,10 +786,19 @@ impl Inner {
                 return Err(malformed("the tools/list answer does not have MCP's shape"));
             };
             match answer.remove("tools") {
-                Some(Value::Array(tools)) => listed.extend(tools),
+                Some(Value::Array(tools)) => {
+                    listed_bytes = listed_bytes.saturating_add(json_size(&tools));
+                    listed.extend(tools);
+                }
                 _ => {
                     return Err(malformed("the tools/list answer has no `tools` array"));
                 }
+            }
+            if listed.len() > MAX_LISTED_TOOLS || listed_bytes > MAX_LISTED_BYTES {
+                return Err(format!(
+                    "its tool list is past the {MAX_LISTED_TOOLS} tools or {} MiB a server may list",
+                    MAX_LISTED_BYTES >> 20
+                ));
             }
             match answer.remove("nextCursor") {
                 Some(Value::String(next)) if !next.is_empty() => cursor = Some(next),
@@ -861,12 +902,8 @@ impl Inner {
         slot.warn_of_unknown_policies();
         let _one_at_a_time = self.refreshing.lock().await;
         if let Err(e) = self.publish(slot) {
-            tracing::warn!(server = %slot.name, "the tools of MCP server {:?} were not taken: {e}", slot.name);
-            let mut live = slot.lock();
-            live.tools = Vec::new();
-            live.state = Some(ServerState::Failed(format!(
-                "its tools were not taken: {e}"
-            )));
+            slot.lock().tools = Vec::new();
+            self.fail(index, format!("its tools were not taken: {e}"));
         }
     }
 
@@ -922,14 +959,17 @@ impl Inner {
     }
 
     /// Why server `index` cannot take calls now, if it cannot.
-    fn unavailable(&self, index: usize) -> Result<Peer<RoleClient>, String> {
+    fn unavailable(&self, index: usize) -> Result<Connection, String> {
         let slot = &self.servers[index];
         let live = slot.lock();
         if let (Some(drift), DriftPolicy::Error) = (&live.drift, self.drift) {
             return Err(format!("{drift}; its calls are refused until it matches"));
         }
         match (&live.peer, &live.state) {
-            (Some(peer), Some(ServerState::Connected)) => Ok(peer.clone()),
+            (Some(peer), Some(ServerState::Connected)) => Ok(Connection {
+                peer: peer.clone(),
+                generation: live.generation,
+            }),
             (_, Some(ServerState::Failed(why) | ServerState::Exited(why))) => Err(format!(
                 "the MCP server {:?} that provides this tool is not running: {why}",
                 slot.name
@@ -946,16 +986,18 @@ impl Inner {
     }
 
     /// Starts server `index` again if it exited or failed, and gives its
-    /// peer once it is connected; else why it cannot take calls. Calls that
-    /// find it gone share one attempt. After a failed attempt the next
-    /// waits (see [`restart_backoff`]), and calls in between are refused at
-    /// once, saying when it will be tried again.
-    async fn restart(self: &Arc<Self>, index: usize) -> Result<Peer<RoleClient>, String> {
+    /// connection once it is connected; else why it cannot take calls.
+    /// Calls that find it gone share one attempt, which runs as a task of
+    /// its own: a call that stops waiting (its run ended) leaves it to
+    /// finish. After an attempt that fails, or a server that went down
+    /// again soon after one, the next waits (see [`restart_backoff`]), and
+    /// calls in between are refused at once, saying when it will be tried.
+    async fn restart(self: &Arc<Self>, index: usize) -> Result<Connection, String> {
         let slot = &self.servers[index];
-        let mut restarts = slot.restarts.lock().await;
+        let mut restarts = Arc::clone(&slot.restarts).lock_owned().await;
         // An attempt made while this call waited may have connected it.
         let why = match self.unavailable(index) {
-            Ok(peer) => return Ok(peer),
+            Ok(connection) => return Ok(connection),
             Err(why) => why,
         };
         if !matches!(
@@ -965,6 +1007,15 @@ impl Inner {
             return Err(why);
         }
         let now = tokio::time::Instant::now();
+        if let Some(up) = restarts.up_since.take() {
+            if now.duration_since(up) < STABLE {
+                // Down again soon after it was started: as a failed attempt.
+                restarts.failed = restarts.failed.saturating_add(1);
+                restarts.not_before = Some(up + restart_backoff(restarts.failed));
+            } else {
+                restarts.failed = 0;
+            }
+        }
         if let Some(at) = restarts.not_before
             && now < at
         {
@@ -973,24 +1024,40 @@ impl Inner {
                 seconds_rounded_up(at - now)
             ));
         }
-        tracing::info!(server = %slot.name, "starting MCP server {:?} again", slot.name);
-        slot.lock().state = None;
-        self.start(index, self.notify.clone()).await;
-        let connected = slot.lock().state == Some(ServerState::Connected);
-        if connected {
-            *restarts = Restarts::default();
-            // Its tools may have changed while it was gone.
-            self.join(index).await;
-            return self.unavailable(index);
+        let inner = Arc::clone(self);
+        let attempt = tokio::spawn(async move {
+            let slot = &inner.servers[index];
+            tracing::info!(server = %slot.name, "starting MCP server {:?} again", slot.name);
+            slot.lock().state = None;
+            inner.start(index, inner.notify.clone()).await;
+            if slot.lock().state == Some(ServerState::Connected) {
+                // Its tools may have changed while it was gone.
+                inner.join(index).await;
+            }
+            match inner.unavailable(index) {
+                Ok(connection) => {
+                    restarts.not_before = None;
+                    restarts.up_since = Some(tokio::time::Instant::now());
+                    Ok(connection)
+                }
+                Err(why) => {
+                    restarts.failed = restarts.failed.saturating_add(1);
+                    let wait = restart_backoff(restarts.failed);
+                    restarts.not_before = Some(tokio::time::Instant::now() + wait);
+                    Err(format!(
+                        "{why}; it was started again and failed; the next attempt is at a call in {}",
+                        seconds_rounded_up(wait)
+                    ))
+                }
+            }
+        });
+        match tokio::time::timeout(slot.call_timeout, attempt).await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(_)) => Err(format!("{why}; starting it again failed")),
+            Err(_) => Err(format!(
+                "{why}; it is being started again, which takes longer than a call may wait; call it again in a moment"
+            )),
         }
-        restarts.failed = restarts.failed.saturating_add(1);
-        let wait = restart_backoff(restarts.failed);
-        restarts.not_before = Some(tokio::time::Instant::now() + wait);
-        Err(format!(
-            "{}; it was started again and failed; the next attempt is at a call in {}",
-            self.unavailable(index).err().unwrap_or(why),
-            seconds_rounded_up(wait)
-        ))
     }
 
     async fn call(self: &Arc<Self>, name: String, args: Value) -> Result<Value, ToolCallError> {
@@ -1002,8 +1069,8 @@ impl Inner {
         };
         let slot = &self.servers[index];
         let fail = |kind, message: String| ToolCallError::new(&name, kind, message);
-        let peer = match self.unavailable(index) {
-            Ok(peer) => peer,
+        let Connection { peer, generation } = match self.unavailable(index) {
+            Ok(connection) => connection,
             Err(_) => self
                 .restart(index)
                 .await
@@ -1066,11 +1133,15 @@ impl Inner {
                 ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                     let why = "it exited or closed the connection".to_owned();
                     {
+                        // Unless it was started again meanwhile: that
+                        // connection is not this one.
                         let mut live = slot.lock();
-                        live.peer = None;
-                        live.state = Some(ServerState::Exited(why.clone()));
-                        if let Some(cancel) = live.cancel.take() {
-                            cancel.cancel();
+                        if live.generation == generation {
+                            live.peer = None;
+                            live.state = Some(ServerState::Exited(why.clone()));
+                            if let Some(cancel) = live.cancel.take() {
+                                cancel.cancel();
+                            }
                         }
                     }
                     fail(
@@ -1194,8 +1265,31 @@ fn plain(text: &str) -> String {
 }
 
 /// Most pages a tool list may take: a server that keeps giving cursors is
-/// cut off here, rather than read (and held) until the connect timeout.
+/// cut off here, rather than read until the connect timeout.
 const MAX_LIST_PAGES: usize = 10_000;
+
+/// Most tools, and most bytes of them as JSON, one server may list: a
+/// server that keeps listing is cut off here, rather than held in memory
+/// until the connect timeout (every real server lists far fewer).
+const MAX_LISTED_TOOLS: usize = 20_000;
+const MAX_LISTED_BYTES: usize = 64 << 20;
+
+/// The length of `value` as compact JSON, counted without writing it.
+fn json_size(value: &impl serde::Serialize) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
 
 /// `d` in whole seconds, rounded up (`1 s` at least).
 fn seconds_rounded_up(d: Duration) -> String {

@@ -257,9 +257,15 @@ fn misshapen(line: &[u8]) -> Option<&'static str> {
         (true, Some(_)) => Some("it has both `result` and `error`"),
         (false, None) => Some("it has neither `result` nor `error`"),
         (false, Some(error)) => {
-            let code = error.get("code").and_then(|c| c.as_i64());
-            let readable = code.is_some_and(|c| i32::try_from(c).is_ok())
-                && error.get("message").is_some_and(|m| m.is_string());
+            // As serde reads rmcp's error: an object, or its fields in order.
+            let (code, message) = match error {
+                serde_json::Value::Array(fields) => (fields.first(), fields.get(1)),
+                _ => (error.get("code"), error.get("message")),
+            };
+            let readable = code
+                .and_then(|c| c.as_i64())
+                .is_some_and(|c| i32::try_from(c).is_ok())
+                && message.is_some_and(|m| m.is_string());
             (!readable).then_some(
                 "its `error` is not an object with an integer `code` and a string `message`",
             )
@@ -571,6 +577,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
             r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
             r#"{"jsonrpc":"2.0","id":1,"id":2,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"error":[-32000,"m"]}"#,
             "not json at all",
         ] {
             assert_eq!(judged(fine), None, "{fine}");
@@ -596,6 +603,7 @@ mod tests {
                 "`error`",
             ),
             (r#"{"jsonrpc":"2.0","id":1,"error":null}"#, "`error`"),
+            (r#"{"jsonrpc":"2.0","id":1,"error":["m",1]}"#, "`error`"),
         ] {
             let found = judged(line).unwrap_or_else(|| panic!("{line}"));
             assert!(found.contains(why), "{line}: {found}");

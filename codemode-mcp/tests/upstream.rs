@@ -156,18 +156,37 @@ async fn a_server_that_exits_mid_call_fails_only_its_own_calls_and_starts_again(
     assert_eq!(tools.servers()[0].state, ServerState::Connected);
 }
 
-#[tokio::test]
-async fn a_server_that_cannot_start_again_is_tried_again_only_after_a_wait() {
-    let marker = std::env::temp_dir().join(format!("codemode-oneshot-{}", std::process::id()));
+/// The fixture in `mode` with `--marker` set to a fresh path (see the
+/// fixture's modes), and that path.
+fn marked(name: &str, mode: &str) -> (ServerConfig, std::path::PathBuf) {
+    let marker =
+        std::env::temp_dir().join(format!("codemode-{mode}-{name}-{}", std::process::id()));
     let _ = std::fs::remove_file(&marker);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/server.py");
     let config = ServerConfig::stdio(
         "python3",
-        [script, "--name", "once", "--mode", "oneshot", "--marker"]
+        [script, "--name", name, "--mode", mode, "--marker"]
             .into_iter()
             .map(str::to_owned)
             .chain([marker.display().to_string()]),
     );
+    (config, marker)
+}
+
+/// How many processes of this machine have `text` in their command line.
+fn processes_with(text: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    entries
+        .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+        .filter(|line| String::from_utf8_lossy(line).contains(text))
+        .count()
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_start_again_is_tried_again_only_after_a_wait() {
+    let (config, marker) = marked("once", "oneshot");
     let tools = McpToolset::builder()
         .server("once", config)
         .connect()
@@ -209,6 +228,92 @@ async fn a_server_that_cannot_start_again_is_tried_again_only_after_a_wait() {
     );
     assert!(matches!(tools.servers()[0].state, ServerState::Failed(_)));
     let _ = std::fs::remove_file(&marker);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_stops_waiting_for_a_restart_leaves_it_to_finish() {
+    let (config, marker) = marked("slow", "slowagain");
+    let tools = McpToolset::builder()
+        .server("slow", config)
+        .connect()
+        .await
+        .unwrap();
+    assert!(tools.call("exit", json!({})).await.is_err());
+    // A run that ends while the server takes 2 s to start again drops its
+    // call; the attempt goes on, and a later call finds the server up.
+    let dropped = tokio::time::timeout(
+        Duration::from_millis(300),
+        tools.call("echo", json!({"message": "x"})),
+    )
+    .await;
+    assert!(dropped.is_err());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(tools.servers()[0].state, ServerState::Connected);
+    let out = tools.call("echo", json!({"message": "x"})).await.unwrap();
+    assert_eq!(out["server"], "slow");
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_whose_tools_are_not_taken_ends_that_server() {
+    // Started again, `x` also lists `b_echo`: as `x_b_echo`, the name of
+    // a tool of the server `x_b`, so its tools are not taken.
+    let (config, marker) = marked("x", "renamed");
+    let tools = McpToolset::builder()
+        .server("x", config)
+        .server("x_b", fixture("x_b", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    assert!(tools.call("x_exit", json!({})).await.is_err());
+    let err = tools
+        .call("x_echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert!(err.message.contains("its tools were not taken"), "{err}");
+    assert!(
+        err.message.contains("the next attempt is at a call in 1 s"),
+        "{err}"
+    );
+    // The server it started is ended, not left running beside the next.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let marker_text = marker.display().to_string();
+    assert_eq!(processes_with(&marker_text), 0);
+    let err = tools
+        .call("x_echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert!(
+        err.message.contains("it is started again at a call in"),
+        "{err}"
+    );
+    assert_eq!(processes_with(&marker_text), 0);
+    assert!(
+        tools
+            .call("x_b_echo", json!({"message": "x"}))
+            .await
+            .is_ok()
+    );
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[tokio::test]
+async fn a_server_that_lists_without_end_is_cut_off() {
+    let tools = McpToolset::builder()
+        .server("endless", fixture("endless", "endless"))
+        .server("good", fixture("good", "normal"))
+        .connect_timeout(Duration::from_secs(30))
+        .connect()
+        .await
+        .unwrap();
+    let status = tools.servers();
+    assert_eq!(
+        status[0].state,
+        ServerState::Failed(
+            "its tool list is past the 20000 tools or 64 MiB a server may list".to_owned()
+        )
+    );
+    assert_eq!(status[1].state, ServerState::Connected);
 }
 
 #[tokio::test]
