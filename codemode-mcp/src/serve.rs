@@ -316,7 +316,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 // reads (a lone surrogate's escape, `1e400`, bytes that are
                 // no UTF-8) is mended as an upstream's answer is, so that
                 // its request is answered rather than dropped unseen.
-                let stdin = crate::stdio::ClampedLines::new(tokio::io::stdin());
+                let stdin = crate::stdio::ClampedLines::of_client(tokio::io::stdin());
                 let running = ServiceExt::serve(self, (stdin, tokio::io::stdout()))
                     .await
                     .map_err(|e| ServeError(format!("the MCP handshake failed: {e}")))?;

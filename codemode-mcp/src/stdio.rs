@@ -123,6 +123,9 @@ pub(crate) struct ClampedLines<R> {
     done: bool,
     /// A line past [`MAX_LINE`] being skipped to its end.
     overlong: Option<Overlong>,
+    /// Who writes the lines (`server` or `client`), for the errors made in
+    /// place of their answers.
+    peer: &'static str,
 }
 
 /// The start and end of a line too long for rmcp, skipped as it arrives.
@@ -156,9 +159,9 @@ impl Overlong {
     }
 
     /// The error line for the request this line answers, if it answers one.
-    fn answer(&self) -> Option<Vec<u8>> {
+    fn answer(&self, peer: &str) -> Option<Vec<u8>> {
         let message = format!(
-            "the server's answer is {} bytes, past the {} MiB a message may take",
+            "the {peer}'s answer is {} bytes, past the {} MiB a message may take",
             self.bytes,
             MAX_LINE >> 20
         );
@@ -375,6 +378,7 @@ fn scalar(text: &str) -> Option<(&str, &str)> {
 }
 
 impl<R> ClampedLines<R> {
+    /// A server's lines (an upstream's output).
     pub(crate) fn new(inner: R) -> Self {
         ClampedLines {
             inner,
@@ -383,6 +387,15 @@ impl<R> ClampedLines<R> {
             at: 0,
             done: false,
             overlong: None,
+            peer: "server",
+        }
+    }
+
+    /// A client's lines (`codemode serve`'s input).
+    pub(crate) fn of_client(inner: R) -> Self {
+        ClampedLines {
+            peer: "client",
+            ..ClampedLines::new(inner)
         }
     }
 
@@ -403,7 +416,7 @@ impl<R> ClampedLines<R> {
                 return;
             };
             overlong.see(&read[..at]);
-            if let Some(line) = self.overlong.take().and_then(|o| o.answer()) {
+            if let Some(line) = self.overlong.take().and_then(|o| o.answer(self.peer)) {
                 self.ready.extend_from_slice(&line);
             }
             read = &read[at + 1..];
@@ -426,13 +439,14 @@ impl<R> ClampedLines<R> {
         for line in self.partial[..end].split_inclusive(|b| *b == b'\n') {
             let content = line.strip_suffix(b"\n").unwrap_or(line);
             if content.len() > MAX_LINE {
-                let answer = Overlong::starting(content).answer();
+                let answer = Overlong::starting(content).answer(self.peer);
                 self.ready.extend(answer.unwrap_or_default());
                 continue;
             }
             if let Some(depth) = codemode_core::wire::nesting_past(content, MAX_DEPTH) {
                 let message = format!(
-                    "the server's answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
+                    "the {}'s answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take",
+                    self.peer
                 );
                 let head = &content[..content.len().min(KEPT)];
                 let tail = &content[content.len().saturating_sub(KEPT)..];
@@ -451,7 +465,10 @@ impl<R> ClampedLines<R> {
             let line = mended.as_ref().map_or(line, |text| text.as_bytes());
             match misshapen(line) {
                 Some(why) => {
-                    let message = format!("the server's answer is no JSON-RPC 2.0 response: {why}");
+                    let message = format!(
+                        "the {}'s answer is no JSON-RPC 2.0 response: {why}",
+                        self.peer
+                    );
                     let head = &line[..line.len().min(KEPT)];
                     let tail = &line[line.len().saturating_sub(KEPT)..];
                     self.ready
@@ -629,6 +646,19 @@ mod tests {
         assert!(is_refusal(&error), "{error:?}");
         assert!(error.message.contains("jsonrpc"), "{error:?}");
         assert_eq!(lines[1], json!({"jsonrpc": "2.0", "id": 8, "result": {}}));
+        // `codemode serve` reads its client's answers the same way, and
+        // says whose they are.
+        let mut out = Vec::new();
+        ClampedLines::of_client(&b"{\"id\":9,\"result\":{}}\n"[..])
+            .read_to_end(&mut out)
+            .await
+            .unwrap();
+        let line: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let message = line["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("the client's answer is no JSON-RPC 2.0 response"),
+            "{message}"
+        );
     }
 
     #[test]
