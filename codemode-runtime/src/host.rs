@@ -576,29 +576,18 @@ async fn on_own_thread<T: Toolset + Send + Sync + 'static + ?Sized>(
     name: String,
     args: Value,
 ) -> Option<Result<Value, ToolCallError>> {
-    let (tx, rx) = futures_channel::oneshot::channel();
     let tool = name.clone();
-    crate::pool::run(Box::new(move || {
-        // A call that waited in the pool's queue past its run's end (or its
-        // own time limit) is not made: nobody waits for it any more, and a
-        // tool with effects must not act after the run was told it ended.
-        if tx.is_canceled() {
-            return;
-        }
-        let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            futures_executor::block_on(toolset.call(&name, args))
-        }));
-        let _ = tx.send(result.ok());
-    }));
-    // The call always answers once it runs; a closed channel means it
-    // never ran.
-    rx.await.unwrap_or_else(|_| {
-        Some(Err(ToolCallError::new(
+    // A call that waited in the pool's queue past its run's end (or its own
+    // time limit) is not made: nobody waits for it any more, and a tool
+    // with effects must not act after the run was told it ended.
+    match crate::pool::call(move || futures_executor::block_on(toolset.call(&name, args))).await {
+        Some(result) => result.ok(),
+        None => Some(Err(ToolCallError::new(
             tool,
             ErrorKind::Unavailable,
             "the host could not start a thread to run this call; try again with fewer calls at once",
-        )))
-    })
+        ))),
+    }
 }
 
 /// The envelope, or `None` when it would pass `room` bytes.
@@ -653,14 +642,10 @@ pub(crate) async fn check_off_thread<T: Toolset + Send + Sync + 'static + ?Sized
     language: Language,
     code: String,
 ) -> Vec<codemode_core::Diagnostic> {
-    let (tx, rx) = futures_channel::oneshot::channel();
-    crate::pool::run(Box::new(move || {
-        let found = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            prepared_catalog(&cell, &*toolset).check_program(language, &code)
-        }));
-        let _ = tx.send(found.unwrap_or_default());
-    }));
-    rx.await.unwrap_or_default()
+    crate::pool::call(move || prepared_catalog(&cell, &*toolset).check_program(language, &code))
+        .await
+        .and_then(Result::ok)
+        .unwrap_or_default()
 }
 
 /// The catalog of `toolset`'s tools in `cell`, prepared on first use: the

@@ -133,6 +133,23 @@ pub(crate) fn run(job: Job) {
     }
 }
 
+/// Runs `f` on a kept thread (see [`run`]) and waits for what it gives:
+/// `None` when it never ran (no thread could take it), `Some(Err(_))` when
+/// it panicked. A caller that stops waiting before a thread takes it
+/// leaves it unrun.
+pub(crate) async fn call<R: Send + 'static>(
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Option<std::thread::Result<R>> {
+    let (tx, rx) = futures_channel::oneshot::channel();
+    run(Box::new(move || {
+        if tx.is_canceled() {
+            return;
+        }
+        let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    }));
+    rx.await.ok()
+}
+
 /// A pool thread: runs calls in order while there are some, then waits a
 /// while for the next.
 fn serve() {
