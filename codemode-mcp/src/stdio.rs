@@ -213,6 +213,14 @@ pub(crate) fn is_refusal(error: &rmcp::model::ErrorData) -> bool {
         == Some(refusal_mark())
 }
 
+/// The start and end of a whole line that [`response_id`] reads.
+fn ends(line: &[u8]) -> (&[u8], &[u8]) {
+    (
+        &line[..line.len().min(KEPT)],
+        &line[line.len().saturating_sub(KEPT)..],
+    )
+}
+
 /// Why `line`, an answer to a request (it has an id and no `method`),
 /// is no JSON-RPC 2.0 response that rmcp reads; rmcp would drop it, and the
 /// request would wait for its timeout. `None` for a line that is no such
@@ -246,8 +254,7 @@ fn misshapen(line: &[u8]) -> Option<&'static str> {
         #[serde(default, deserialize_with = "there")]
         error: Option<serde_json::Value>,
     }
-    let head = &line[..line.len().min(KEPT)];
-    let tail = &line[line.len().saturating_sub(KEPT)..];
+    let (head, tail) = ends(line);
     response_id(head, tail)?;
     let envelope: Envelope = serde_json::from_slice(line).ok()?;
     if envelope.method.0 || !envelope.id.0 {
@@ -448,8 +455,7 @@ impl<R> ClampedLines<R> {
                     "the {}'s answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take",
                     self.peer
                 );
-                let head = &content[..content.len().min(KEPT)];
-                let tail = &content[content.len().saturating_sub(KEPT)..];
+                let (head, tail) = ends(content);
                 self.ready
                     .extend(refusal(head, tail, &message).unwrap_or_default());
                 continue;
@@ -469,8 +475,7 @@ impl<R> ClampedLines<R> {
                         "the {}'s answer is no JSON-RPC 2.0 response: {why}",
                         self.peer
                     );
-                    let head = &line[..line.len().min(KEPT)];
-                    let tail = &line[line.len().saturating_sub(KEPT)..];
+                    let (head, tail) = ends(line);
                     self.ready
                         .extend(refusal(head, tail, &message).unwrap_or_default());
                 }
