@@ -522,6 +522,10 @@ impl McpToolsetBuilder {
         let catalog = inner.build_catalog(0)?;
         *inner.catalog.write().unwrap_or_else(|e| e.into_inner()) = catalog;
         tokio::spawn(follow_changes(Arc::downgrade(&inner), notices));
+        let late_ones: BTreeSet<usize> = late.iter().map(|(index, _)| *index).collect();
+        for index in (0..inner.servers.len()).filter(|i| !late_ones.contains(i)) {
+            inner.retry_if_unknown(index);
+        }
         // Servers still starting join when they are ready.
         let joining = Arc::downgrade(&inner);
         for (index, connect) in late {
@@ -529,7 +533,11 @@ impl McpToolsetBuilder {
             tokio::spawn(async move {
                 let _ = connect.await;
                 if let Some(inner) = joining.upgrade() {
+                    let started = inner.servers[index].lock().state == Some(ServerState::Connected);
                     inner.join(index).await;
+                    if !started {
+                        inner.retry_if_unknown(index);
+                    }
                 }
             });
         }
@@ -985,6 +993,81 @@ impl Inner {
         }
     }
 
+    /// Whether server `index` failed to start and no tool of it is known:
+    /// no call can name one, so no call starts it again as
+    /// [`Inner::restart`] does.
+    fn unknown_and_down(&self, index: usize) -> bool {
+        let slot = &self.servers[index];
+        let live = slot.lock();
+        slot.pin.is_none()
+            && live.tools.is_empty()
+            && matches!(live.state, Some(ServerState::Failed(_)))
+    }
+
+    /// Keeps trying, in the background, to start server `index` if it
+    /// failed to start and none of its tools is known (see
+    /// [`Inner::unknown_and_down`]). The attempts wait as restarts do (1,
+    /// 2, 4 … 60 s, see [`restart_backoff`]); the first that connects adds
+    /// its tools and tells the host, as a `list_changed` would. They end
+    /// with the toolset.
+    fn retry_if_unknown(self: &Arc<Self>, index: usize) {
+        if !self.unknown_and_down(index) {
+            return;
+        }
+        let inner = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut failed = 0u32;
+            loop {
+                failed = failed.saturating_add(1);
+                tokio::time::sleep(restart_backoff(failed)).await;
+                let Some(inner) = inner.upgrade() else { return };
+                let slot = &inner.servers[index];
+                // One attempt at a time, whoever makes it.
+                let mut restarts = slot.restarts.lock().await;
+                if !inner.unknown_and_down(index) {
+                    return;
+                }
+                tracing::info!(server = %slot.name, "starting MCP server {:?} again, which failed to start", slot.name);
+                slot.lock().state = None;
+                inner.start(index, inner.notify.clone()).await;
+                if slot.lock().state == Some(ServerState::Connected) {
+                    inner.join(index).await;
+                    restarts.failed = 0;
+                    restarts.not_before = None;
+                    restarts.up_since = Some(tokio::time::Instant::now());
+                    // Taken, or refused for good (its tools collide): in
+                    // neither case is starting it again of use.
+                    return;
+                }
+            }
+        });
+    }
+
+    /// What an unknown tool's error adds when the name is one a server
+    /// that is down would give (its prefix starts it): that server's tools
+    /// are missing from the SDK, and why.
+    fn missing_server(&self, name: &str) -> Option<String> {
+        self.servers.iter().find_map(|slot| {
+            let live = slot.lock();
+            if !name.starts_with(&slot.prefix) || !live.tools.is_empty() || slot.pin.is_some() {
+                return None;
+            }
+            let server = format!(
+                "the MCP server {:?}, whose tools would be named \"{}…\",",
+                slot.name, slot.prefix
+            );
+            match &live.state {
+                Some(ServerState::Failed(why) | ServerState::Exited(why)) => Some(format!(
+                    "; {server} is not running ({why}), so none of its tools is in the SDK; it is started again in the background, and its tools are added when it starts"
+                )),
+                None => Some(format!(
+                    "; {server} is still starting, so none of its tools is in the SDK yet; they are added when it has started"
+                )),
+                Some(ServerState::Connecting | ServerState::Connected) => None,
+            }
+        })
+    }
+
     /// Starts server `index` again if it exited or failed, and gives its
     /// connection once it is connected; else why it cannot take calls.
     /// Calls that find it gone share one attempt, which runs as a task of
@@ -1065,7 +1148,11 @@ impl Inner {
         let Some((index, tool)) = route else {
             let catalog = self.read_catalog();
             let known: Vec<&str> = catalog.routes.keys().map(String::as_str).collect();
-            return Err(unknown_tool(&name, &known));
+            let mut error = unknown_tool(&name, &known);
+            if let Some(missing) = self.missing_server(&name) {
+                error.message.push_str(&missing);
+            }
+            return Err(error);
         };
         let slot = &self.servers[index];
         let fail = |kind, message: String| ToolCallError::new(&name, kind, message);

@@ -29,7 +29,16 @@
 //! Upstream servers are used for their tools only: their resources,
 //! prompts, sampling and elicitation requests are not bridged (a program
 //! has no way to answer an elicitation, and sampling would need a model on
-//! this side). A server that exits is not restarted.
+//! this side).
+//!
+//! # Servers that go down
+//!
+//! A server that exits, or fails after it was connected, is started again
+//! by the next call to one of its tools. One that fails its first start
+//! has no tools a call could name, so it is tried again in the background;
+//! its tools join the SDK when it starts, and meanwhile a call to a name
+//! with its prefix is told that the server is down, and why. Attempts that
+//! fail wait 1, 2, 4 … 60 s before the next.
 
 mod client;
 mod config;

@@ -230,6 +230,65 @@ async fn a_server_that_cannot_start_again_is_tried_again_only_after_a_wait() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_fails_its_first_start_joins_when_a_later_one_succeeds() {
+    let (config, marker) = marked("late", "failfirst");
+    let tools = McpToolset::builder()
+        .server("late", config)
+        .server("good", fixture("good", "normal"))
+        .connect()
+        .await
+        .unwrap();
+    assert!(matches!(tools.servers()[1].state, ServerState::Failed(_)));
+    assert!(names(&tools).iter().all(|n| n.starts_with("good_")));
+    // A program that names one of its tools learns why there is none.
+    let err = tools
+        .call("late_echo", json!({"message": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::UnknownTool, "{err}");
+    assert!(
+        err.message.contains(
+            "the MCP server \"late\", whose tools would be named \"late_…\", is not running"
+        ) && err
+            .message
+            .contains("it is started again in the background"),
+        "{err}"
+    );
+    // Tried again a second later, it starts: its tools join, and the host
+    // is told, with no call made meanwhile.
+    let mut changes = tools.changes();
+    tokio::time::timeout(Duration::from_secs(10), changes.changed())
+        .await
+        .expect("the server joins within 10 s")
+        .unwrap();
+    assert_eq!(tools.servers()[1].state, ServerState::Connected);
+    assert!(names(&tools).contains(&"late_echo".to_owned()));
+    let out = tools
+        .call("late_echo", json!({"message": "x"}))
+        .await
+        .unwrap();
+    assert_eq!(out["server"], "late");
+    let _ = std::fs::remove_file(&marker);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_attempts_to_start_a_failed_server_end_with_the_toolset() {
+    let (config, marker) = marked("gone", "failfirst");
+    let tools = McpToolset::builder()
+        .server("gone", config)
+        .connect()
+        .await
+        .unwrap();
+    assert!(matches!(tools.servers()[0].state, ServerState::Failed(_)));
+    // Its first start made the marker; an attempt after the drop would
+    // make it again.
+    std::fs::remove_file(&marker).unwrap();
+    drop(tools);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!marker.exists(), "the server was started after the drop");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_that_stops_waiting_for_a_restart_leaves_it_to_finish() {
     let (config, marker) = marked("slow", "slowagain");
     let tools = McpToolset::builder()
