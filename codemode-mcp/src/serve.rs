@@ -4,7 +4,7 @@
 
 use codemode_core::{
     Catalog, Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolDef, ToolFormat, Toolset,
-    native_tools,
+    json_kind, native_tools,
 };
 use codemode_runtime::{CheckPolicy, Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
@@ -495,14 +495,25 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         match called {
             Ok(value) => {
                 let text = serde_json::to_string(&value).unwrap_or_default();
-                let fits = text.len() <= self.shared.max_result_bytes;
-                let mut result = CallToolResult::success(vec![ContentBlock::text(cut(
-                    &text,
-                    self.shared.max_result_bytes,
-                ))]);
+                let budget = self.shared.max_result_bytes;
+                // A declared output schema describes the value itself, and
+                // clients check the structured content against it: a value
+                // that does not match is an error result, which they do not
+                // check, rather than a result they refuse whole.
+                if let Some(schema) = def.output_schema.as_ref().filter(|s| s.is_object())
+                    && let Some(mismatch) = output_mismatch(schema, &value)
+                {
+                    return CallToolResult::error(vec![ContentBlock::text(cut(
+                        &format!(
+                            "{name}: the result does not match the output schema the tool declares ({mismatch}); the result was: {text}"
+                        ),
+                        budget,
+                    ))]);
+                }
+                let fits = text.len() <= budget;
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(cut(&text, budget))]);
                 if fits {
-                    // A declared output schema describes the value itself:
-                    // pass it through as the structured content it promises.
                     result.structured_content =
                         Some(if def.output_schema.is_some() && value.is_object() {
                             value
@@ -522,6 +533,24 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             ))]),
         }
     }
+}
+
+/// Why `value` cannot be the structured content of a tool whose declared
+/// output schema is `schema`, if it cannot: it is no object (MCP's
+/// structured content is one), or it does not validate. A schema the
+/// validator cannot read (say, a `$ref` to elsewhere) checks nothing.
+fn output_mismatch(schema: &Value, value: &Value) -> Option<String> {
+    if !value.is_object() {
+        return Some(format!("it is {}, not an object", json_kind(value)));
+    }
+    let validator = jsonschema::validator_for(schema).ok()?;
+    let error = validator.validate(value).err()?;
+    let at = error.instance_path().to_string();
+    Some(if at.is_empty() {
+        error.to_string()
+    } else {
+        format!("at {at}: {error}")
+    })
 }
 
 /// A bound streamable HTTP endpoint (see [`CodeModeServer::bind_http`]).
@@ -680,6 +709,61 @@ mod tests {
                 codemode_core::ErrorKind::ToolFailed,
                 "a".repeat(5 << 20),
             ))
+        }
+    }
+
+    /// One direct tool with an output schema, which answers with the
+    /// arguments it is given, so each call picks its result.
+    struct Weather;
+
+    impl Toolset for Weather {
+        fn defs(&self) -> Vec<ToolDef> {
+            vec![
+                ToolDef::new("weather", json!({"type": "object"}))
+                    .with_output_schema(json!({
+                        "type": "object",
+                        "properties": {"temperature": {"type": "number"}},
+                        "required": ["temperature"]
+                    }))
+                    .with_policy(CallPolicy::Direct),
+            ]
+        }
+
+        async fn call(&self, _: &str, args: Value) -> Result<Value, ToolCallError> {
+            Ok(args["answer"].clone())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_direct_result_that_breaks_its_output_schema_is_an_error() {
+        let server = CodeModeServer::new(Weather);
+        let call = |answer: Value| -> CallToolRequestParams {
+            serde_json::from_value(json!({"name": "weather", "arguments": {"answer": answer}}))
+                .unwrap()
+        };
+        let text = |result: &CallToolResult| {
+            let block = serde_json::to_value(&result.content[0]).unwrap();
+            block["text"].as_str().unwrap().to_owned()
+        };
+        let good = server.direct(&call(json!({"temperature": 21.5}))).await;
+        assert_ne!(good.is_error, Some(true));
+        assert_eq!(good.structured_content, Some(json!({"temperature": 21.5})));
+        for (answer, why) in [
+            (json!({"temperature": "warm"}), "at /temperature: "),
+            (json!({}), "\"temperature\" is a required property"),
+            (json!("21.5"), "it is a string, not an object"),
+        ] {
+            let bad = server.direct(&call(answer.clone())).await;
+            assert_eq!(bad.is_error, Some(true), "{answer}");
+            assert_eq!(bad.structured_content, None);
+            let shown = text(&bad);
+            assert!(
+                shown.starts_with(
+                    "weather: the result does not match the output schema the tool declares ("
+                ) && shown.contains(why)
+                    && shown.ends_with(&format!("the result was: {answer}")),
+                "{shown}"
+            );
         }
     }
 
