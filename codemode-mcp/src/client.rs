@@ -1312,7 +1312,10 @@ async fn connect(
             }
             let config = rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(custom);
-            let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
+            let transport = rmcp::transport::StreamableHttpClientTransport::with_client(
+                crate::http::FilteredHttp::new()?,
+                config,
+            );
             handler
                 .serve(transport)
                 .await

@@ -42,6 +42,7 @@
 
 mod client;
 mod config;
+mod http;
 mod pin;
 mod result;
 mod serve;

@@ -15,7 +15,8 @@
 //! JSON-RPC 2.0 response (no `"jsonrpc": "2.0"`, both `result` and `error`
 //! or neither, an `error` without its `code` and `message`): such an answer
 //! to a request becomes a JSON-RPC error for that request, saying why, so
-//! the call fails at once.
+//! the call fails at once. An HTTP server's events go through the same
+//! filter ([`filter_line`], used by `crate::http`).
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
@@ -182,9 +183,14 @@ fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
     let error = serde_json::json!({
         "code": -32603,
         "message": message,
-        "data": {"refusedBy": refusal_mark()},
+        "data": refusal_data(),
     });
     Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+}
+
+/// The `data` of an error made in place of an answer (see [`refusal`]).
+pub(crate) fn refusal_data() -> serde_json::Value {
+    serde_json::json!({"refusedBy": refusal_mark()})
 }
 
 /// A value drawn once per process that marks the errors this filter makes
@@ -450,39 +456,59 @@ impl<R> ClampedLines<R> {
                 self.ready.extend(answer.unwrap_or_default());
                 continue;
             }
-            if let Some(depth) = codemode_core::wire::nesting_past(content, MAX_DEPTH) {
-                let message = format!(
-                    "the {}'s answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take",
-                    self.peer
-                );
-                let (head, tail) = ends(content);
-                self.ready
-                    .extend(refusal(head, tail, &message).unwrap_or_default());
-                continue;
-            }
-            // Bytes that are no UTF-8 read as U+FFFD, as a JavaScript
-            // peer's `TextDecoder` reads them.
-            let lossy = match String::from_utf8_lossy(line) {
-                std::borrow::Cow::Owned(text) => Some(text),
-                std::borrow::Cow::Borrowed(_) => None,
-            };
-            let line = lossy.as_ref().map_or(line, |text| text.as_bytes());
-            let mended = codemode_core::wire::mend_line(line);
-            let line = mended.as_ref().map_or(line, |text| text.as_bytes());
-            match misshapen(line) {
-                Some(why) => {
-                    let message = format!(
-                        "the {}'s answer is no JSON-RPC 2.0 response: {why}",
-                        self.peer
-                    );
-                    let (head, tail) = ends(line);
-                    self.ready
-                        .extend(refusal(head, tail, &message).unwrap_or_default());
-                }
-                None => self.ready.extend_from_slice(line),
+            match filter_line(line, self.peer) {
+                Filtered::Pass => self.ready.extend_from_slice(line),
+                Filtered::Mended(text) => self.ready.extend_from_slice(&text),
+                Filtered::Dropped => {}
             }
         }
         self.partial.drain(..end);
+    }
+}
+
+/// What [`filter_line`] makes of a line.
+pub(crate) enum Filtered {
+    /// It passes as it is.
+    Pass,
+    /// It passes as this text instead: mended, or a JSON-RPC error for the
+    /// request it answers (see [`refusal`]).
+    Mended(Vec<u8>),
+    /// It is left out, as rmcp would drop it: it cannot be read, and no
+    /// request it answers can be found.
+    Dropped,
+}
+
+/// One message (a line over stdio, an event's data over HTTP) as rmcp can
+/// read it: nested too deep, or no JSON-RPC 2.0 response, it becomes an
+/// error for the request it answers; bytes that are no UTF-8, escaped lone
+/// surrogates and numbers past the largest double are mended. `peer` is
+/// who wrote it (`server` or `client`), for the errors' words.
+pub(crate) fn filter_line(line: &[u8], peer: &str) -> Filtered {
+    let content = line.strip_suffix(b"\n").unwrap_or(line);
+    if let Some(depth) = codemode_core::wire::nesting_past(content, MAX_DEPTH) {
+        let message = format!(
+            "the {peer}'s answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
+        );
+        let (head, tail) = ends(content);
+        return refusal(head, tail, &message).map_or(Filtered::Dropped, Filtered::Mended);
+    }
+    // Bytes that are no UTF-8 read as U+FFFD, as a JavaScript peer's
+    // `TextDecoder` reads them.
+    let lossy = match String::from_utf8_lossy(line) {
+        std::borrow::Cow::Owned(text) => Some(text),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let read = lossy.as_ref().map_or(line, |text| text.as_bytes());
+    let mended = codemode_core::wire::mend_line(read);
+    let read = mended.as_ref().map_or(read, |text| text.as_bytes());
+    match misshapen(read) {
+        Some(why) => {
+            let message = format!("the {peer}'s answer is no JSON-RPC 2.0 response: {why}");
+            let (head, tail) = ends(read);
+            refusal(head, tail, &message).map_or(Filtered::Dropped, Filtered::Mended)
+        }
+        None if lossy.is_some() || mended.is_some() => Filtered::Mended(read.to_vec()),
+        None => Filtered::Pass,
     }
 }
 

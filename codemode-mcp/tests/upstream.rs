@@ -819,3 +819,88 @@ async fn constants_from_codemode_build_pin_the_live_server() {
     assert_eq!(artifacts.fingerprint, pinned.fingerprint());
     assert_eq!(pinned.servers()[0].drift, None);
 }
+
+/// The streamable HTTP fixture (tests/fixtures/http_server.py), started on
+/// a free loopback port, and its endpoint.
+async fn http_fixture() -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/http_server.py");
+    let mut child = tokio::process::Command::new("python3")
+        .arg(script)
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("python3 runs the HTTP fixture");
+    let stdout = child.stdout.take().unwrap();
+    let mut port = String::new();
+    tokio::io::BufReader::new(stdout)
+        .read_line(&mut port)
+        .await
+        .unwrap();
+    (child, format!("http://127.0.0.1:{}/mcp", port.trim()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_s_unreadable_answer_fails_its_call_at_once() {
+    let (_server, url) = http_fixture().await;
+    let tools = McpToolset::builder()
+        .server(
+            "web",
+            ServerConfig::http(url).with_call_timeout(Duration::from_secs(20)),
+        )
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(names(&tools), ["echo"]);
+    let call = |message: String| {
+        let tools = &tools;
+        async move {
+            let started = std::time::Instant::now();
+            let out = tools.call("echo", json!({ "message": message })).await;
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "{message} waited for the timeout"
+            );
+            out
+        }
+    };
+    assert_eq!(call("hi".into()).await.unwrap(), json!("hi"));
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    for (message, why) in [
+        (
+            r#"sse:{"id": ID, "result": {"content": []}}"#.to_owned(),
+            "it does not say `\"jsonrpc\": \"2.0\"`",
+        ),
+        (
+            r#"sse:{"jsonrpc": "2.0", "id": ID, "result": {"content": []}, "error": {"code": 1, "message": "m"}}"#.to_owned(),
+            "it has both `result` and `error`",
+        ),
+        (
+            format!(
+                r#"sse:{{"jsonrpc": "2.0", "id": ID, "result": {{"content": [], "structuredContent": {{"a": {deep}}}}}}}"#
+            ),
+            "nests arrays and objects",
+        ),
+        (
+            r#"json:{"id": ID, "result": {"content": []}}"#.to_owned(),
+            "no JSON-RPC 2.0 response",
+        ),
+    ] {
+        let err = call(message.clone()).await.unwrap_err();
+        assert_eq!(err.kind, ErrorKind::InvalidResult, "{message}: {err}");
+        assert!(
+            err.message
+                .starts_with("the answer of the MCP server \"web\" cannot be read: ")
+                && err.message.contains(why),
+            "{message}: {err}"
+        );
+    }
+    // A number past the largest double arrives as it, as over stdio.
+    let huge = call(
+        r#"sse:{"jsonrpc": "2.0", "id": ID, "result": {"content": [], "structuredContent": {"n": 1e400}}}"#
+            .into(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(huge, json!({"n": f64::MAX}));
+}
