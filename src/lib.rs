@@ -169,6 +169,7 @@ pub use codemode_core::{
     tool_list_from_value,
     tools_from_value_each,
     unknown_tool,
+    unknown_tool_in,
 };
 
 /// The `schemars` (1.x) this crate's tools are described with: derive

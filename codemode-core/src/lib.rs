@@ -84,5 +84,5 @@ pub use tool_list::{
 };
 pub use toolset::{
     BoxFuture, DynToolset, MAX_LISTED_NAMES, StaticToolset, Tool, Toolset, ToolsetError,
-    ToolsetObject, Toolsets, unknown_tool,
+    ToolsetObject, Toolsets, unknown_tool, unknown_tool_in,
 };

@@ -18,9 +18,11 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock, Weak};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
 
 /// How long a server may take to start and list its tools, by default
 /// (generous: `npx -y` may download the server on its first start).
@@ -63,6 +65,18 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Clone)]
 pub struct McpToolset {
     inner: Arc<Inner>,
+    _handles: Arc<Handles>,
+}
+
+/// Shared by the handles of one toolset, and by nothing that works in the
+/// background: dropped with the last handle, it tells that work to end
+/// (see [`Inner::retry_if_unknown`]), even while it holds the toolset.
+struct Handles(CancellationToken);
+
+impl Drop for Handles {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 /// Builds an [`McpToolset`]: servers, pins, policies and timeouts.
@@ -212,6 +226,8 @@ struct Inner {
     refreshing: tokio::sync::Mutex<()>,
     /// Where each server's `list_changed` notices go (see [`Upstream`]).
     notify: mpsc::UnboundedSender<usize>,
+    /// Cancelled when the last handle is dropped (see [`Handles`]).
+    closed: CancellationToken,
 }
 
 struct Slot {
@@ -227,6 +243,9 @@ struct Slot {
     /// Held while the server is started again (see [`Inner::restart`]):
     /// calls that find it gone wait for that one attempt.
     restarts: Arc<tokio::sync::Mutex<Restarts>>,
+    /// Whether attempts to start it run in the background (see
+    /// [`Inner::retry_if_unknown`]).
+    retrying: AtomicBool,
 }
 
 /// A connected server's peer, and which of its starts made it.
@@ -469,6 +488,7 @@ impl McpToolsetBuilder {
                 live: Mutex::new(SlotLive::default()),
                 listing: tokio::sync::Mutex::new(()),
                 restarts: Arc::default(),
+                retrying: AtomicBool::new(false),
             });
         }
         let (changes, _) = watch::channel(0);
@@ -483,6 +503,7 @@ impl McpToolsetBuilder {
             collisions: self.collisions,
             refreshing: tokio::sync::Mutex::new(()),
             notify: notify.clone(),
+            closed: CancellationToken::new(),
         });
         let connects: Vec<_> = (0..inner.servers.len())
             .map(|index| {
@@ -541,7 +562,10 @@ impl McpToolsetBuilder {
                 }
             });
         }
-        Ok(McpToolset { inner })
+        Ok(McpToolset {
+            _handles: Arc::new(Handles(inner.closed.clone())),
+            inner,
+        })
     }
 }
 
@@ -718,6 +742,9 @@ impl Inner {
                     };
                     tracing::warn!(server = %slot.name, "MCP server {:?} is gone: {why}", slot.name);
                     live.state = Some(ServerState::Exited(why));
+                    // With no tools known, no call would start it again.
+                    drop(live);
+                    inner.retry_if_unknown(index);
                 }
             }
         });
@@ -1001,7 +1028,10 @@ impl Inner {
         let live = slot.lock();
         slot.pin.is_none()
             && live.tools.is_empty()
-            && matches!(live.state, Some(ServerState::Failed(_)))
+            && matches!(
+                live.state,
+                Some(ServerState::Failed(_) | ServerState::Exited(_))
+            )
     }
 
     /// Keeps trying, in the background, to start server `index` if it
@@ -1011,61 +1041,93 @@ impl Inner {
     /// its tools and tells the host, as a `list_changed` would. They end
     /// with the toolset.
     fn retry_if_unknown(self: &Arc<Self>, index: usize) {
-        if !self.unknown_and_down(index) {
+        let slot = &self.servers[index];
+        if !self.unknown_and_down(index) || slot.retrying.swap(true, Ordering::SeqCst) {
             return;
         }
         let inner = Arc::downgrade(self);
+        let closed = self.closed.clone();
         tokio::spawn(async move {
             let mut failed = 0u32;
             loop {
                 failed = failed.saturating_add(1);
-                tokio::time::sleep(restart_backoff(failed)).await;
-                let Some(inner) = inner.upgrade() else { return };
-                let slot = &inner.servers[index];
-                // One attempt at a time, whoever makes it.
-                let mut restarts = slot.restarts.lock().await;
-                if !inner.unknown_and_down(index) {
-                    return;
+                tokio::select! {
+                    () = closed.cancelled() => return,
+                    () = tokio::time::sleep(restart_backoff(failed)) => {}
                 }
-                tracing::info!(server = %slot.name, "starting MCP server {:?} again, which failed to start", slot.name);
-                slot.lock().state = None;
-                inner.start(index, inner.notify.clone()).await;
-                if slot.lock().state == Some(ServerState::Connected) {
-                    inner.join(index).await;
-                    restarts.failed = 0;
-                    restarts.not_before = None;
-                    restarts.up_since = Some(tokio::time::Instant::now());
-                    // Taken, or refused for good (its tools collide): in
-                    // neither case is starting it again of use.
+                let Some(inner) = inner.upgrade() else { return };
+                // Ends with the toolset, even in the middle of an attempt:
+                // the attempt holds it, so it would not end by itself.
+                let done = tokio::select! {
+                    () = closed.cancelled() => return,
+                    done = inner.retry_once(index) => done,
+                };
+                if done {
+                    inner.servers[index].retrying.store(false, Ordering::SeqCst);
                     return;
                 }
             }
         });
     }
 
+    /// One background attempt to start server `index` (see
+    /// [`Inner::retry_if_unknown`]); whether no more are of use: it
+    /// started, or it is no longer down with no tools known.
+    async fn retry_once(self: &Arc<Self>, index: usize) -> bool {
+        let slot = &self.servers[index];
+        // One attempt at a time, whoever makes it.
+        let mut restarts = slot.restarts.lock().await;
+        if !self.unknown_and_down(index) {
+            return true;
+        }
+        tracing::info!(server = %slot.name, "starting MCP server {:?} again, which failed to start", slot.name);
+        slot.lock().state = None;
+        self.start(index, self.notify.clone()).await;
+        if slot.lock().state != Some(ServerState::Connected) {
+            return false;
+        }
+        self.join(index).await;
+        restarts.failed = 0;
+        restarts.not_before = None;
+        restarts.up_since = Some(tokio::time::Instant::now());
+        // Taken, or refused for good (its tools collide): in neither case
+        // is starting it again of use.
+        true
+    }
+
     /// What an unknown tool's error adds when the name is one a server
     /// that is down would give (its prefix starts it): that server's tools
     /// are missing from the SDK, and why.
     fn missing_server(&self, name: &str) -> Option<String> {
-        self.servers.iter().find_map(|slot| {
-            let live = slot.lock();
-            if !name.starts_with(&slot.prefix) || !live.tools.is_empty() || slot.pin.is_some() {
-                return None;
-            }
-            let server = format!(
-                "the MCP server {:?}, whose tools would be named \"{}…\",",
-                slot.name, slot.prefix
-            );
-            match &live.state {
-                Some(ServerState::Failed(why) | ServerState::Exited(why)) => Some(format!(
-                    "; {server} is not running ({why}), so none of its tools is in the SDK; it is started again in the background, and its tools are added when it starts"
-                )),
-                None => Some(format!(
-                    "; {server} is still starting, so none of its tools is in the SDK yet; they are added when it has started"
-                )),
-                Some(ServerState::Connecting | ServerState::Connected) => None,
-            }
-        })
+        // The server whose prefix starts the name, the longest if several
+        // do: a name close to a running server's is that server's typo.
+        let slot = self
+            .servers
+            .iter()
+            .filter(|slot| name.starts_with(&slot.prefix))
+            .max_by_key(|slot| slot.prefix.len())?;
+        let live = slot.lock();
+        if !live.tools.is_empty() || slot.pin.is_some() {
+            return None;
+        }
+        let server = format!(
+            "the MCP server {:?}, whose tools would be named \"{}…\",",
+            slot.name, slot.prefix
+        );
+        let later = if slot.retrying.load(Ordering::SeqCst) {
+            "; it is started again in the background, and its tools are added when it starts"
+        } else {
+            ""
+        };
+        match &live.state {
+            Some(ServerState::Failed(why) | ServerState::Exited(why)) => Some(format!(
+                "{server} is not running ({why}), so none of its tools is in the SDK{later}"
+            )),
+            None => Some(format!(
+                "{server} is still starting, so none of its tools is in the SDK yet; they are added when it has started"
+            )),
+            Some(ServerState::Connecting | ServerState::Connected) => None,
+        }
     }
 
     /// Starts server `index` again if it exited or failed, and gives its
@@ -1150,6 +1212,7 @@ impl Inner {
             let known: Vec<&str> = catalog.routes.keys().map(String::as_str).collect();
             let mut error = unknown_tool(&name, &known);
             if let Some(missing) = self.missing_server(&name) {
+                error.message.push_str("; ");
                 error.message.push_str(&missing);
             }
             return Err(error);
@@ -1255,6 +1318,12 @@ impl Inner {
 impl Toolset for McpToolset {
     fn defs(&self) -> Vec<ToolDef> {
         self.inner.read_catalog().defs.clone()
+    }
+
+    /// Names the server that would provide `name` when it is down and none
+    /// of its tools is known (it failed its first start, say), and why.
+    fn missing(&self, name: &str) -> Option<String> {
+        self.inner.missing_server(name)
     }
 
     fn call(

@@ -238,26 +238,44 @@ async fn a_server_that_fails_its_first_start_joins_when_a_later_one_succeeds() {
         .connect()
         .await
         .unwrap();
+    let mut changes = tools.changes();
     assert!(matches!(tools.servers()[1].state, ServerState::Failed(_)));
     assert!(names(&tools).iter().all(|n| n.starts_with("good_")));
-    // A program that names one of its tools learns why there is none.
-    let err = tools
-        .call("late_echo", json!({"message": "x"}))
-        .await
-        .unwrap_err();
-    assert_eq!(err.kind, ErrorKind::UnknownTool, "{err}");
+    // A program that names one of its tools learns why there is none, from
+    // the check before the run and from the call.
+    let why = "the MCP server \"late\", whose tools would be named \"late_…\", is not running";
+    let again = "it is started again in the background";
+    let runtime = Runtime::new(tools.clone(), Limits::default());
+    let checked = runtime
+        .run(
+            Language::JavaScript,
+            r#"return await tools.late_echo({ message: "x" });"#,
+        )
+        .await;
     assert!(
-        err.message.contains(
-            "the MCP server \"late\", whose tools would be named \"late_…\", is not running"
-        ) && err
-            .message
-            .contains("it is started again in the background"),
-        "{err}"
+        checked
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains(why) && d.message.contains(again)),
+        "{:?}",
+        checked.diagnostics
     );
+    let called = runtime
+        .run(
+            Language::JavaScript,
+            r#"try { await tools("late_echo", { message: "x" }); return null; } catch (e) { return [e.kind, e.message]; }"#,
+        )
+        .await;
+    assert_eq!(called.value[0], "unknown_tool", "{called:?}");
+    let message = called.value[1].as_str().unwrap_or_default();
+    assert!(
+        message.contains(why) && message.contains(again),
+        "{message}"
+    );
+    drop(runtime);
     // Tried again a second later, it starts: its tools join, and the host
     // is told, with no call made meanwhile.
-    let mut changes = tools.changes();
-    tokio::time::timeout(Duration::from_secs(10), changes.changed())
+    tokio::time::timeout(Duration::from_secs(10), changes.wait_for(|v| *v > 0))
         .await
         .expect("the server joins within 10 s")
         .unwrap();
@@ -284,7 +302,8 @@ async fn the_attempts_to_start_a_failed_server_end_with_the_toolset() {
     // make it again.
     std::fs::remove_file(&marker).unwrap();
     drop(tools);
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // The first attempt would come after 1 s, the next 2 s later.
+    tokio::time::sleep(Duration::from_secs(4)).await;
     assert!(!marker.exists(), "the server was started after the drop");
 }
 

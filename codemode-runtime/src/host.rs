@@ -322,7 +322,7 @@ pub(crate) async fn drive<T: Toolset + Send + Sync + 'static + ?Sized>(
                     // Not a tool a program may call (`tools(name, args)`
                     // reaches any name): refused before the toolset sees it.
                     let list: Vec<&str> = names.iter().map(String::as_str).collect();
-                    let error = codemode_core::unknown_tool(&name, &list);
+                    let error = codemode_core::unknown_tool_in(&*toolset, &name, &list);
                     if let Some(record) = records.get_mut(index) {
                         record.duration_ms = Some(0.0);
                         record.error = Some(error.clone());
@@ -642,10 +642,13 @@ pub(crate) async fn check_off_thread<T: Toolset + Send + Sync + 'static + ?Sized
     language: Language,
     code: String,
 ) -> Vec<codemode_core::Diagnostic> {
-    crate::pool::call(move || prepared_catalog(&cell, &*toolset).check_program(language, &code))
-        .await
-        .and_then(Result::ok)
-        .unwrap_or_default()
+    crate::pool::call(move || {
+        prepared_catalog(&cell, &*toolset)
+            .check_program_explained(language, &code, &|name| toolset.missing(name))
+    })
+    .await
+    .and_then(Result::ok)
+    .unwrap_or_default()
 }
 
 /// The catalog of `toolset`'s tools in `cell`, prepared on first use: the

@@ -81,7 +81,21 @@ impl Catalog {
     /// Checks `code`, a program in `language`, against this catalog's SDK;
     /// see [`check_program`].
     pub fn check_program(&self, language: Language, code: &str) -> Vec<Diagnostic> {
+        self.check_program_explained(language, code, &|_| None)
+    }
+
+    /// [`Catalog::check_program`], with `explain` asked about every name the
+    /// program calls that no tool has: what it says (the source of such
+    /// tools is down, say) ends that call's error, after a `; `. A runtime
+    /// passes [`crate::Toolset::missing`].
+    pub fn check_program_explained(
+        &self,
+        language: Language,
+        code: &str,
+        explain: &dyn Fn(&str) -> Option<String>,
+    ) -> Vec<Diagnostic> {
         let context = Context {
+            explain,
             lowered: self.checked(),
             aliases: match language {
                 Language::Python => self.python_aliases(),
@@ -194,6 +208,9 @@ fn token_bound(code: &str) -> usize {
 /// What a language's walk needs.
 pub(crate) struct Context<'c> {
     lowered: &'c Lowered,
+    /// Why no tool has a name, when the host knows (see
+    /// [`Catalog::check_program_explained`]).
+    explain: &'c dyn Fn(&str) -> Option<String>,
     /// The methods the Python SDK declares for tools whose names cannot be
     /// methods, with their tools, by method (none for JavaScript).
     aliases: &'c [(String, String)],
@@ -473,10 +490,13 @@ impl Context<'_> {
                 }
                 None => "; the SDK declares every tool there is".to_owned(),
             };
+            let why = (self.explain)(&call.name)
+                .map(|why| format!("; {why}"))
+                .unwrap_or_default();
             out.push(error(
                 call.name_at,
                 DiagnosticCode::UnknownTool,
-                format!("no tool is named {:?}{hint}", call.name),
+                format!("no tool is named {:?}{why}{hint}", call.name),
             ));
             return;
         };

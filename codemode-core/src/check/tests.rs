@@ -87,6 +87,34 @@ fn messages(language: Language, code: &str) -> Vec<String> {
 use Language::{JavaScript as Js, Python as Py, TypeScript as Ts};
 
 #[test]
+fn the_host_explains_a_name_no_tool_has() {
+    let explain = |name: &str| {
+        name.starts_with("web_")
+            .then(|| "the web server is down".to_owned())
+    };
+    let found: Vec<String> = catalog()
+        .check_program_explained(
+            Js,
+            "await tools.web_get({})\nawait tools.serch({})",
+            &explain,
+        )
+        .into_iter()
+        .map(|d| d.message)
+        .collect();
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].starts_with(
+            r#"no tool is named "web_get"; the web server is down; the tools are tools.flag, "#
+        ),
+        "{found:?}"
+    );
+    assert_eq!(
+        found[1],
+        r#"no tool is named "serch"; did you mean tools.search?"#
+    );
+}
+
+#[test]
 fn unknown_tools_are_found_with_a_suggestion() {
     assert_eq!(
         found(Js, "await tools.serch({query: 'x'})"),

@@ -2,7 +2,7 @@
 //! filtered to the names a user may call.
 
 use super::object::ToolsetObject;
-use super::{Toolset, unknown_tool};
+use super::{Toolset, unknown_tool_in};
 use crate::error::ToolCallError;
 use crate::tool::ToolDef;
 use serde_json::Value;
@@ -281,34 +281,23 @@ impl Toolset for Toolsets {
         name: &str,
         args: Value,
     ) -> impl Future<Output = Result<Value, ToolCallError>> + Send {
-        let target = self.route(name).map(|route| {
-            (
+        let target = match self.route(name) {
+            Some(route) => Ok((
                 Arc::clone(&self.members[route.member].toolset),
                 route.inner.clone(),
-            )
-        });
-        let known: Vec<String> = if target.is_none() {
-            self.visible().into_iter().map(str::to_owned).collect()
-        } else {
-            Vec::new()
+            )),
+            None => Err(unknown_tool_in(self, name, &self.visible())),
         };
         let name = name.to_owned();
         async move {
-            match target {
-                Some((toolset, inner)) => {
-                    toolset.call_boxed(&inner, args).await.map_err(|mut e| {
-                        // The program knows the tool by its full name.
-                        if e.tool_name == inner {
-                            e.tool_name = name.clone();
-                        }
-                        e
-                    })
+            let (toolset, inner) = target?;
+            toolset.call_boxed(&inner, args).await.map_err(|mut e| {
+                // The program knows the tool by its full name.
+                if e.tool_name == inner {
+                    e.tool_name = name.clone();
                 }
-                None => {
-                    let list: Vec<&str> = known.iter().map(String::as_str).collect();
-                    Err(unknown_tool(&name, &list))
-                }
-            }
+                e
+            })
         }
     }
 
@@ -318,5 +307,63 @@ impl Toolset for Toolsets {
                 .toolset
                 .is_blocking_dyn(&route.inner)
         })
+    }
+
+    /// What the member whose prefix starts `name` (the longest, when
+    /// several do) says of the rest of it.
+    fn missing(&self, name: &str) -> Option<String> {
+        self.members
+            .iter()
+            .filter(|member| name.starts_with(&member.prefix))
+            .max_by_key(|member| member.prefix.len())
+            .and_then(|member| member.toolset.missing_dyn(&name[member.prefix.len()..]))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::DynToolset;
+    use serde_json::json;
+
+    /// No tools of its own; explains every name it is asked about.
+    struct Down;
+
+    impl Toolset for Down {
+        fn defs(&self) -> Vec<ToolDef> {
+            Vec::new()
+        }
+
+        async fn call(&self, name: &str, _: Value) -> Result<Value, ToolCallError> {
+            Err(crate::unknown_tool(name, &[]))
+        }
+
+        fn missing(&self, name: &str) -> Option<String> {
+            Some(format!("the source of {name:?} is down"))
+        }
+    }
+
+    #[test]
+    fn a_member_explains_the_names_under_its_prefix() {
+        let up = DynToolset::new(
+            vec![ToolDef::new("search", json!({"type": "object"}))],
+            |name, _| async move { Ok(json!(name)) },
+        );
+        let tools = Toolsets::new()
+            .with_prefix("web_", up)
+            .unwrap()
+            .with_prefix("web_mail_", Down)
+            .unwrap();
+        // The longest prefix that starts the name answers, without it.
+        assert_eq!(
+            tools.missing("web_mail_send").as_deref(),
+            Some(r#"the source of "send" is down"#)
+        );
+        assert_eq!(tools.missing("web_serch"), None);
+        let err = futures_executor::block_on(tools.call("web_mail_send", json!({}))).unwrap_err();
+        assert!(
+            err.message.starts_with(r#"no tool is named "web_mail_send"; the tools are: "web_search"; the source of "send" is down"#),
+            "{err}"
+        );
     }
 }

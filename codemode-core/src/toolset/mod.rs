@@ -51,6 +51,31 @@ pub trait Toolset {
         let _ = name;
         false
     }
+
+    /// Why no tool is called `name`, when the toolset knows more than that
+    /// it has none: the source that would provide it is down, say. The
+    /// runtime appends it to the unknown-tool error a program gets, after
+    /// a `; `. `None` (the default) adds nothing.
+    fn missing(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
+}
+
+/// The error for a call to `name`, which no tool of `toolset` has: the
+/// known names, as [`unknown_tool`] lists them, and what
+/// [`Toolset::missing`] says of it.
+pub fn unknown_tool_in<T: Toolset + ?Sized>(
+    toolset: &T,
+    name: &str,
+    known: &[&str],
+) -> ToolCallError {
+    let mut error = unknown_tool(name, known);
+    if let Some(why) = toolset.missing(name) {
+        error.message.push_str("; ");
+        error.message.push_str(&why);
+    }
+    error
 }
 
 /// A toolset whose tools are fixed at compile time, so their declarations
@@ -78,6 +103,10 @@ macro_rules! forward_toolset {
 
             fn is_blocking(&self, name: &str) -> bool {
                 (**self).is_blocking(name)
+            }
+
+            fn missing(&self, name: &str) -> Option<String> {
+                (**self).missing(name)
             }
         }
     };

@@ -35,6 +35,8 @@ pub trait ToolsetObject: Send + Sync {
     ) -> BoxFuture<'a, Result<Value, ToolCallError>>;
     /// [`Toolset::is_blocking`].
     fn is_blocking_dyn(&self, name: &str) -> bool;
+    /// [`Toolset::missing`].
+    fn missing_dyn(&self, name: &str) -> Option<String>;
 }
 
 impl<T: Toolset + Send + Sync> ToolsetObject for T {
@@ -52,6 +54,10 @@ impl<T: Toolset + Send + Sync> ToolsetObject for T {
 
     fn is_blocking_dyn(&self, name: &str) -> bool {
         Toolset::is_blocking(self, name)
+    }
+
+    fn missing_dyn(&self, name: &str) -> Option<String> {
+        Toolset::missing(self, name)
     }
 }
 
@@ -71,5 +77,9 @@ impl Toolset for dyn ToolsetObject {
 
     fn is_blocking(&self, name: &str) -> bool {
         self.is_blocking_dyn(name)
+    }
+
+    fn missing(&self, name: &str) -> Option<String> {
+        self.missing_dyn(name)
     }
 }
