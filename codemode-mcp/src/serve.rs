@@ -15,6 +15,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -81,6 +82,8 @@ struct Shared<T: ?Sized> {
     check: CheckPolicy,
     changes: Option<watch::Receiver<u64>>,
     catalog: CatalogCache,
+    /// Each direct tool's output schema, compiled (see [`output_mismatch`]).
+    validators: ValidatorCache,
     toolset: Arc<T>,
     /// Programs that may run at once; each holds a permit while it runs.
     runs: Arc<tokio::sync::Semaphore>,
@@ -115,6 +118,40 @@ impl CatalogCache {
         let catalog = Arc::new(Catalog::new(defs.clone()));
         *slot = Some((defs, Arc::clone(&catalog)));
         catalog
+    }
+}
+
+/// The compiled output schema of each direct tool, by name, kept while the
+/// tool declares the same schema: compiling one of a few hundred KB takes
+/// milliseconds, too long to pay on every call.
+#[derive(Default)]
+struct ValidatorCache(std::sync::Mutex<HashMap<String, Compiled>>);
+
+/// A direct tool's output schema, and its validator if it compiled.
+type Compiled = (Value, Option<Arc<jsonschema::Validator>>);
+
+impl ValidatorCache {
+    /// The validator of `schema`, the output schema of `tool`; `None` when
+    /// it cannot be compiled (a `$ref` to elsewhere, say), which checks
+    /// nothing. `format` is an annotation, as in MCP's default dialect,
+    /// whatever draft the schema names.
+    fn get(&self, tool: &str, schema: &Value) -> Option<Arc<jsonschema::Validator>> {
+        let mut cache = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some((cached, validator)) = cache.get(tool)
+            && cached == schema
+        {
+            return validator.clone();
+        }
+        let validator = jsonschema::options()
+            .should_validate_formats(false)
+            .build(schema)
+            .ok()
+            .map(Arc::new);
+        cache.insert(tool.to_owned(), (schema.clone(), validator.clone()));
+        validator
     }
 }
 
@@ -156,6 +193,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 check: CheckPolicy::default(),
                 changes: None,
                 catalog: CatalogCache::default(),
+                validators: ValidatorCache::default(),
                 toolset,
                 runs: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_RUNS)),
                 max_runs: DEFAULT_MAX_RUNS,
@@ -178,6 +216,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 check: shared.check,
                 changes: shared.changes.clone(),
                 catalog: CatalogCache::default(),
+                validators: ValidatorCache::default(),
                 toolset: Arc::clone(&shared.toolset),
                 runs: Arc::clone(&shared.runs),
                 max_runs: shared.max_runs,
@@ -476,9 +515,16 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
         let toolset = &*self.shared.toolset;
         let defs = toolset.defs();
         let Some(def) = defs.iter().find(|d| d.name == name && d.policy.direct()) else {
-            return CallToolResult::error(vec![ContentBlock::text(format!(
-                "there is no tool named {} here; write a program and call `{RUN_CODE}` with it",
-                cut(&format!("{name:?}"), 200)
+            let why = toolset
+                .missing(name)
+                .map(|why| format!("; {why}"))
+                .unwrap_or_default();
+            return CallToolResult::error(vec![ContentBlock::text(cut(
+                &format!(
+                    "there is no tool named {} here{why}; write a program and call `{RUN_CODE}` with it",
+                    cut(&format!("{name:?}"), 200)
+                ),
+                self.shared.max_result_bytes,
             ))]);
         };
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
@@ -501,7 +547,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 // that does not match is an error result, which they do not
                 // check, rather than a result they refuse whole.
                 if let Some(schema) = def.output_schema.as_ref().filter(|s| s.is_object())
-                    && let Some(mismatch) = output_mismatch(schema, &value)
+                    && let Some(mismatch) =
+                        output_mismatch(self.shared.validators.get(name, schema), &value)
                 {
                     return CallToolResult::error(vec![ContentBlock::text(cut(
                         &format!(
@@ -536,15 +583,21 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
 }
 
 /// Why `value` cannot be the structured content of a tool whose declared
-/// output schema is `schema`, if it cannot: it is no object (MCP's
-/// structured content is one), or it does not validate. A schema the
-/// validator cannot read (say, a `$ref` to elsewhere) checks nothing.
-fn output_mismatch(schema: &Value, value: &Value) -> Option<String> {
+/// output schema compiled to `validator`, if it cannot: it is no object
+/// (MCP's structured content is one), or it breaks the schema. A schema
+/// that did not compile checks nothing, and neither does a `pattern` whose
+/// match ran past the regex engine's backtracking limit.
+fn output_mismatch(validator: Option<Arc<jsonschema::Validator>>, value: &Value) -> Option<String> {
     if !value.is_object() {
         return Some(format!("it is {}, not an object", json_kind(value)));
     }
-    let validator = jsonschema::validator_for(schema).ok()?;
-    let error = validator.validate(value).err()?;
+    let validator = validator?;
+    let error = validator.iter_errors(value).find(|error| {
+        !matches!(
+            error.kind(),
+            jsonschema::error::ValidationErrorKind::BacktrackLimitExceeded { .. }
+        )
+    })?;
     let at = error.instance_path().to_string();
     Some(if at.is_empty() {
         error.to_string()
@@ -721,8 +774,13 @@ mod tests {
             vec![
                 ToolDef::new("weather", json!({"type": "object"}))
                     .with_output_schema(json!({
+                        "$schema": "http://json-schema.org/draft-07/schema#",
                         "type": "object",
-                        "properties": {"temperature": {"type": "number"}},
+                        "properties": {
+                            "temperature": {"type": "number"},
+                            "when": {"type": "string", "format": "date-time"},
+                            "code": {"type": "string", "pattern": "^(a|aa)*\\1b$"}
+                        },
                         "required": ["temperature"]
                     }))
                     .with_policy(CallPolicy::Direct),
@@ -745,9 +803,18 @@ mod tests {
             let block = serde_json::to_value(&result.content[0]).unwrap();
             block["text"].as_str().unwrap().to_owned()
         };
-        let good = server.direct(&call(json!({"temperature": 21.5}))).await;
-        assert_ne!(good.is_error, Some(true));
-        assert_eq!(good.structured_content, Some(json!({"temperature": 21.5})));
+        // `format` is an annotation, as in MCP's default dialect, though
+        // the schema names draft 7, where a validator may assert it; and a
+        // pattern too costly to match checks nothing.
+        for answer in [
+            json!({"temperature": 21.5}),
+            json!({"temperature": 21.5, "when": "noon"}),
+            json!({"temperature": 21.5, "code": format!("{}c", "a".repeat(60))}),
+        ] {
+            let good = server.direct(&call(answer.clone())).await;
+            assert_ne!(good.is_error, Some(true), "{answer}: {}", text(&good));
+            assert_eq!(good.structured_content, Some(answer));
+        }
         for (answer, why) in [
             (json!({"temperature": "warm"}), "at /temperature: "),
             (json!({}), "\"temperature\" is a required property"),
