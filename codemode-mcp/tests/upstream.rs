@@ -260,6 +260,22 @@ async fn a_server_that_fails_its_first_start_joins_when_a_later_one_succeeds() {
         "{:?}",
         checked.diagnostics
     );
+    // Guarded by a `try`, the missing tool may be the program's own probe:
+    // the explanation comes as a warning.
+    let guarded = runtime
+        .run(
+            Language::JavaScript,
+            r#"try { return await tools.late_echo({ message: "x" }); } catch (e) { return null; }"#,
+        )
+        .await;
+    assert!(
+        guarded
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == codemode_core::Severity::Warning && d.message.contains(why)),
+        "{:?}",
+        guarded.diagnostics
+    );
     let called = runtime
         .run(
             Language::JavaScript,

@@ -401,6 +401,17 @@ impl<'a> Seen<'a> {
             // A tool the program tests for, lists or tries may be missing.
             let probe = self.probed(&call.name) || self.escaped || call.guarded;
             if probe && !context.declares(&call.name) {
+                // Missing on purpose, maybe; but where the host knows why
+                // the tool is missing (its server is down, say), the
+                // program should hear it, as a warning.
+                if let Some(why) = (context.explain)(&call.name) {
+                    out.push(finding(
+                        Severity::Warning,
+                        call.name_at,
+                        DiagnosticCode::UnknownTool,
+                        format!("no tool is named {:?}; {why}", call.name),
+                    ));
+                }
                 continue;
             }
             let then = style == Style::Js && call.as_property && call.name == "then";

@@ -112,6 +112,23 @@ fn the_host_explains_a_name_no_tool_has() {
         found[1],
         r#"no tool is named "serch"; did you mean tools.search?"#
     );
+    // A call the program guards may be missing on purpose: unexplained, it
+    // is not reported; explained, it is a warning.
+    let guarded =
+        "try { await tools.web_get({}) } catch (e) {}\ntry { await tools.serch({}) } catch (e) {}";
+    let found: Vec<(u32, Severity, String)> = catalog()
+        .check_program_explained(Js, guarded, &explain)
+        .into_iter()
+        .map(|d| (d.line, d.severity, d.message))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            1,
+            Severity::Warning,
+            r#"no tool is named "web_get"; the web server is down"#.to_owned()
+        )]
+    );
 }
 
 #[test]
