@@ -1081,18 +1081,29 @@ impl Inner {
             return true;
         }
         tracing::info!(server = %slot.name, "starting MCP server {:?} again, which failed to start", slot.name);
-        slot.lock().state = None;
-        self.start(index, self.notify.clone()).await;
-        if slot.lock().state != Some(ServerState::Connected) {
+        if !self.start_again(index).await {
             return false;
         }
-        self.join(index).await;
         restarts.failed = 0;
         restarts.not_before = None;
         restarts.up_since = Some(tokio::time::Instant::now());
         // Taken, or refused for good (its tools collide): in neither case
         // is starting it again of use.
         true
+    }
+
+    /// Starts server `index` again (its restarts held by the caller) and,
+    /// if it connects, takes its tools, which may have changed while it
+    /// was down; whether it connected.
+    async fn start_again(self: &Arc<Self>, index: usize) -> bool {
+        let slot = &self.servers[index];
+        slot.lock().state = None;
+        self.start(index, self.notify.clone()).await;
+        let connected = slot.lock().state == Some(ServerState::Connected);
+        if connected {
+            self.join(index).await;
+        }
+        connected
     }
 
     /// What an unknown tool's error adds when the name is one a server
@@ -1173,12 +1184,7 @@ impl Inner {
         let attempt = tokio::spawn(async move {
             let slot = &inner.servers[index];
             tracing::info!(server = %slot.name, "starting MCP server {:?} again", slot.name);
-            slot.lock().state = None;
-            inner.start(index, inner.notify.clone()).await;
-            if slot.lock().state == Some(ServerState::Connected) {
-                // Its tools may have changed while it was gone.
-                inner.join(index).await;
-            }
+            inner.start_again(index).await;
             match inner.unavailable(index) {
                 Ok(connection) => {
                     restarts.not_before = None;

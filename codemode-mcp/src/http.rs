@@ -12,11 +12,11 @@
 //! read fails its request at once already; it fails as an unreadable answer
 //! too, rather than as a server that cannot be reached.
 
-use crate::stdio::{Filtered, filter_line};
+use crate::stdio::{Filtered, filter_line, refusal_error};
 use futures_util::StreamExt;
 use futures_util::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
-use rmcp::model::{ClientJsonRpcMessage, ErrorCode, ErrorData, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
     StreamableHttpResponseLimits,
@@ -101,19 +101,18 @@ fn answered(
         Ok(StreamableHttpPostResponse::Sse(events, session)) => {
             Ok(StreamableHttpPostResponse::Sse(filtered(events), session))
         }
-        Err(error) if posted.is_some() && unreadable(&error).is_some() => {
-            let why = unreadable(&error).unwrap_or_default();
-            let mut error = ErrorData::new(
-                ErrorCode::INTERNAL_ERROR,
-                format!("the server's answer is no JSON-RPC 2.0 response: {why}"),
+        Err(error) => match (posted, unreadable(&error)) {
+            (Some(id), Some(why)) => Ok(StreamableHttpPostResponse::Json(
+                ServerJsonRpcMessage::error(
+                    refusal_error(format!(
+                        "the server's answer is no JSON-RPC 2.0 response: {why}"
+                    )),
+                    Some(id),
+                ),
                 None,
-            );
-            error.data = Some(crate::stdio::refusal_data());
-            Ok(StreamableHttpPostResponse::Json(
-                ServerJsonRpcMessage::error(error, posted),
-                None,
-            ))
-        }
+            )),
+            _ => Err(error),
+        },
         other => other,
     }
 }

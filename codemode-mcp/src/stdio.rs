@@ -180,17 +180,17 @@ impl Overlong {
 /// know the mark.
 fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
     let id = response_id(head, tail)?;
-    let error = serde_json::json!({
-        "code": -32603,
-        "message": message,
-        "data": refusal_data(),
-    });
+    let error = serde_json::to_value(refusal_error(message.to_owned())).ok()?;
     Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
 }
 
-/// The `data` of an error made in place of an answer (see [`refusal`]).
-pub(crate) fn refusal_data() -> serde_json::Value {
-    serde_json::json!({"refusedBy": refusal_mark()})
+/// The error made in place of an answer that cannot be passed on, saying
+/// why: an internal error marked as codemode's own (see [`is_refusal`]).
+pub(crate) fn refusal_error(message: String) -> rmcp::model::ErrorData {
+    let mut error =
+        rmcp::model::ErrorData::new(rmcp::model::ErrorCode::INTERNAL_ERROR, message, None);
+    error.data = Some(serde_json::json!({"refusedBy": refusal_mark()}));
+    error
 }
 
 /// A value drawn once per process that marks the errors this filter makes
