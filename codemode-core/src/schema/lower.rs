@@ -146,9 +146,8 @@ pub(crate) struct ToolSource<'v> {
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.
 pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
-    let mut lowered = lower_walks(tools, false);
-    super::share::share_repeated(&mut lowered);
-    super::share::share_described(&mut lowered);
+    let (mut lowered, renumber) = lower_walks(tools, false);
+    super::share::share(&mut lowered, renumber.as_ref());
     lowered
 }
 
@@ -164,18 +163,61 @@ pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v
 ///   SDK declares them as holding any value).
 #[cfg(feature = "check")]
 pub(crate) fn lower_for_check<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
-    lower_walks(tools, true)
+    let (mut lowered, renumber) = lower_walks(tools, true);
+    if let Some(renumber) = renumber {
+        for tool in &mut lowered.tools[renumber.from..] {
+            renumber.tool(tool);
+        }
+    }
+    lowered
 }
 
-/// The lowering itself: one walk, or two halves joined.
+/// The definitions' numbers that the tools from `from` on still use (the
+/// second part's, before [`join`]), and the number each has after.
+pub(crate) struct Renumber {
+    pub(crate) from: usize,
+    ids: Vec<usize>,
+}
+
+impl Renumber {
+    /// Points every named type in `tool`'s types at its number after the
+    /// join.
+    fn tool(&self, tool: &mut LoweredTool) {
+        renumber_refs(&mut tool.input, &self.ids);
+        if let Some(output) = &mut tool.output {
+            renumber_refs(output, &self.ids);
+        }
+    }
+
+    /// Renumbers `ty` itself, a type of a tool from [`from`](Self::from)
+    /// on, for a walk that visits every type of the tool but not what an
+    /// intersection recorded as implied (which this also renumbers).
+    pub(crate) fn one(&self, ty: &mut Ty) {
+        match ty {
+            Ty::Named(id) => *id = self.ids[*id],
+            Ty::Inter(_, origin) => {
+                for implied in &mut origin.implied {
+                    renumber_refs(implied, &self.ids);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The lowering itself: one walk, or two halves joined. The tools of the
+/// second half may still use its own numbers for definitions when there
+/// are no intersections to settle: the [`Renumber`] given then points them
+/// at the joined ones, for a later pass over every tool to apply on two
+/// threads.
 fn lower_walks<'v>(
     tools: impl ExactSizeIterator<Item = ToolSource<'v>>,
     checking: bool,
-) -> Lowered {
+) -> (Lowered, Option<Renumber>) {
     if !crate::parallel::worth_halving(tools.len()) {
         // One walk, taking each tool only when its turn comes, so a tree
         // read for it just before is still in the cache.
-        return finish(lower_part(tools, checking));
+        return (finish(lower_part(tools, checking)), None);
     }
     let tools: Vec<ToolSource<'v>> = tools.collect();
     let (a, b) = crate::parallel::halves(
@@ -184,10 +226,20 @@ fn lower_walks<'v>(
         |first| lower_part(first.iter().copied(), checking),
         |second| lower_part(second.iter().copied(), checking),
     );
-    finish(match b {
-        Some(b) => join(a, b),
-        None => a,
-    })
+    match b {
+        Some(b) => {
+            let (mut joined, renumber) = join(a, b);
+            // Settling intersections reads the tools' references.
+            if joined.intersections {
+                for tool in &mut joined.tools[renumber.from..] {
+                    renumber.tool(tool);
+                }
+                return (finish(joined), None);
+            }
+            (finish(joined), Some(renumber))
+        }
+        None => (finish(a), None),
+    }
 }
 
 /// A degradation recorded by a walk.
@@ -264,8 +316,9 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
 /// number, body and degradations, and `b`'s copy goes. The rest of `b`'s
 /// definitions follow `a`'s in `b`'s order: nothing `b` shares with `a` can
 /// reach them, because a definition's identity covers everything it
-/// reaches.
-fn join(mut a: Part, b: Part) -> Part {
+/// reaches. `b`'s tools keep `b`'s numbers: the [`Renumber`] given says
+/// which they become.
+fn join(mut a: Part, b: Part) -> (Part, Renumber) {
     // Every definition has one identity, so this is `b.by_key` inverted.
     let mut idents = vec![String::new(); b.defs.len()];
     for (ident, id) in b.by_key {
@@ -292,13 +345,8 @@ fn join(mut a: Part, b: Part) -> Part {
     for def in &mut a.defs[first_new..] {
         renumber_refs(&mut def.ty, &renumber);
     }
-    for mut tool in b.tools {
-        renumber_refs(&mut tool.input, &renumber);
-        if let Some(output) = &mut tool.output {
-            renumber_refs(output, &renumber);
-        }
-        a.tools.push(tool);
-    }
+    let from = a.tools.len();
+    a.tools.extend(b.tools);
     a.degradations.extend(
         b.degradations
             .into_iter()
@@ -309,7 +357,13 @@ fn join(mut a: Part, b: Part) -> Part {
             }),
     );
     a.intersections |= b.intersections;
-    a
+    (
+        a,
+        Renumber {
+            from,
+            ids: renumber,
+        },
+    )
 }
 
 /// Points every named type in `ty` at its number after a join.
@@ -2293,10 +2347,14 @@ mod tests {
         assert!(whole.degradations.len() > 10, "{:?}", whole.degradations);
         for at in 0..=sources.len() {
             let (first, second) = sources.split_at(at);
-            let joined = finish(join(
+            let (mut joined, renumber) = join(
                 lower_part(first.iter().copied(), false),
                 lower_part(second.iter().copied(), false),
-            ));
+            );
+            for tool in &mut joined.tools[renumber.from..] {
+                renumber.tool(tool);
+            }
+            let joined = finish(joined);
             assert_eq!(joined.degradations, whole.degradations, "split at {at}");
             for language in [Language::TypeScript, Language::Python] {
                 assert_eq!(

@@ -18,13 +18,12 @@
 //! each distinct object are visited once. Comparing an object hashes and
 //! compares its subtree, whose depth the lowering bounds.
 
-use super::ir::{Doc, Extra, Object, Prop, Ty};
-use super::lower::{Def, Lowered, LoweredTool};
+use super::ir::{Doc, Extra, Prop, Ty};
+use super::lower::{Def, Lowered, LoweredTool, Renumber};
 use crate::ident::pascal_case;
-use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 use hashes::{Keyed, TreeHashes};
 use std::collections::hash_map::Entry;
-use std::hash::BuildHasher;
 
 mod hashes;
 
@@ -49,6 +48,8 @@ struct Seen<'t> {
 /// A shared object type, as [`count`] gives it.
 struct Shape {
     ty: Ty,
+    /// Its hash, as [`TreeHashes`] gives it.
+    hash: u64,
     /// The definition whose body it is, if one is.
     def: Option<usize>,
     /// The name it asks for, and the tool and pointer of the schema
@@ -110,8 +111,22 @@ impl Ctx<'_> {
     }
 }
 
-/// Gives every repeated object type of `lowered` one definition.
-pub(crate) fn share_repeated(lowered: &mut Lowered) {
+/// Names the repeated object types of `lowered`, then the property types
+/// shared with their descriptions ([`share_repeated`], [`share_described`]).
+/// Each tool's types are hashed for the counts on the threads that change
+/// them ([`each_tool_type`]), so only the counting itself runs on one.
+///
+/// The tools from `renumber`'s first on may still use their part's numbers
+/// for definitions (see [`lower_walks`](super::lower)): the first pass over
+/// the tools points them at the joined ones.
+pub(crate) fn share(lowered: &mut Lowered, renumber: Option<&Renumber>) {
+    let hashed = share_repeated(lowered, renumber);
+    share_described(lowered, hashed);
+}
+
+/// Gives every repeated object type of `lowered` one definition, and gives
+/// the tools' types hashed as they are after.
+fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHashes {
     // An object with properties prints the same whether or not it admits
     // other keys (`additionalProperties: false` or absent), and input
     // schemas tend to say it where output schemas do not: forgotten first,
@@ -119,26 +134,38 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
     for def in &mut lowered.defs {
         visit_mut(&mut def.ty, &mut open_objects);
     }
-    each_tool_type(&mut lowered.tools, &|ty| visit_mut(ty, &mut open_objects));
-    let shapes = count(lowered);
+    let hashed = each_tool_type(
+        &mut lowered.tools,
+        ToolHashes::default(),
+        Rehash::Types,
+        &|tool, ty, _| match renumber {
+            Some(renumber) if tool >= renumber.from => visit_mut(ty, &mut |ty| {
+                renumber.one(ty);
+                open_objects(ty);
+            }),
+            _ => visit_mut(ty, &mut open_objects),
+        },
+    );
+    let shapes = count(lowered, &hashed);
     if shapes.is_empty() {
-        return;
+        return each_tool_type(
+            &mut lowered.tools,
+            hashed,
+            Rehash::Descriptions,
+            &|_, _, _| {},
+        );
     }
     // Existing definitions keep their ids; new ones follow in the order
     // their shapes were first met, which depends only on the tool set.
-    let mut ids = Ids {
-        by_shape: HashMap::with_capacity(shapes.len()),
-        heads: HashSet::with_capacity(shapes.len()),
-    };
+    let mut ids: HashMap<Keyed<Ty>, usize> = HashMap::with_capacity(shapes.len());
     for shape in shapes {
-        let ty = shape.ty;
         let id = match shape.def {
             Some(id) => id,
             None => {
                 lowered.defs.push(Def {
                     key: format!("shared:{:08}", shape.order),
                     base: shape.base,
-                    ty: ty.clone(),
+                    ty: shape.ty.clone(),
                     doc: Doc::default(),
                     tool: shape.tool,
                     pointer: shape.pointer,
@@ -146,34 +173,131 @@ pub(crate) fn share_repeated(lowered: &mut Lowered) {
                 lowered.defs.len() - 1
             }
         };
-        if let Ty::Object(obj) = &ty {
-            ids.heads.insert(head(obj));
-        }
-        ids.by_shape.insert(ty, id);
+        ids.insert(
+            Keyed {
+                hash: shape.hash,
+                key: shape.ty,
+            },
+            id,
+        );
     }
+    let mut hashes = TreeHashes::default();
     for def in &mut lowered.defs {
-        replace_within(&mut def.ty, &ids);
+        hashes.of(&def.ty);
+        hashes.each_child_mut(&mut def.ty, 0, &mut |child, here, _| {
+            replace(child, &hashes, here, &ids);
+        });
     }
-    each_tool_type(&mut lowered.tools, &|ty| replace(ty, &ids));
+    each_tool_type(
+        &mut lowered.tools,
+        hashed,
+        Rehash::Descriptions,
+        &|_, ty, at| {
+            if let Some((hashes, at)) = at {
+                replace(ty, hashes, at, &ids);
+            }
+        },
+    )
 }
 
-/// Calls `f` on each tool's input and output type. The tools of a long
-/// list are split between two threads ([`crate::parallel`]): `f` changes
-/// only the type it is given, so the result is the same.
-fn each_tool_type(tools: &mut [LoweredTool], f: &(impl Fn(&mut Ty) + Sync)) {
-    let run = |tools: &mut [LoweredTool]| {
-        for tool in tools {
-            f(&mut tool.input);
-            if let Some(output) = &mut tool.output {
-                f(output);
+/// Each tool's input and output types hashed, as [`each_tool_type`] gives
+/// them: for each part of the list, the hashes of its tools' trees, and
+/// where each tool's input and output start among them.
+#[derive(Default)]
+struct ToolHashes {
+    parts: Vec<Part>,
+}
+
+impl ToolHashes {
+    /// Each tool's hashes, and where its input and output start, in order.
+    fn roots(&self) -> impl Iterator<Item = (&TreeHashes, usize, Option<usize>)> {
+        self.parts.iter().flat_map(|(hashes, roots)| {
+            roots
+                .iter()
+                .map(move |&(input, output)| (hashes, input, output))
+        })
+    }
+}
+
+/// What [`each_tool_type`] hashes after changing the tools' types.
+#[derive(Clone, Copy)]
+enum Rehash {
+    /// Nothing: the hashes given are given back.
+    No,
+    /// Each type ([`TreeHashes::hash`]).
+    Types,
+    /// Each property's type with its doc ([`TreeHashes::described`]).
+    Descriptions,
+}
+
+/// One part of [`ToolHashes`]: the hashes of its tools' trees, and where
+/// each tool's input and output start among them.
+type Part = (TreeHashes, Vec<(usize, Option<usize>)>);
+
+/// Calls `f` on each tool's input and output type, with the tool's index
+/// and where that type starts in `before`'s hashes (if any), then hashes
+/// the types as `rehash` says. The tools of a long list are split between two threads
+/// ([`crate::parallel`]): `f` changes only the type it is given, so the
+/// result is the same, and each part's types are hashed on the thread that
+/// just changed them, in the room their hashes took before.
+fn each_tool_type(
+    tools: &mut [LoweredTool],
+    before: ToolHashes,
+    rehash: Rehash,
+    f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
+) -> ToolHashes {
+    let run = |first: usize, tools: &mut [LoweredTool], part: Option<Part>| -> Option<Part> {
+        let (mut hashes, mut roots) = match part {
+            Some((hashes, roots)) => {
+                for (i, (tool, &(input, output))) in tools.iter_mut().zip(&roots).enumerate() {
+                    f(first + i, &mut tool.input, Some((&hashes, input)));
+                    if let (Some(ty), Some(at)) = (&mut tool.output, output) {
+                        f(first + i, ty, Some((&hashes, at)));
+                    }
+                }
+                (hashes, roots)
             }
+            None => {
+                for (i, tool) in tools.iter_mut().enumerate() {
+                    f(first + i, &mut tool.input, None);
+                    if let Some(ty) = &mut tool.output {
+                        f(first + i, ty, None);
+                    }
+                }
+                (TreeHashes::default(), Vec::new())
+            }
+        };
+        match rehash {
+            Rehash::No => return Some((hashes, roots)),
+            Rehash::Types => hashes.clear(),
+            Rehash::Descriptions => hashes.clear_for_descriptions(),
         }
+        roots.clear();
+        roots.reserve(tools.len());
+        for tool in tools.iter() {
+            let input = hashes.append(&tool.input);
+            let output = tool.output.as_ref().map(|ty| hashes.append(ty));
+            roots.push((input, output));
+        }
+        Some((hashes, roots))
     };
-    let (front, back) = tools.split_at_mut(crate::parallel::split_point(tools.len()));
-    if back.is_empty() {
-        run(front);
+    let mut parts = before.parts.into_iter();
+    let (first, second) = (parts.next(), parts.next());
+    // The parts the hashes were made in, or halves.
+    let at = first.as_ref().map_or_else(
+        || crate::parallel::split_point(tools.len()),
+        |(_, roots)| roots.len(),
+    );
+    let (front, back) = tools.split_at_mut(at.min(tools.len()));
+    let split = front.len();
+    let parts = if back.is_empty() {
+        vec![run(0, front, first)]
     } else {
-        crate::parallel::join(|| run(front), || run(back));
+        let (a, b) = crate::parallel::join(|| run(0, front, first), || run(split, back, second));
+        vec![a, b]
+    };
+    ToolHashes {
+        parts: parts.into_iter().flatten().collect(),
     }
 }
 
@@ -198,6 +322,8 @@ struct Described<'t> {
 struct Alias {
     ty: Ty,
     doc: Doc,
+    /// The hash of the type with the description ([`TreeHashes::described`]).
+    hash: u64,
     base: String,
     tool: String,
     pointer: String,
@@ -205,13 +331,14 @@ struct Alias {
 }
 
 /// Gives every property type that several properties share together with
-/// their description one described alias.
-pub(crate) fn share_described(lowered: &mut Lowered) {
-    let shared = count_described(lowered);
+/// their description one described alias. `hashed` holds the tools' types
+/// hashed as they are.
+fn share_described(lowered: &mut Lowered, hashed: ToolHashes) {
+    let (shared, def_hashes) = count_described(lowered, &hashed);
     if shared.is_empty() {
         return;
     }
-    let mut ids: HashMap<(Ty, Doc), usize> = HashMap::with_capacity(shared.len());
+    let mut ids: HashMap<Keyed<(Ty, Doc)>, usize> = HashMap::with_capacity(shared.len());
     for alias in shared {
         lowered.defs.push(Def {
             key: format!("described:{:08}", alias.order),
@@ -221,50 +348,91 @@ pub(crate) fn share_described(lowered: &mut Lowered) {
             tool: alias.tool,
             pointer: alias.pointer,
         });
-        ids.insert((alias.ty, alias.doc), lowered.defs.len() - 1);
+        ids.insert(
+            Keyed {
+                hash: alias.hash,
+                key: (alias.ty, alias.doc),
+            },
+            lowered.defs.len() - 1,
+        );
     }
-    let refer = |ty: &mut Ty| {
-        if let Ty::Object(obj) = ty {
-            for prop in &mut obj.props {
-                // Moved out to be looked up, and back unless it is shared.
-                let key = (std::mem::take(&mut prop.ty), std::mem::take(&mut prop.doc));
-                match ids.get(&key) {
-                    Some(&id) => prop.ty = Ty::Named(id),
-                    None => (prop.ty, prop.doc) = key,
-                }
-            }
-        }
-    };
     // An alias's body is a property's type, never a property, so no alias
-    // comes to refer to itself.
-    for def in &mut lowered.defs {
-        visit_mut(&mut def.ty, &mut &refer);
+    // comes to refer to itself. The aliases' own bodies are hashed here.
+    let mut hashes = TreeHashes::for_descriptions();
+    for (id, def) in lowered.defs.iter_mut().enumerate() {
+        let hashes = match def_hashes.get(id) {
+            Some(hashes) => hashes,
+            None => {
+                hashes.of(&def.ty);
+                &hashes
+            }
+        };
+        refer(&mut def.ty, hashes, 0, &ids);
     }
-    each_tool_type(&mut lowered.tools, &|ty| visit_mut(ty, &mut &refer));
+    each_tool_type(&mut lowered.tools, hashed, Rehash::No, &|_, ty, at| {
+        if let Some((hashes, at)) = at {
+            refer(ty, hashes, at, &ids);
+        }
+    });
 }
 
-/// The described property types worth an alias, in the order first met. A
-/// repeat is counted without being entered, as [`count`] does.
-fn count_described(lowered: &Lowered) -> Vec<Alias> {
+/// Points every property in `ty` (the type at `at` in `hashes`) whose type
+/// and description have an alias at the alias.
+fn refer(ty: &mut Ty, hashes: &TreeHashes, at: usize, ids: &HashMap<Keyed<(Ty, Doc)>, usize>) {
+    hashes.each_child_mut(ty, at, &mut |child, here, doc| {
+        if let Some(doc) = doc
+            && !doc.is_empty()
+        {
+            // Moved out to be looked up, and back unless it is shared.
+            let key = Keyed {
+                hash: hashes.described(here),
+                key: (std::mem::take(child), std::mem::take(doc)),
+            };
+            match ids.get(&key) {
+                Some(&id) => {
+                    *child = Ty::Named(id);
+                    return;
+                }
+                None => (*child, *doc) = key.key,
+            }
+        }
+        refer(child, hashes, here, ids);
+    });
+}
+
+/// The described property types worth an alias, in the order first met,
+/// and the definitions' bodies hashed. A repeat is counted without being
+/// entered, as [`count`] does.
+fn count_described<'t>(
+    lowered: &'t Lowered,
+    hashed: &'t ToolHashes,
+) -> (Vec<Alias>, Vec<TreeHashes>) {
     let mut seen: HashMap<Keyed<(&Ty, &Doc)>, Described> = HashMap::new();
     let mut order = 0;
-    let mut hashes = TreeHashes::default();
     let mut todo: Vec<(&Ty, usize)> = Vec::new();
     let mut inside: Vec<(&Ty, usize)> = Vec::new();
-    let roots = lowered
-        .defs
-        .iter()
-        .map(|def| (&def.ty, def.tool.as_str(), def.pointer.as_str()))
-        .chain(lowered.tools.iter().flat_map(|tool| {
-            std::iter::once((&tool.input, tool.name.as_str(), "/inputSchema")).chain(
-                tool.output
-                    .as_ref()
-                    .map(|output| (output, tool.name.as_str(), "/outputSchema")),
-            )
-        }));
-    for (root, tool, pointer) in roots {
-        hashes.of(root);
-        todo.push((root, 0));
+    let def_hashes = hash_defs(&lowered.defs, TreeHashes::for_descriptions);
+    let roots = (lowered.defs.iter().zip(&def_hashes))
+        .map(|(def, hashes)| (hashes, 0, &def.ty, def.tool.as_str(), def.pointer.as_str()))
+        .chain(lowered.tools.iter().zip(hashed.roots()).flat_map(
+            |(tool, (hashes, input, output))| {
+                std::iter::once((
+                    hashes,
+                    input,
+                    &tool.input,
+                    tool.name.as_str(),
+                    "/inputSchema",
+                ))
+                .chain(
+                    tool.output
+                        .as_ref()
+                        .zip(output)
+                        .map(|(ty, at)| (hashes, at, ty, tool.name.as_str(), "/outputSchema")),
+                )
+            },
+        ));
+    for (hashes, start, root, tool, pointer) in roots {
+        todo.push((root, start));
         while let Some((ty, at)) = todo.pop() {
             hashes.each_child(ty, at, &mut |child, here, step| {
                 if let Step::Property(prop) = step
@@ -311,6 +479,7 @@ fn count_described(lowered: &Lowered) -> Vec<Alias> {
         .map(|(key, d)| Alias {
             ty: key.key.0.clone(),
             doc: key.key.1.clone(),
+            hash: key.hash,
             base: pascal_case(d.name),
             tool: d.tool.to_owned(),
             pointer: d.pointer.to_owned(),
@@ -318,7 +487,7 @@ fn count_described(lowered: &Lowered) -> Vec<Alias> {
         })
         .collect();
     shared.sort_by_key(|alias| alias.order);
-    shared
+    (shared, def_hashes)
 }
 
 /// How a type stands inside the one around it.
@@ -368,21 +537,24 @@ pub(crate) fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
     }
 }
 
-/// The object types worth a name, each with what the count found, in the
-/// order they were first met.
-fn count(lowered: &Lowered) -> Vec<Shape> {
-    let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
-    let mut order = 0;
-    // Each definition's body hashed once, for both passes over them below.
-    let def_hashes: Vec<TreeHashes> = lowered
-        .defs
-        .iter()
+/// Each definition's body hashed, into hashes that `new` makes.
+fn hash_defs(defs: &[Def], new: fn() -> TreeHashes) -> Vec<TreeHashes> {
+    (defs.iter())
         .map(|def| {
-            let mut hashes = TreeHashes::default();
+            let mut hashes = new();
             hashes.of(&def.ty);
             hashes
         })
-        .collect();
+        .collect()
+}
+
+/// The object types worth a name, each with what the count found, in the
+/// order they were first met.
+fn count(lowered: &Lowered, hashed: &ToolHashes) -> Vec<Shape> {
+    let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
+    let mut order = 0;
+    // Each definition's body hashed once, for both passes over them below.
+    let def_hashes = hash_defs(&lowered.defs, TreeHashes::default);
     // Definitions' bodies first: an object equal to one becomes a
     // reference to it rather than a second name.
     for (id, (def, hashes)) in lowered.defs.iter().zip(&def_hashes).enumerate() {
@@ -407,19 +579,16 @@ fn count(lowered: &Lowered) -> Vec<Shape> {
         let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
         counter.walk_within(hashes, &def.ty, 0, ctx);
     }
-    let mut hashes = TreeHashes::default();
-    for tool in &lowered.tools {
+    for (tool, (hashes, input, output)) in lowered.tools.iter().zip(hashed.roots()) {
         let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
-        hashes.of(&tool.input);
-        counter.walk(&hashes, &tool.input, 0, ctx);
-        if let Some(output) = &tool.output {
+        counter.walk(hashes, &tool.input, input, ctx);
+        if let (Some(ty), Some(at)) = (&tool.output, output) {
             let ctx = Ctx::root(
                 Stem::Tool(&tool.name, "Output"),
                 &tool.name,
                 "/outputSchema",
             );
-            hashes.of(output);
-            counter.walk(&hashes, output, 0, ctx);
+            counter.walk(hashes, ty, at, ctx);
         }
     }
     let mut shapes: Vec<Shape> = counter
@@ -428,6 +597,7 @@ fn count(lowered: &Lowered) -> Vec<Shape> {
         .filter(|(_, s)| s.count >= 2)
         .map(|(key, s)| Shape {
             ty: key.key.clone(),
+            hash: key.hash,
             def: s.def,
             base: s.ctx.as_ref().map(Ctx::base).unwrap_or_default(),
             tool: s.ctx.map(|c| c.tool.to_owned()).unwrap_or_default(),
@@ -520,25 +690,32 @@ pub(super) fn visit_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
 
 /// Calls `f` on each type directly inside `ty`.
 pub(super) fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
+    each_child_doc_mut(ty, &mut |child, _| f(child));
+}
+
+/// Calls `f` on each type directly inside `ty`, with the property's doc
+/// where the type is a property's.
+fn each_child_doc_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty, Option<&mut Doc>)) {
     match ty {
         Ty::Object(obj) => {
             for prop in &mut obj.props {
-                f(&mut prop.ty);
+                f(&mut prop.ty, Some(&mut prop.doc));
             }
             if let Extra::Values(values) = &mut obj.extra {
-                f(values);
+                f(values, None);
             }
         }
-        Ty::Array(item) => f(item),
+        Ty::Array(item) => f(item, None),
         Ty::Tuple(tuple) => {
-            for item in &mut tuple.items {
-                f(item);
-            }
-            if let Some(rest) = &mut tuple.rest {
-                f(rest);
+            for item in tuple.items.iter_mut().chain(tuple.rest.as_deref_mut()) {
+                f(item, None);
             }
         }
-        Ty::Union(members) | Ty::Inter(members, _) => members.iter_mut().for_each(f),
+        Ty::Union(members) | Ty::Inter(members, _) => {
+            for member in members {
+                f(member, None);
+            }
+        }
         Ty::Unknown
         | Ty::Never
         | Ty::Null
@@ -551,39 +728,28 @@ pub(super) fn each_child_mut(ty: &mut Ty, f: &mut impl FnMut(&mut Ty)) {
     }
 }
 
-/// The shared shapes and their definitions.
-struct Ids {
-    by_shape: HashMap<Ty, usize>,
-    /// [`head`] of every shared shape: most objects are told apart by it
-    /// without hashing their whole subtree.
-    heads: HashSet<u64>,
-}
-
-/// A cheap digest of an object with properties: how many, and the first
-/// one's name.
-fn head(obj: &Object) -> u64 {
-    let first = obj.props.first().map_or("", |p| p.name.as_str());
-    foldhash::fast::FixedState::with_seed(0).hash_one((obj.props.len(), first))
-}
-
-/// `ty` as a reference if it is a shared shape, else with what is inside
-/// it replaced.
-fn replace(ty: &mut Ty, ids: &Ids) {
+/// `ty` (the type at `at` in `hashes`) as a reference if it is a shared
+/// shape, else with the shared shapes inside it replaced.
+fn replace(ty: &mut Ty, hashes: &TreeHashes, at: usize, ids: &HashMap<Keyed<Ty>, usize>) {
     if let Ty::Object(obj) = ty
         && obj.props.len() >= MIN_PROPS
-        && ids.heads.contains(&head(obj))
-        && let Some(&id) = ids.by_shape.get(ty)
     {
-        *ty = Ty::Named(id);
-        return;
+        // Moved out to be looked up, and back unless it is shared.
+        let key = Keyed {
+            hash: hashes.hash(at),
+            key: std::mem::take(ty),
+        };
+        match ids.get(&key) {
+            Some(&id) => {
+                *ty = Ty::Named(id);
+                return;
+            }
+            None => *ty = key.key,
+        }
     }
-    replace_within(ty, ids);
-}
-
-/// Replaces the shared shapes inside `ty` (not `ty` itself: a definition's
-/// body stays its body).
-fn replace_within(ty: &mut Ty, ids: &Ids) {
-    each_child_mut(ty, &mut |child| replace(child, ids));
+    hashes.each_child_mut(ty, at, &mut |child, here, _| {
+        replace(child, hashes, here, ids)
+    });
 }
 
 #[cfg(test)]

@@ -11,38 +11,93 @@ use std::hash::{BuildHasher, Hash, Hasher};
 /// hashes of the types inside it: hashing each afresh would walk its whole
 /// subtree again for every object around it. Equal types hash equal, as
 /// with their own `Hash`; the maps compare them whole on a match.
+///
+/// Hashes made [`for_descriptions`](Self::for_descriptions) hold, for a
+/// property's type, the type hashed together with the property's doc
+/// instead ([`described`](Self::described)), which is all the alias count
+/// asks of them: one slot per type keeps the hashes of a long list small.
 #[derive(Default)]
 pub(super) struct TreeHashes {
     nodes: Vec<Hashed>,
+    descriptions: bool,
 }
 
 #[derive(Clone, Copy, Default)]
 struct Hashed {
-    /// The type's hash.
+    /// The type's hash, or, as a property's type in hashes made for
+    /// descriptions, the hash of the type with the property's doc.
     hash: u64,
-    /// As a property's type: the hash of the type with the property's doc.
-    described: u64,
     /// How many types its subtree holds, itself included.
-    size: usize,
+    size: u32,
 }
 
 impl TreeHashes {
+    /// Hashes that hold each property's type hashed with its doc.
+    pub(super) fn for_descriptions() -> TreeHashes {
+        TreeHashes {
+            nodes: Vec::new(),
+            descriptions: true,
+        }
+    }
+
+    /// Forgets every tree, keeping the room they took.
+    pub(super) fn clear(&mut self) {
+        self.nodes.clear();
+        self.descriptions = false;
+    }
+
+    /// Forgets every tree, keeping the room they took, and makes the next
+    /// ones hashed for descriptions.
+    pub(super) fn clear_for_descriptions(&mut self) {
+        self.nodes.clear();
+        self.descriptions = true;
+    }
+
     /// Hashes the tree `ty`.
     pub(super) fn of(&mut self, ty: &Ty) {
         self.nodes.clear();
         self.fill(ty);
     }
 
+    /// Hashes the tree `ty` after those already held, and gives its place.
+    pub(super) fn append(&mut self, ty: &Ty) -> usize {
+        let at = self.nodes.len();
+        self.fill(ty);
+        at
+    }
+
+    /// The hash of the type at `at`.
     pub(super) fn hash(&self, at: usize) -> u64 {
+        debug_assert!(!self.descriptions);
         self.nodes[at].hash
     }
 
+    /// The hash of the property type at `at` with the property's doc, in
+    /// hashes made for descriptions.
     pub(super) fn described(&self, at: usize) -> u64 {
-        self.nodes[at].described
+        debug_assert!(self.descriptions);
+        self.nodes[at].hash
     }
 
+    /// How many types the subtree at `at` holds, itself included.
     pub(super) fn size(&self, at: usize) -> usize {
-        self.nodes[at].size
+        self.nodes[at].size as usize
+    }
+
+    /// [`each_child`](Self::each_child) for a tree being changed: `f` may
+    /// replace a child, whose place stays that of the child hashed.
+    pub(super) fn each_child_mut(
+        &self,
+        ty: &mut Ty,
+        at: usize,
+        f: &mut impl FnMut(&mut Ty, usize, Option<&mut super::Doc>),
+    ) {
+        let mut next = at + 1;
+        super::each_child_doc_mut(ty, &mut |child, doc| {
+            let here = next;
+            next += self.size(here);
+            f(child, here, doc);
+        });
     }
 
     /// Calls `f` on each type directly inside `ty` (the type at `at`), with
@@ -93,17 +148,19 @@ impl TreeHashes {
             if let Step::Property(prop) = step {
                 let doc = foldhash::fast::FixedState::default().hash_one(&prop.doc);
                 (&prop.name, prop.required, doc).hash(&mut state);
-                self.nodes[here].described =
-                    foldhash::fast::FixedState::default().hash_one((hash, doc));
+                if self.descriptions {
+                    self.nodes[here].hash =
+                        foldhash::fast::FixedState::default().hash_one((hash, doc));
+                }
             }
             state.write_u64(hash);
         });
         let hash = state.finish();
-        self.nodes[at] = Hashed {
-            hash,
-            described: 0,
-            size: self.nodes.len() - at,
-        };
+        // A tree of more than 2^32 types would not fit in memory as `Ty`s.
+        let size = u32::try_from(self.nodes.len() - at).unwrap_or(u32::MAX);
+        // A property's type gets its described hash from the type around
+        // it, after this.
+        self.nodes[at] = Hashed { hash, size };
         hash
     }
 }
