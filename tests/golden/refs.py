@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, TypeAlias, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
@@ -30,7 +30,9 @@ class Place(TypedDict):
 
 PlanRouteArgs = TypedDict("PlanRouteArgs", {
     "from": 'Place',
+    "legs": 'NotRequired[list[str]]',
     "to": 'PlanRouteArgsTo',
+    "via": 'NotRequired[Place]',
 })
 
 class PlanRouteArgsTo(TypedDict):

@@ -24,7 +24,7 @@ declare const tools: {
   // A filter that refers to itself through the root.
   nested_filter(args?: NestedFilterArgs): Promise<unknown>;
   // Plan a route; the keywords beside a reference apply too (draft 2020-12).
-  plan_route(args: { from: Place; to: Place & { note: string } }): Promise<unknown>;
+  plan_route(args: { from: Place; legs?: string[]; to: Place & { note: string }; via?: { name: string } }): Promise<unknown>;
   // The same under draft-07, where the keywords beside a reference are not read.
   plan_route_draft7(args: { to: Place }): Promise<unknown>;
   // Insert a value into a tree.

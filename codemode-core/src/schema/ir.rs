@@ -66,6 +66,11 @@ pub struct Origin {
     /// that kind, which the intersection cannot say when another member
     /// admits values of other kinds (see `lower::drop_implied`).
     pub implied: Vec<Ty>,
+    /// Whether the intersection is a `$ref` and a bare `"type": "object"`
+    /// (or `"array"`) beside it, which only picks the values of that kind
+    /// the reference admits: once they are picked, the bare member says
+    /// nothing more and goes (see `intersections::prune_disjoint`).
+    pub reference_typed: bool,
 }
 
 impl PartialEq for Origin {
@@ -292,7 +297,7 @@ fn inner_origin(origin: &Origin) -> Origin {
     Origin {
         tool: origin.tool.clone(),
         pointer: origin.pointer.clone(),
-        implied: Vec::new(),
+        ..Origin::default()
     }
 }
 

@@ -478,10 +478,48 @@ struct Pending<'v> {
 fn adds_to_a_reference(beside: &Ty) -> bool {
     match beside {
         Ty::Unknown => false,
-        Ty::Object(obj) => !(obj.props.is_empty() && obj.extra == Extra::Unspecified),
-        Ty::Array(item) => **item != Ty::Unknown,
+        Ty::Object(_) | Ty::Array(_) => bare_kind(beside).is_none(),
         _ => true,
     }
+}
+
+/// The `type` of a bare object or array (one that says nothing more).
+fn bare_kind(ty: &Ty) -> Option<&'static str> {
+    match ty {
+        Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified => {
+            Some("object")
+        }
+        Ty::Array(item) if **item == Ty::Unknown => Some("array"),
+        _ => None,
+    }
+}
+
+/// Whether the schema `reference` names (in `root`, through references
+/// alone) has `kind` as its only `type`, so that a bare `type: kind` beside
+/// the reference adds nothing. Anything else may admit other kinds too
+/// (`"type": ["null", "object"]`, an `anyOf`), and the two are intersected.
+fn only_of_kind<'v>(root: &'v Json<'v>, mut reference: &'v Json<'v>, kind: &str) -> bool {
+    for _ in 0..REF_HOPS {
+        let Some(Json::Object(fields)) = (reference.as_str())
+            .and_then(local_pointer)
+            .and_then(|pointer| root.pointer(&pointer))
+        else {
+            return false;
+        };
+        if fields.get("nullable").is_some_and(Json::is_true) {
+            return false;
+        }
+        match (fields.get("type"), fields.get("$ref")) {
+            (Some(Json::String(ty)), _) => return *ty == kind,
+            (Some(Json::Array(types)), _) => {
+                return matches!(&types[..], [Json::String(ty)] if *ty == kind);
+            }
+            (Some(_), _) => return false,
+            (None, Some(next)) => reference = next,
+            (None, None) => return false,
+        }
+    }
+    false
 }
 
 #[derive(Default)]
@@ -629,7 +667,11 @@ impl<'v> Walk<'v> {
                 } else {
                     None
                 };
-                let adds = beside.as_ref().is_some_and(adds_to_a_reference);
+                let adds = beside.as_ref().is_some_and(|beside| {
+                    adds_to_a_reference(beside)
+                        || bare_kind(beside)
+                            .is_some_and(|kind| !only_of_kind(site.root, reference, kind))
+                });
                 // What the target binds, when it lets other kinds through.
                 let target_kinds = if siblings_apply && (adds || map.about_other_kinds()) {
                     self.implied_kinds(site, ptr, |p| p.target(reference, REF_HOPS, NEST))
@@ -657,7 +699,12 @@ impl<'v> Walk<'v> {
                         if self.implied_kinds(site, ptr, own).is_some() {
                             implied.push(beside.clone());
                         }
-                        self.intersect(site, ptr, vec![target, beside], implied)
+                        let typed = bare_kind(&beside).is_some();
+                        let mut ty = self.intersect(site, ptr, vec![target, beside], implied);
+                        if let Ty::Inter(_, origin) = &mut ty {
+                            origin.reference_typed = typed;
+                        }
+                        ty
                     }
                     _ => target,
                 }
@@ -726,6 +773,7 @@ impl<'v> Walk<'v> {
             tool: site.tool.to_owned(),
             pointer: report_pointer(site, ptr),
             implied,
+            reference_typed: false,
         };
         let ty = intersection(parts, origin);
         self.intersections |= matches!(ty, Ty::Inter(..));

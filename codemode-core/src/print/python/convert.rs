@@ -447,7 +447,12 @@ impl<'a> Convert<'a> {
                     "an integer literal outside what mypy takes in Literal (-2^63+1 to 2^63-1) is widened to int",
                     Py::Int,
                 ),
-                _ => Py::Float,
+                // `Literal` takes no floats.
+                _ => self.widen(
+                    origin,
+                    "a number literal that is no integer is widened to float (Python's Literal takes no floats)",
+                    Py::Float,
+                ),
             },
             Ty::Array(item) => Py::List(Box::new(self.conv_part(
                 item,

@@ -15,7 +15,8 @@
 //!   the escape hatch (recorded) otherwise (there is no intersection type);
 //! - a tuple with optional elements or a rest becomes a union of fixed
 //!   lengths or `tuple[T, ...]`;
-//! - a float literal widens to `float` (`Literal` takes no floats);
+//! - a float literal widens to `float` (`Literal` takes no floats;
+//!   recorded);
 //! - extra keys beside listed properties are not expressible in a TypedDict
 //!   (recorded).
 
@@ -51,7 +52,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         let origin = Origin {
             tool: def.tool.clone(),
             pointer: def.pointer.clone(),
-            implied: Vec::new(),
+            ..Origin::default()
         };
         let key = format!("d:{}", def.key);
         def_kinds.push(match &def.ty {
@@ -382,7 +383,7 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (
     let origin = |field: &str| Origin {
         tool: tool.name.clone(),
         pointer: format!("/{field}"),
-        implied: Vec::new(),
+        ..Origin::default()
     };
     let key = format!("t:{}", tool.name);
     let args = cv.args(

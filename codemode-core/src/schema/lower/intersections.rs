@@ -20,16 +20,17 @@ pub(super) fn settle(
         defs: &lowered,
         memo: vec![None; lowered.len()],
     };
+    let mut inlined = false;
     for tool in tools.iter_mut() {
-        prune_disjoint(&mut tool.input, &mut kinds);
+        prune_disjoint(&mut tool.input, &mut kinds, &mut inlined);
         if let Some(output) = &mut tool.output {
-            prune_disjoint(output, &mut kinds);
+            prune_disjoint(output, &mut kinds, &mut inlined);
         }
     }
     for def in defs.iter_mut() {
-        prune_disjoint(&mut def.ty, &mut kinds);
+        prune_disjoint(&mut def.ty, &mut kinds, &mut inlined);
     }
-    let dropped = drop_implied(tools, defs, degradations);
+    let dropped = drop_implied(tools, defs, degradations) || inlined;
     drop_any_object_beside_closed(tools, defs);
     record_closed_members(tools, defs, degradations);
     cap_intersections(tools, defs, degradations);
@@ -175,14 +176,21 @@ impl ValueKinds<'_> {
 /// Members their keywords implied restrict no kind, and keep the kinds they
 /// bind (the others they let through anyway). Inner intersections go
 /// first, and the record of implied members is pruned the same way, so
-/// that it still names the members it names.
-fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
-    crate::schema::share::each_child_mut(ty, &mut |child| prune_disjoint(child, kinds));
+/// that it still names the members it names. A reference to a union is
+/// pruned as the union, spelt out: `N & { [key: string]: unknown }` with
+/// `N` an object or null is the object. Last, the bare `type` beside a
+/// reference goes when the rest admit only its kind (see
+/// [`Origin::reference_typed`]).
+///
+/// Sets `inlined` when it spelt out a reference, which may leave a
+/// definition unused.
+fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>, inlined: &mut bool) {
+    crate::schema::share::each_child_mut(ty, &mut |child| prune_disjoint(child, kinds, inlined));
     let Ty::Inter(members, origin) = ty else {
         return;
     };
     for entry in &mut origin.implied {
-        prune_disjoint(entry, kinds);
+        prune_disjoint(entry, kinds, inlined);
     }
     // No kind at all: the typed members contradict each other, or one of
     // them was read too narrowly; the intersection stays as it was rather
@@ -195,8 +203,13 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
         let implied: HashSet<&Ty> = origin.implied.iter().collect();
         let defs = kinds.defs;
         let mut narrow = |ty: &Ty| -> Option<Ty> {
-            let Ty::Union(choices) = ty else {
-                return None;
+            let choices = match ty {
+                Ty::Union(choices) => choices,
+                Ty::Named(id) => match defs.get(*id) {
+                    Some(Ty::Union(choices)) => choices,
+                    _ => return None,
+                },
+                _ => return None,
             };
             // An implied union keeps the kinds it binds: the others it
             // lets through whatever its choices say.
@@ -224,16 +237,20 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
             (kept != Ty::Never && (keep == 0 || bound_bits(&kept, defs) == keep)).then_some(kept)
         };
         let members: Vec<Option<Ty>> = members.iter().map(&mut narrow).collect();
-        if members.iter().all(Option::is_none) {
-            return;
-        }
-        let entries: Vec<Option<Ty>> = origin.implied.iter().map(&mut narrow).collect();
+        let entries: Vec<Option<Ty>> = if members.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            origin.implied.iter().map(&mut narrow).collect()
+        };
         (members, entries)
     };
     let (new_members, new_entries) = narrowed;
+    let mut changed = false;
     for (member, new) in members.iter_mut().zip(new_members) {
         if let Some(new) = new {
+            *inlined |= matches!(member, Ty::Named(_));
             *member = new;
+            changed = true;
         }
     }
     for (entry, new) in origin.implied.iter_mut().zip(new_entries) {
@@ -241,9 +258,63 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>) {
             *entry = new;
         }
     }
+    if origin.reference_typed {
+        changed |= drop_bare_members(members, origin, kinds);
+    }
+    if !changed {
+        return;
+    }
     let members = std::mem::take(members);
     let origin = std::mem::take(&mut **origin);
     *ty = intersection(members, origin);
+}
+
+/// Leaves out of `members` each bare object or array (`{ [key: string]:
+/// unknown }`, `unknown[]`) that another member makes redundant: one that
+/// admits values of that kind alone (`type: "object"` beside a reference to
+/// an object). Members implied by their keywords are kept, and so is the
+/// last member. Says whether it left one out.
+fn drop_bare_members(members: &mut Vec<Ty>, origin: &Origin, kinds: &mut ValueKinds<'_>) -> bool {
+    let bare_kind = |ty: &Ty| match ty {
+        Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified => {
+            Some(OBJECT_KIND)
+        }
+        Ty::Array(item) if **item == Ty::Unknown => Some(ARRAY_KIND),
+        _ => None,
+    };
+    let implied: HashSet<&Ty> = origin.implied.iter().collect();
+    let admitted: Vec<u8> = (members.iter())
+        .map(|m| {
+            if implied.contains(m) {
+                EVERY_KIND
+            } else {
+                kinds.of(m, &implied, REF_HOPS)
+            }
+        })
+        .collect();
+    let redundant: Vec<bool> = (members.iter().enumerate())
+        .map(|(i, m)| {
+            bare_kind(m).is_some_and(|kind| {
+                !implied.contains(m)
+                    && (admitted.iter().enumerate())
+                        .any(|(j, &other)| j != i && other != 0 && other & !kind == 0)
+            })
+        })
+        .collect();
+    // Of two bare members of one kind, one stays.
+    let mut dropped = false;
+    let mut keep = redundant.iter().map(|r| !r).collect::<Vec<bool>>();
+    if !keep.contains(&true) {
+        keep[0] = true;
+    }
+    let mut at = 0;
+    members.retain(|_| {
+        let kept = keep[at];
+        at += 1;
+        dropped |= !kept;
+        kept
+    });
+    dropped
 }
 
 /// Leaves out of each intersection the members its keywords implied without
@@ -363,6 +434,7 @@ fn drop_implied(
             tool,
             pointer,
             implied,
+            reference_typed: origin.reference_typed,
         };
         *ty = intersection(kept, origin);
         changed = true;
