@@ -44,6 +44,29 @@ pub enum Ty {
     Named(DefId),
 }
 
+impl Ty {
+    /// Whether this is a bare object (`{"type": "object"}` and nothing
+    /// more: any keys) or a bare array (of anything), and which.
+    pub(crate) fn bare_kind(&self) -> Option<BareKind> {
+        match self {
+            Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified => {
+                Some(BareKind::Object)
+            }
+            Ty::Array(item) if **item == Ty::Unknown => Some(BareKind::Array),
+            _ => None,
+        }
+    }
+}
+
+/// The kind of a bare type ([`Ty::bare_kind`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum BareKind {
+    /// Any object.
+    Object,
+    /// Any array.
+    Array,
+}
+
 /// The escape hatch, which a type is until it is known.
 impl Default for Ty {
     fn default() -> Self {

@@ -9,7 +9,7 @@
 use super::doc::{Place, doc_of};
 use super::identity::Identities;
 use super::ir::{
-    Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
+    BareKind, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
 };
 use super::keywords::{Branch, Keywords, Kw};
 use super::pointer::{local_pointer, push_segment, unescape_segment};
@@ -478,20 +478,17 @@ struct Pending<'v> {
 fn adds_to_a_reference(beside: &Ty) -> bool {
     match beside {
         Ty::Unknown => false,
-        Ty::Object(_) | Ty::Array(_) => bare_kind(beside).is_none(),
+        Ty::Object(_) | Ty::Array(_) => beside.bare_kind().is_none(),
         _ => true,
     }
 }
 
 /// The `type` of a bare object or array (one that says nothing more).
-fn bare_kind(ty: &Ty) -> Option<&'static str> {
-    match ty {
-        Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified => {
-            Some("object")
-        }
-        Ty::Array(item) if **item == Ty::Unknown => Some("array"),
-        _ => None,
-    }
+fn bare_type(ty: &Ty) -> Option<&'static str> {
+    ty.bare_kind().map(|kind| match kind {
+        BareKind::Object => "object",
+        BareKind::Array => "array",
+    })
 }
 
 /// Whether the schema `reference` names (in `root`, through references
@@ -669,7 +666,7 @@ impl<'v> Walk<'v> {
                 };
                 let adds = beside.as_ref().is_some_and(|beside| {
                     adds_to_a_reference(beside)
-                        || bare_kind(beside)
+                        || bare_type(beside)
                             .is_some_and(|kind| !only_of_kind(site.root, reference, kind))
                 });
                 // What the target binds, when it lets other kinds through.
@@ -699,7 +696,7 @@ impl<'v> Walk<'v> {
                         if self.implied_kinds(site, ptr, own).is_some() {
                             implied.push(beside.clone());
                         }
-                        let typed = bare_kind(&beside).is_some();
+                        let typed = beside.bare_kind().is_some();
                         let mut ty = self.intersect(site, ptr, vec![target, beside], implied);
                         if let Ty::Inter(_, origin) = &mut ty {
                             origin.reference_typed = typed;
@@ -2069,6 +2066,78 @@ mod tests {
                 .iter()
                 .all(|p| p.starts_with("/inputSchema/properties/deep")),
             "{recorded:?}"
+        );
+    }
+
+    #[test]
+    fn a_bare_type_beside_a_reference_picks_the_values_of_its_kind() {
+        let object_a =
+            json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+        let schema = json!({
+            "type": "object",
+            "$defs": {
+                "Chain": {"$ref": "#/$defs/MaybeA"},
+                "MaybeA": {"anyOf": [object_a, {"type": "null"}]},
+                "Anything": {},
+                "Items": {"anyOf": [{"items": {"type": "string"}}, {"type": "null"}]},
+                "Place": {"type": "object", "properties": {"x": {"type": "number"}}},
+                "Tree": {"anyOf": [
+                    {"type": "object", "properties": {"child": {"$ref": "#/$defs/Tree", "type": "object"}}},
+                    {"type": "null"}
+                ]},
+                "Label": {"type": ["string", "null"]}
+            },
+            "properties": {
+                // Through a chain of references to a union: its object.
+                "chain": {"$ref": "#/$defs/Chain", "type": "object"},
+                "anything": {"$ref": "#/$defs/Anything", "type": "object"},
+                // A choice its keywords imply an array, beside null.
+                "items": {"$ref": "#/$defs/Items", "type": "array"},
+                // A reference to the kind alone keeps its name.
+                "place": {"$ref": "#/$defs/Place", "type": "object"},
+                // A union that refers to itself stays a reference.
+                "tree": {"$ref": "#/$defs/Tree", "type": "object"},
+                // No value is both: the intersection stays.
+                "text": {"$ref": "#/$defs/Label", "type": "object"}
+            }
+        });
+        let tools = vec![crate::ToolDef::new("t", schema)];
+        let ts = crate::render_report(Language::TypeScript, &tools);
+        assert_declared(
+            &ts.text,
+            &[
+                ("chain", "{ a: string }"),
+                ("anything", "{ [key: string]: unknown }"),
+                ("items", "string[]"),
+                ("place", "Place"),
+                ("tree", "Tree & { [key: string]: unknown }"),
+                ("text", "Label & { [key: string]: unknown }"),
+            ],
+        );
+        assert!(ts.degradations.is_empty(), "{:?}", ts.degradations);
+        // Python has no intersection: where the lowering could not pick the
+        // values, it declares the reference whole, and says so.
+        let py = crate::render_report(Language::Python, &tools);
+        for line in [
+            "anything: dict[str, Any] = ...",
+            "items: list[str] = ...",
+            "place: Place = ...",
+            "tree: Tree = ...",
+            "text: Label = ...",
+        ] {
+            assert!(py.text.contains(line), "{line}: {}", py.text);
+        }
+        let recorded: Vec<&str> = (py.degradations.iter())
+            .filter(|d| d.reason.contains("the reference's type is declared whole"))
+            .map(|d| d.pointer.as_str())
+            .collect();
+        assert_eq!(
+            recorded,
+            [
+                "/inputSchema/$defs/Tree/anyOf/0/properties/child",
+                "/inputSchema/properties/text",
+                "/inputSchema/properties/tree",
+            ]
         );
     }
 

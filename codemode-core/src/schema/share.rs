@@ -146,7 +146,7 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
             _ => visit_mut(ty, &mut open_objects),
         },
     );
-    let shapes = count(lowered, &hashed);
+    let (shapes, def_hashes) = count(lowered, &hashed);
     if shapes.is_empty() {
         return each_tool_type(
             &mut lowered.tools,
@@ -181,11 +181,18 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
             id,
         );
     }
-    let mut hashes = TreeHashes::default();
-    for def in &mut lowered.defs {
-        hashes.of(&def.ty);
+    // The definitions the count hashed, then the new ones.
+    let mut fresh = TreeHashes::default();
+    for (id, def) in lowered.defs.iter_mut().enumerate() {
+        let hashes = match def_hashes.get(id) {
+            Some(hashes) => hashes,
+            None => {
+                fresh.of(&def.ty);
+                &fresh
+            }
+        };
         hashes.each_child_mut(&mut def.ty, 0, &mut |child, here, _| {
-            replace(child, &hashes, here, &ids);
+            replace(child, hashes, here, &ids);
         });
     }
     each_tool_type(
@@ -236,10 +243,11 @@ type Part = (TreeHashes, Vec<(usize, Option<usize>)>);
 
 /// Calls `f` on each tool's input and output type, with the tool's index
 /// and where that type starts in `before`'s hashes (if any), then hashes
-/// the types as `rehash` says. The tools of a long list are split between two threads
-/// ([`crate::parallel`]): `f` changes only the type it is given, so the
-/// result is the same, and each part's types are hashed on the thread that
-/// just changed them, in the room their hashes took before.
+/// the types as `rehash` says. The tools of a long list are split between
+/// two threads ([`crate::parallel`]): `f` changes only the type it is
+/// given, so the result is the same, and each part's types are hashed on
+/// the thread that just changed them, in the room their hashes took
+/// before.
 fn each_tool_type(
     tools: &mut [LoweredTool],
     before: ToolHashes,
@@ -281,6 +289,16 @@ fn each_tool_type(
         }
         Some((hashes, roots))
     };
+    debug_assert!(
+        before.parts.is_empty()
+            || before
+                .parts
+                .iter()
+                .map(|(_, roots)| roots.len())
+                .sum::<usize>()
+                == tools.len(),
+        "the hashes are of these tools"
+    );
     let mut parts = before.parts.into_iter();
     let (first, second) = (parts.next(), parts.next());
     // The parts the hashes were made in, or halves.
@@ -549,8 +567,8 @@ fn hash_defs(defs: &[Def], new: fn() -> TreeHashes) -> Vec<TreeHashes> {
 }
 
 /// The object types worth a name, each with what the count found, in the
-/// order they were first met.
-fn count(lowered: &Lowered, hashed: &ToolHashes) -> Vec<Shape> {
+/// order they were first met, and the definitions' bodies hashed.
+fn count(lowered: &Lowered, hashed: &ToolHashes) -> (Vec<Shape>, Vec<TreeHashes>) {
     let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
     let mut order = 0;
     // Each definition's body hashed once, for both passes over them below.
@@ -606,7 +624,7 @@ fn count(lowered: &Lowered, hashed: &ToolHashes) -> Vec<Shape> {
         })
         .collect();
     shapes.sort_by_key(|shape| shape.order);
-    shapes
+    (shapes, def_hashes)
 }
 
 /// The count of object types, as it walks one tree after another.

@@ -450,7 +450,7 @@ impl<'a> Convert<'a> {
                 // `Literal` takes no floats.
                 _ => self.widen(
                     origin,
-                    "a number literal that is no integer is widened to float (Python's Literal takes no floats)",
+                    "a number literal written as a float (2.5, 2.0) is widened to float (Python's Literal takes no floats)",
                     Py::Float,
                 ),
             },
@@ -611,6 +611,21 @@ impl<'a> Convert<'a> {
         key: &str,
         origin: &Origin,
     ) -> Py {
+        // A bare `type` beside a reference that the lowering could not apply
+        // (a reference to an intersection, say): the reference, whole, as
+        // when the `type` is not read.
+        if origin.reference_typed
+            && let [whole] = (members.iter())
+                .filter(|m| m.bare_kind().is_none())
+                .collect::<Vec<_>>()
+                .as_slice()
+        {
+            self.record(
+                origin,
+                "the type beside this reference picks values Python cannot single out; the reference's type is declared whole",
+            );
+            return self.conv(whole, base, key, origin);
+        }
         // Met again inside its own merge: a definition that merges itself
         // (`R` holding `allOf: [R, {...}]`). Each merge would hold the next,
         // without end; the inner copy is `Any` instead, recorded once the

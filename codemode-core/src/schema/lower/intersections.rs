@@ -6,7 +6,7 @@
 
 use super::implied::REF_HOPS;
 use super::{Def, Degradation, IMPLIED_LEFT_OUT, LoweredTool, renumber_refs};
-use crate::schema::ir::{Extra, Lit, Object, Origin, Ty, intersection, union};
+use crate::schema::ir::{BareKind, Extra, Lit, Object, Origin, Ty, intersection, union};
 use foldhash::HashSet;
 
 /// The steps after the walk, in order, when it made an intersection.
@@ -15,20 +15,29 @@ pub(super) fn settle(
     defs: &mut Vec<Def>,
     degradations: &mut Vec<Degradation>,
 ) {
+    // Definitions first, so that a reference a tool's intersection spells
+    // out is spelt as pruned (within a definition, as read before).
+    let mut inlined = false;
     let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
     let mut kinds = ValueKinds {
         defs: &lowered,
         memo: vec![None; lowered.len()],
+        typed_within: vec![None; lowered.len()],
     };
-    let mut inlined = false;
+    for def in defs.iter_mut() {
+        prune_disjoint(&mut def.ty, &mut kinds, &mut inlined);
+    }
+    let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
+    let mut kinds = ValueKinds {
+        defs: &lowered,
+        memo: vec![None; lowered.len()],
+        typed_within: vec![None; lowered.len()],
+    };
     for tool in tools.iter_mut() {
         prune_disjoint(&mut tool.input, &mut kinds, &mut inlined);
         if let Some(output) = &mut tool.output {
             prune_disjoint(output, &mut kinds, &mut inlined);
         }
-    }
-    for def in defs.iter_mut() {
-        prune_disjoint(&mut def.ty, &mut kinds, &mut inlined);
     }
     let dropped = drop_implied(tools, defs, degradations) || inlined;
     drop_any_object_beside_closed(tools, defs);
@@ -109,6 +118,9 @@ fn bound_bits(ty: &Ty, defs: &[Ty]) -> u8 {
 struct ValueKinds<'d> {
     defs: &'d [Ty],
     memo: Vec<Option<u8>>,
+    /// Whether each definition holds an intersection with a bare `type`
+    /// beside a reference, once asked ([`ValueKinds::holds_reference_typed`]).
+    typed_within: Vec<Option<bool>>,
 }
 
 impl ValueKinds<'_> {
@@ -149,6 +161,27 @@ impl ValueKinds<'_> {
         }
     }
 
+    /// Whether definition `id`'s body holds an intersection with a bare
+    /// `type` beside a reference ([`Origin::reference_typed`]): one the
+    /// pruning left, or, inside a definition, one not pruned yet. Spelling
+    /// such a body out would copy it, a level deeper each time for one that
+    /// refers to itself; the reference stays a reference.
+    fn holds_reference_typed(&mut self, id: usize) -> bool {
+        fn within(ty: &Ty) -> bool {
+            let mut found = matches!(ty, Ty::Inter(_, origin) if origin.reference_typed);
+            crate::schema::share::each_child(ty, &mut |child, _| found = found || within(child));
+            found
+        }
+        if let Some(Some(known)) = self.typed_within.get(id) {
+            return *known;
+        }
+        let found = self.defs.get(id).is_none_or(within);
+        if let Some(slot) = self.typed_within.get_mut(id) {
+            *slot = Some(found);
+        }
+        found
+    }
+
     /// The kinds a choice of a union admits (see [`Self::of`]).
     fn of_choice(&mut self, choice: &Ty, implied: &HashSet<&Ty>, hops: usize) -> u8 {
         let own = self.of(choice, implied, hops);
@@ -176,11 +209,15 @@ impl ValueKinds<'_> {
 /// Members their keywords implied restrict no kind, and keep the kinds they
 /// bind (the others they let through anyway). Inner intersections go
 /// first, and the record of implied members is pruned the same way, so
-/// that it still names the members it names. A reference to a union is
-/// pruned as the union, spelt out: `N & { [key: string]: unknown }` with
-/// `N` an object or null is the object. Last, the bare `type` beside a
-/// reference goes when the rest admit only its kind (see
-/// [`Origin::reference_typed`]).
+/// that it still names the members it names.
+///
+/// A bare `type` beside a reference ([`Origin::reference_typed`]) picks
+/// the reference's values of that kind: a reference to a union (through
+/// references alone) is pruned as the union, spelt out (`N & { [key:
+/// string]: unknown }` with `N` an object or null is the object), one to
+/// any value goes, and then the bare member goes when the rest admit only
+/// its kind. Where it cannot (a reference to an intersection, say), the
+/// intersection stays, and Python declares the reference whole (recorded).
 ///
 /// Sets `inlined` when it spelt out a reference, which may leave a
 /// definition unused.
@@ -202,11 +239,17 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>, inlined: &mut bool) {
     let narrowed = {
         let implied: HashSet<&Ty> = origin.implied.iter().collect();
         let defs = kinds.defs;
+        let reference_typed = origin.reference_typed;
         let mut narrow = |ty: &Ty| -> Option<Ty> {
             let choices = match ty {
                 Ty::Union(choices) => choices,
-                Ty::Named(id) => match defs.get(*id) {
-                    Some(Ty::Union(choices)) => choices,
+                Ty::Named(id) if reference_typed => match resolve(*id, defs) {
+                    Some((Ty::Union(_), body)) if kinds.holds_reference_typed(body) => {
+                        return None;
+                    }
+                    Some((Ty::Union(choices), _)) => choices,
+                    // Any value, of which the bare member picks its kind.
+                    Some((Ty::Unknown, _)) => return Some(Ty::Unknown),
                     _ => return None,
                 },
                 _ => return None,
@@ -275,46 +318,50 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>, inlined: &mut bool) {
 /// an object). Members implied by their keywords are kept, and so is the
 /// last member. Says whether it left one out.
 fn drop_bare_members(members: &mut Vec<Ty>, origin: &Origin, kinds: &mut ValueKinds<'_>) -> bool {
-    let bare_kind = |ty: &Ty| match ty {
-        Ty::Object(obj) if obj.props.is_empty() && obj.extra == Extra::Unspecified => {
-            Some(OBJECT_KIND)
-        }
-        Ty::Array(item) if **item == Ty::Unknown => Some(ARRAY_KIND),
-        _ => None,
+    let bits = |kind| match kind {
+        BareKind::Object => OBJECT_KIND,
+        BareKind::Array => ARRAY_KIND,
     };
     let implied: HashSet<&Ty> = origin.implied.iter().collect();
+    // A member implied by its keywords is declared as the kinds it binds,
+    // which is all the bare member could add to it.
     let admitted: Vec<u8> = (members.iter())
-        .map(|m| {
-            if implied.contains(m) {
-                EVERY_KIND
-            } else {
-                kinds.of(m, &implied, REF_HOPS)
-            }
+        .map(|m| match implied.contains(m) {
+            true => bound_bits(m, kinds.defs),
+            false => kinds.of(m, &implied, REF_HOPS),
         })
         .collect();
     let redundant: Vec<bool> = (members.iter().enumerate())
         .map(|(i, m)| {
-            bare_kind(m).is_some_and(|kind| {
-                !implied.contains(m)
-                    && (admitted.iter().enumerate())
-                        .any(|(j, &other)| j != i && other != 0 && other & !kind == 0)
+            m.bare_kind().is_some_and(|kind| {
+                (admitted.iter().enumerate())
+                    .any(|(j, &other)| j != i && other != 0 && other & !bits(kind) == 0)
             })
         })
         .collect();
-    // Of two bare members of one kind, one stays.
-    let mut dropped = false;
-    let mut keep = redundant.iter().map(|r| !r).collect::<Vec<bool>>();
-    if !keep.contains(&true) {
-        keep[0] = true;
+    // Every member is bare only when they are one bare type, repeated.
+    if !redundant.contains(&false) {
+        return false;
     }
     let mut at = 0;
     members.retain(|_| {
-        let kept = keep[at];
         at += 1;
-        dropped |= !kept;
-        kept
+        !redundant[at - 1]
     });
-    dropped
+    redundant.contains(&true)
+}
+
+/// The body of definition `id`, through references alone (at most
+/// [`REF_HOPS`] of them), and the definition it is the body of: `None` past
+/// that, or for a missing definition.
+fn resolve(mut id: usize, defs: &[Ty]) -> Option<(&Ty, usize)> {
+    for _ in 0..REF_HOPS {
+        match defs.get(id)? {
+            Ty::Named(next) => id = *next,
+            body => return Some((body, id)),
+        }
+    }
+    None
 }
 
 /// Leaves out of each intersection the members its keywords implied without
