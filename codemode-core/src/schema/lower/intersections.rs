@@ -315,8 +315,8 @@ fn prune_disjoint(ty: &mut Ty, kinds: &mut ValueKinds<'_>, inlined: &mut bool) {
 /// Leaves out of `members` each bare object or array (`{ [key: string]:
 /// unknown }`, `unknown[]`) that another member makes redundant: one that
 /// admits values of that kind alone (`type: "object"` beside a reference to
-/// an object). Members implied by their keywords are kept, and so is the
-/// last member. Says whether it left one out.
+/// an object). A member implied by its keywords counts as the kinds it
+/// binds; when every member is bare, none goes. Says whether one went.
 fn drop_bare_members(members: &mut Vec<Ty>, origin: &Origin, kinds: &mut ValueKinds<'_>) -> bool {
     let bits = |kind| match kind {
         BareKind::Object => OBJECT_KIND,
