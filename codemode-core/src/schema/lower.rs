@@ -165,9 +165,7 @@ pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v
 pub(crate) fn lower_for_check<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
     let (mut lowered, renumber) = lower_walks(tools, true);
     if let Some(renumber) = renumber {
-        for tool in &mut lowered.tools[renumber.from..] {
-            renumber.tool(tool);
-        }
+        renumber.apply(&mut lowered.tools);
     }
     lowered
 }
@@ -180,12 +178,14 @@ pub(crate) struct Renumber {
 }
 
 impl Renumber {
-    /// Points every named type in `tool`'s types at its number after the
-    /// join.
-    fn tool(&self, tool: &mut LoweredTool) {
-        renumber_refs(&mut tool.input, &self.ids);
-        if let Some(output) = &mut tool.output {
-            renumber_refs(output, &self.ids);
+    /// Points every named type in the types of `tools` (the whole list),
+    /// from [`from`](Self::from) on, at its number after the join.
+    fn apply(&self, tools: &mut [LoweredTool]) {
+        for tool in &mut tools[self.from..] {
+            renumber_refs(&mut tool.input, &self.ids);
+            if let Some(output) = &mut tool.output {
+                renumber_refs(output, &self.ids);
+            }
         }
     }
 
@@ -231,9 +231,7 @@ fn lower_walks<'v>(
             let (mut joined, renumber) = join(a, b);
             // Settling intersections reads the tools' references.
             if joined.intersections {
-                for tool in &mut joined.tools[renumber.from..] {
-                    renumber.tool(tool);
-                }
+                renumber.apply(&mut joined.tools);
                 return (finish(joined), None);
             }
             (finish(joined), Some(renumber))
@@ -472,23 +470,17 @@ struct Pending<'v> {
     pointer: String,
 }
 
-/// Whether a type read beside a `$ref` says more than "an object" or "an
-/// array": `"type": "object"` next to a reference to an object is common,
-/// and an intersection with it would only lengthen the SDK.
-fn adds_to_a_reference(beside: &Ty) -> bool {
-    match beside {
-        Ty::Unknown => false,
-        Ty::Object(_) | Ty::Array(_) => beside.bare_kind().is_none(),
-        _ => true,
+/// Whether a type read beside the `$ref` `reference` (in `root`) says more
+/// than the reference does. A bare `"type": "object"` (or `"array"`) beside
+/// a reference to that kind alone is common, and an intersection with it
+/// would only lengthen the SDK; beside one that admits other kinds too, it
+/// picks its kind.
+fn adds_to_a_reference<'v>(beside: &Ty, root: &'v Json<'v>, reference: &'v Json<'v>) -> bool {
+    match beside.bare_kind() {
+        Some(BareKind::Object) => !only_of_kind(root, reference, "object"),
+        Some(BareKind::Array) => !only_of_kind(root, reference, "array"),
+        None => *beside != Ty::Unknown,
     }
-}
-
-/// The `type` of a bare object or array (one that says nothing more).
-fn bare_type(ty: &Ty) -> Option<&'static str> {
-    ty.bare_kind().map(|kind| match kind {
-        BareKind::Object => "object",
-        BareKind::Array => "array",
-    })
 }
 
 /// Whether the schema `reference` names (in `root`, through references
@@ -664,11 +656,8 @@ impl<'v> Walk<'v> {
                 } else {
                     None
                 };
-                let adds = beside.as_ref().is_some_and(|beside| {
-                    adds_to_a_reference(beside)
-                        || bare_type(beside)
-                            .is_some_and(|kind| !only_of_kind(site.root, reference, kind))
-                });
+                let adds = (beside.as_ref())
+                    .is_some_and(|beside| adds_to_a_reference(beside, site.root, reference));
                 // What the target binds, when it lets other kinds through.
                 let target_kinds = if siblings_apply && (adds || map.about_other_kinds()) {
                     self.implied_kinds(site, ptr, |p| p.target(reference, REF_HOPS, NEST))
@@ -2468,9 +2457,7 @@ mod tests {
                 lower_part(first.iter().copied(), false),
                 lower_part(second.iter().copied(), false),
             );
-            for tool in &mut joined.tools[renumber.from..] {
-                renumber.tool(tool);
-            }
+            renumber.apply(&mut joined.tools);
             let joined = finish(joined);
             assert_eq!(joined.degradations, whole.degradations, "split at {at}");
             for language in [Language::TypeScript, Language::Python] {

@@ -181,20 +181,16 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
             id,
         );
     }
-    // The definitions the count hashed, then the new ones.
-    let mut fresh = TreeHashes::default();
-    for (id, def) in lowered.defs.iter_mut().enumerate() {
-        let hashes = match def_hashes.get(id) {
-            Some(hashes) => hashes,
-            None => {
-                fresh.of(&def.ty);
-                &fresh
-            }
-        };
-        hashes.each_child_mut(&mut def.ty, 0, &mut |child, here, _| {
-            replace(child, hashes, here, &ids);
-        });
-    }
+    each_def_hashed(
+        &mut lowered.defs,
+        &def_hashes,
+        TreeHashes::default(),
+        &mut |ty, hashes| {
+            hashes.each_child_mut(ty, 0, &mut |child, here, _| {
+                replace(child, hashes, here, &ids);
+            });
+        },
+    );
     each_tool_type(
         &mut lowered.tools,
         hashed,
@@ -375,18 +371,13 @@ fn share_described(lowered: &mut Lowered, hashed: ToolHashes) {
         );
     }
     // An alias's body is a property's type, never a property, so no alias
-    // comes to refer to itself. The aliases' own bodies are hashed here.
-    let mut hashes = TreeHashes::for_descriptions();
-    for (id, def) in lowered.defs.iter_mut().enumerate() {
-        let hashes = match def_hashes.get(id) {
-            Some(hashes) => hashes,
-            None => {
-                hashes.of(&def.ty);
-                &hashes
-            }
-        };
-        refer(&mut def.ty, hashes, 0, &ids);
-    }
+    // comes to refer to itself.
+    each_def_hashed(
+        &mut lowered.defs,
+        &def_hashes,
+        TreeHashes::for_descriptions(),
+        &mut |ty, hashes| refer(ty, hashes, 0, &ids),
+    );
     each_tool_type(&mut lowered.tools, hashed, Rehash::No, &|_, ty, at| {
         if let Some((hashes, at)) = at {
             refer(ty, hashes, at, &ids);
@@ -552,6 +543,26 @@ pub(crate) fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
         | Ty::Str
         | Ty::Lit(_)
         | Ty::Named(_) => {}
+    }
+}
+
+/// Calls `f` on each definition's body with its hashes: those in `known`,
+/// made for the definitions there before, and for each added since, `fresh`
+/// filled with its own.
+fn each_def_hashed(
+    defs: &mut [Def],
+    known: &[TreeHashes],
+    mut fresh: TreeHashes,
+    f: &mut impl FnMut(&mut Ty, &TreeHashes),
+) {
+    for (id, def) in defs.iter_mut().enumerate() {
+        match known.get(id) {
+            Some(hashes) => f(&mut def.ty, hashes),
+            None => {
+                fresh.of(&def.ty);
+                f(&mut def.ty, &fresh);
+            }
+        }
     }
 }
 

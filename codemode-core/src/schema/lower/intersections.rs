@@ -19,20 +19,12 @@ pub(super) fn settle(
     // out is spelt as pruned (within a definition, as read before).
     let mut inlined = false;
     let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
-    let mut kinds = ValueKinds {
-        defs: &lowered,
-        memo: vec![None; lowered.len()],
-        typed_within: vec![None; lowered.len()],
-    };
+    let mut kinds = ValueKinds::new(&lowered);
     for def in defs.iter_mut() {
         prune_disjoint(&mut def.ty, &mut kinds, &mut inlined);
     }
     let lowered: Vec<Ty> = defs.iter().map(|def| def.ty.clone()).collect();
-    let mut kinds = ValueKinds {
-        defs: &lowered,
-        memo: vec![None; lowered.len()],
-        typed_within: vec![None; lowered.len()],
-    };
+    let mut kinds = ValueKinds::new(&lowered);
     for tool in tools.iter_mut() {
         prune_disjoint(&mut tool.input, &mut kinds, &mut inlined);
         if let Some(output) = &mut tool.output {
@@ -123,7 +115,16 @@ struct ValueKinds<'d> {
     typed_within: Vec<Option<bool>>,
 }
 
-impl ValueKinds<'_> {
+impl<'d> ValueKinds<'d> {
+    /// Nothing known yet of the definitions `defs`.
+    fn new(defs: &'d [Ty]) -> Self {
+        ValueKinds {
+            defs,
+            memo: vec![None; defs.len()],
+            typed_within: vec![None; defs.len()],
+        }
+    }
+
     /// The kinds `ty` admits, or more. `implied` holds the members an
     /// intersection around records as implied by their keywords: such a
     /// choice of a union lets every kind it does not bind through. An
