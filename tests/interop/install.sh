@@ -4,13 +4,15 @@
 #  - npm (package-lock.json): TypeScript, pyright and real MCP servers;
 #  - PyPI (requirements.txt, every package pinned): mypy and the official
 #    Python MCP client;
+#  - PyPI (servers-requirements.txt, every package pinned): real MCP servers
+#    written in Python, in a virtual environment of their own;
 #  - each server's `tools/list`, asked at install time (servers/NAME.json).
 # Safe to run from several processes at once (a lock serialises them).
 # Usage: tests/interop/install.sh   (CODEMODE_CACHE moves the cache)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 cache_root="${CODEMODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/codemode-interop}"
-key="$(cat "$here/package-lock.json" "$here/requirements.txt" "$here/list-tools.mjs" | sha256sum | cut -c1-16)"
+key="$(cat "$here/package-lock.json" "$here/requirements.txt" "$here/servers-requirements.txt" "$here/list-tools.mjs" | sha256sum | cut -c1-16)"
 cache="$cache_root/$key"
 mkdir -p "$cache_root"
 exec 9> "$cache_root/.lock"
@@ -22,6 +24,8 @@ if [ ! -f "$cache/ready" ]; then
   (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >&2
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" >&2
+  python3 -m venv "$cache/servers-venv"
+  "$cache/servers-venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/servers-requirements.txt" >&2
   mkdir -p "$cache/servers"
   bin="$cache/node_modules/.bin"
   list() { # name, command...
@@ -34,6 +38,13 @@ if [ ! -f "$cache/ready" ]; then
   list memory "$bin/mcp-server-memory"
   list sequential-thinking "$bin/mcp-server-sequential-thinking"
   list playwright "$bin/playwright-mcp"
+  # The Python reference servers: pydantic's schemas (a title on every
+  # property, nullable optionals) and declared output types.
+  py="$cache/servers-venv/bin"
+  list time "$py/mcp-server-time" --local-timezone Etc/UTC
+  list fetch "$py/mcp-server-fetch"
+  git init --quiet "$cache/git-repo"
+  list git "$py/mcp-server-git" --repository "$cache/git-repo"
   touch "$cache/ready"
 fi
 echo "$cache"

@@ -1,7 +1,7 @@
 """Drives `codemode serve` with the official Python MCP client (PyPI `mcp`).
 
 It starts `codemode serve --config CONFIG` over stdio, in front of real MCP
-servers from npm, and checks what a client sees: the tools, the SDK in
+servers from npm and PyPI, and checks what a client sees: the tools, the SDK in
 run_code's description, a program's result with progress notifications, and
 a failed run.
 
@@ -36,13 +36,15 @@ const [echo, sum] = await Promise.all([
 ]);
 await tools.memory_create_entities({ entities: [{ name: "codemode", entityType: "project", observations: ["serves MCP"] }] });
 const graph = await tools.memory_read_graph({});
+// server-time (Python) declares an output schema: the result is that object.
+const tokyo = await tools.time_convert_time({ source_timezone: "Etc/UTC", target_timezone: "Asia/Tokyo", time: "12:00" });
 let caught = null;
 try {
   await tools.filesystem_read_text_file({ path: "/definitely/not/allowed" });
 } catch (e) {
   caught = e.kind;
 }
-return { echo, sum, entities: graph.entities.map((e) => e.name), caught };
+return { echo, sum, entities: graph.entities.map((e) => e.name), tokyo: [tokyo.target.timezone, tokyo.time_difference], caught };
 """
 
 
@@ -56,7 +58,7 @@ async def main():
             names = [tool.name for tool in listed.tools]
             check("tools/list offers run_code", names == ["run_code"], names)
             description = listed.tools[0].description or ""
-            for tool in ["everything_echo", "memory_read_graph", "filesystem_read_text_file"]:
+            for tool in ["everything_echo", "memory_read_graph", "filesystem_read_text_file", "time_convert_time"]:
                 check(f"the SDK declares {tool}", f"\n  {tool}(args" in description, description[:200])
 
             progress = []
@@ -74,8 +76,9 @@ async def main():
             check("echo reached server-everything", "from python" in str(value.get("echo")), value)
             check("get_sum reached server-everything", "42" in str(value.get("sum")), value)
             check("memory kept the entity", value.get("entities") == ["codemode"], value)
+            check("server-time's structured result came back as its type", value.get("tokyo") == ["Asia/Tokyo", "+9.0h"], value)
             check("the failure was caught", value.get("caught") == "tool_failed", value)
-            check("progress was reported per call", len(progress) == 5, progress)
+            check("progress was reported per call", len(progress) == 6, progress)
 
             failed = await session.call_tool("run_code", {"code": "return tools.nope({});", "description": "fail"})
             check("a failed run is an error result", failed.is_error is True, text_of(failed))

@@ -3,7 +3,7 @@
 #
 #  - pinned TypeScript (npm, package-lock.json) and mypy (pip, requirements.txt),
 #    installed once into a cache keyed by the lock files;
-#  - real MCP servers from the npm registry, asked for their tools at test time
+#  - real MCP servers from the npm registry and PyPI, asked for their tools at test time
 #    (the lists are cached with the install);
 #  - for the golden tool sets, the examples, the servers and a generated hostile
 #    corpus: `tsc --strict --noEmit` on the TypeScript SDK, and `mypy --strict`
@@ -170,14 +170,16 @@ echo "interop: ran $probes usage probes"
 
 # --- codemode serve, driven by the official Python MCP client -----------------
 # In front of real servers from npm: server-everything, server-memory and
-# server-filesystem (each with a scratch directory of its own).
+# server-filesystem (each with a scratch directory of its own), and the
+# Python reference server mcp-server-time from PyPI.
 bin="$cache/node_modules/.bin"
 mkdir -p "$work/mcp/files"
 cat > "$work/mcp/config.json" <<JSON
 {"mcpServers": {
   "everything": {"command": "$bin/mcp-server-everything"},
   "memory": {"command": "$bin/mcp-server-memory", "env": {"MEMORY_FILE_PATH": "$work/mcp/memory.jsonl"}},
-  "filesystem": {"command": "$bin/mcp-server-filesystem", "args": ["$work/mcp/files"]}
+  "filesystem": {"command": "$bin/mcp-server-filesystem", "args": ["$work/mcp/files"]},
+  "time": {"command": "$cache/servers-venv/bin/mcp-server-time", "args": ["--local-timezone", "Etc/UTC"]}
 }}
 JSON
 mcp_checks=0
