@@ -1,7 +1,8 @@
 //! Two things at once, when the machine has a second core to run them on.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::sync::{Arc, Condvar, Mutex, OnceLock, PoisonError};
 
 /// How many threads rendering may use; see [`set_render_threads`].
 static ALLOWED: AtomicUsize = AtomicUsize::new(1);
@@ -10,7 +11,9 @@ static ALLOWED: AtomicUsize = AtomicUsize::new(1);
 /// machine runs at once; 1, the default, keeps every render on its caller's
 /// thread). With two, a long tool list (64 tools or more) is read, lowered
 /// and printed in two halves at once, and the texts are byte-identical to a
-/// render on one thread.
+/// render on one thread. The second half runs on a helper thread that is
+/// started the first time a list is halved and then kept, waiting, for the
+/// process's life (a new thread per half cost each half a fresh heap).
 ///
 /// It is off by default because it pays only in some processes: a one-shot
 /// render with an allocator made for threads (the `codemode` CLI, which uses
@@ -95,31 +98,169 @@ pub(crate) fn halves<'t, T: Sync, A, B: Send>(
     (a, Some(b))
 }
 
-/// Runs `a` here and `b` on a second thread, and returns both results. A
-/// panic in either is resumed here, as if both had run on this thread. If
-/// the thread has not started by the time `a` is done (a busy machine can
-/// take milliseconds to schedule it), or cannot be started, `b` runs here
-/// after `a` instead of being waited for.
-pub(crate) fn join<A, B: Send>(a: impl FnOnce() -> A, b: impl FnOnce() -> B + Send) -> (A, B) {
-    let b = Mutex::new(Some(b));
-    // Whichever thread takes `b` first runs it; the lock is never held
-    // while anything can panic.
-    let take = || b.lock().unwrap_or_else(PoisonError::into_inner).take();
-    std::thread::scope(|scope| {
-        let second = std::thread::Builder::new().spawn_scoped(scope, || take().map(|b| b()));
-        let first = a();
-        let here = take().map(|b| b());
-        let there = match second {
-            Ok(handle) => handle
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            Err(_) => None,
-        };
-        match here.or(there) {
-            Some(second) => (first, second),
-            None => unreachable!("`b` was taken by one of the two threads"),
+/// Runs `a` here and offers `b` to the helper thread, and returns both
+/// results. Whichever thread claims `b` first runs it: the helper, if it is
+/// free before `a` is done, or else this thread, after `a` (a busy machine
+/// can take milliseconds to wake the helper, and the helper may be busy with
+/// another caller's half). A panic in either is resumed here, as if both
+/// had run on this thread.
+pub(crate) fn join<A, B: Send, FA, FB>(a: FA, b: FB) -> (A, B)
+where
+    FA: FnOnce() -> A,
+    FB: FnOnce() -> B + Send,
+{
+    let mut slot = Slot {
+        work: Some(b),
+        out: None,
+    };
+    let slot: *mut Slot<FB, B> = &raw mut slot;
+    let offer = Arc::new(Offer::default());
+    let job = Job {
+        run: run_offered::<FB, B>,
+        slot: slot.cast(),
+        offer: Arc::clone(&offer),
+    };
+    if let Some(helper) = helper() {
+        // A helper that could not be started has no receiver: the job comes
+        // back unsent, and `b` runs here.
+        let _ = helper.send(job);
+    }
+    // Until the offer is settled, `slot` may be in use by the helper: even
+    // when `a` panics, this frame must not end before the helper is done
+    // with it.
+    let settle = Settle(&offer);
+    let first = a();
+    let claimed_here = offer.claim(CLAIMED_HERE);
+    std::mem::forget(settle);
+    let second = if claimed_here {
+        // SAFETY: `slot` points at this frame's `Slot`, and claimed here,
+        // the helper never touches it.
+        match unsafe { (*slot).work.take() } {
+            Some(work) => work(),
+            None => unreachable!("the offered work is taken once"),
         }
-    })
+    } else {
+        offer.wait();
+        // SAFETY: as above; the helper has claimed the work, and `wait`
+        // returns only once it has stored the result and let go of the slot.
+        match unsafe { (*slot).out.take() } {
+            Some(Ok(second)) => second,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => unreachable!("the helper stores a result before it says it is done"),
+        }
+    };
+    (first, second)
+}
+
+/// The offered work and, once the helper has run it, its result.
+struct Slot<F, B> {
+    work: Option<F>,
+    out: Option<std::thread::Result<B>>,
+}
+
+/// Who has claimed an offered half: nobody yet, its caller, or the helper,
+/// which then says when it is done.
+#[derive(Default)]
+struct Offer {
+    state: AtomicU8,
+    lock: Mutex<()>,
+    done: Condvar,
+}
+
+const OPEN: u8 = 0;
+const CLAIMED_HERE: u8 = 1;
+const CLAIMED_THERE: u8 = 2;
+const DONE_THERE: u8 = 3;
+
+impl Offer {
+    /// Claims the work for `by`; false if the other side has it.
+    fn claim(&self, by: u8) -> bool {
+        self.state
+            .compare_exchange(OPEN, by, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Waits until the helper, which has claimed the work, is done with it.
+    fn wait(&self) {
+        let mut guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        while self.state.load(Ordering::Acquire) != DONE_THERE {
+            guard = self
+                .done
+                .wait(guard)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// For the helper: the work is done and its slot no longer used.
+    fn finish(&self) {
+        let _guard = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
+        self.state.store(DONE_THERE, Ordering::Release);
+        self.done.notify_all();
+    }
+}
+
+/// Settles an offer as the caller's frame unwinds (a panic in `a`): takes
+/// the work back if the helper has not claimed it, else waits for it.
+struct Settle<'o>(&'o Offer);
+
+impl Drop for Settle<'_> {
+    fn drop(&mut self) {
+        if !self.0.claim(CLAIMED_HERE) {
+            self.0.wait();
+        }
+    }
+}
+
+/// A half offered to the helper: `run` is [`run_offered`] for the slot's
+/// types, `slot` the caller's [`Slot`].
+struct Job {
+    run: unsafe fn(*mut ()),
+    slot: *mut (),
+    offer: Arc<Offer>,
+}
+
+// SAFETY: the helper dereferences `slot` only after claiming the offer, and
+// the caller, which owns the slot, then waits for it; the work in the slot
+// is `Send`, and so is its result.
+unsafe impl Send for Job {}
+
+/// Runs the work in a caller's [`Slot`] and stores its result (or its
+/// panic) there.
+///
+/// # Safety
+/// `slot` is a live `Slot<F, B>` that no other thread uses until the offer
+/// it came with is finished.
+unsafe fn run_offered<F: FnOnce() -> B, B>(slot: *mut ()) {
+    // SAFETY: the caller's promise.
+    let slot = unsafe { &mut *slot.cast::<Slot<F, B>>() };
+    if let Some(work) = slot.work.take() {
+        slot.out = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)));
+    }
+}
+
+/// The helper thread's queue, started on first use; `None` if the thread
+/// could not be started.
+fn helper() -> Option<&'static Sender<Job>> {
+    static HELPER: OnceLock<Option<Sender<Job>>> = OnceLock::new();
+    HELPER
+        .get_or_init(|| {
+            let (send, receive) = channel::<Job>();
+            let started = std::thread::Builder::new()
+                .name("codemode-render".into())
+                .spawn(move || {
+                    // Offers the caller took back are skipped.
+                    while let Ok(job) = receive.recv() {
+                        if job.offer.claim(CLAIMED_THERE) {
+                            // SAFETY: claimed, so the caller waits for
+                            // `finish` before its slot goes away.
+                            unsafe { (job.run)(job.slot) };
+                            job.offer.finish();
+                        }
+                    }
+                });
+            started.ok().map(|_| send)
+        })
+        .as_ref()
 }
 
 #[cfg(test)]
@@ -131,6 +272,96 @@ mod tests {
         assert_eq!(join(|| 1, || "two"), (1, "two"));
         let caught = std::panic::catch_unwind(|| join(|| 1, || -> u8 { panic!("in b") }));
         assert!(caught.is_err());
+    }
+
+    /// Sleeps until `flag` is set (or ten seconds pass: a test then fails on
+    /// what it checks next).
+    fn until_set(flag: &std::sync::atomic::AtomicBool) {
+        let start = std::time::Instant::now();
+        while !flag.load(Ordering::SeqCst) && start.elapsed().as_secs() < 10 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+
+    /// `a` panics while the helper runs `b`, which borrows the caller's
+    /// frame: the panic must not end that frame before `b` is done.
+    #[test]
+    fn a_panic_here_waits_for_the_half_the_helper_runs() {
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let finished = AtomicUsize::new(0);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            join(
+                || {
+                    until_set(&started);
+                    panic!("in a")
+                },
+                || {
+                    started.store(true, Ordering::SeqCst);
+                    // Longer than a first panic takes to unwind (tens of
+                    // milliseconds in a test build).
+                    std::thread::sleep(std::time::Duration::from_millis(400));
+                    finished.fetch_add(1, Ordering::SeqCst)
+                },
+            )
+        }));
+        assert!(caught.is_err());
+        assert_eq!(finished.load(Ordering::SeqCst), 1);
+    }
+
+    /// Every `b` the helper takes runs on the same thread: threads are not
+    /// started per half.
+    #[test]
+    fn the_helper_is_one_kept_thread_and_never_runs_a() {
+        let here = std::thread::current().id();
+        let mut elsewhere = std::collections::BTreeSet::new();
+        for _ in 0..20 {
+            let ran = std::sync::atomic::AtomicBool::new(false);
+            let (a_ran_on, b_ran_on) = join(
+                || {
+                    until_set(&ran);
+                    std::thread::current().id()
+                },
+                || {
+                    ran.store(true, Ordering::SeqCst);
+                    std::thread::current().id()
+                },
+            );
+            assert_eq!(a_ran_on, here);
+            assert_ne!(b_ran_on, here);
+            elsewhere.insert(format!("{b_ran_on:?}"));
+        }
+        assert_eq!(elsewhere.len(), 1, "b ran on {elsewhere:?}");
+    }
+
+    /// Callers on several threads share the one helper, and a `b` that
+    /// itself joins (on the helper) does not wait for the helper.
+    #[test]
+    fn many_callers_and_nested_joins_all_finish() {
+        let total = AtomicUsize::new(0);
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                scope.spawn(|| {
+                    for _ in 0..50 {
+                        let ((), ()) = join(
+                            || {
+                                total.fetch_add(1, Ordering::SeqCst);
+                            },
+                            || {
+                                let ((), ()) = join(
+                                    || {
+                                        total.fetch_add(1, Ordering::SeqCst);
+                                    },
+                                    || {
+                                        total.fetch_add(1, Ordering::SeqCst);
+                                    },
+                                );
+                            },
+                        );
+                    }
+                });
+            }
+        });
+        assert_eq!(total.load(Ordering::SeqCst), 4 * 50 * 3);
     }
 
     #[test]
