@@ -239,10 +239,13 @@ unsafe fn run_offered<F: FnOnce() -> B, B>(slot: *mut ()) {
 }
 
 /// The helper thread's queue, started on first use; `None` if the thread
-/// could not be started.
+/// could not be started (then every half runs on its caller's thread for
+/// the rest of the process: a render is correct either way), or in a child
+/// process forked after it started, which has the queue but not the
+/// thread.
 fn helper() -> Option<&'static Sender<Job>> {
-    static HELPER: OnceLock<Option<Sender<Job>>> = OnceLock::new();
-    HELPER
+    static HELPER: OnceLock<Option<(u32, Sender<Job>)>> = OnceLock::new();
+    let (process, queue) = HELPER
         .get_or_init(|| {
             let (send, receive) = channel::<Job>();
             let started = std::thread::Builder::new()
@@ -251,16 +254,30 @@ fn helper() -> Option<&'static Sender<Job>> {
                     // Offers the caller took back are skipped.
                     while let Ok(job) = receive.recv() {
                         if job.offer.claim(CLAIMED_THERE) {
+                            // Should anything unwind out of the run, the
+                            // caller must still hear that the slot is let
+                            // go of, or it would wait for ever.
+                            let finish = Finish(&job.offer);
                             // SAFETY: claimed, so the caller waits for
                             // `finish` before its slot goes away.
                             unsafe { (job.run)(job.slot) };
-                            job.offer.finish();
+                            drop(finish);
                         }
                     }
                 });
-            started.ok().map(|_| send)
+            started.ok().map(|_| (std::process::id(), send))
         })
-        .as_ref()
+        .as_ref()?;
+    (*process == std::process::id()).then_some(queue)
+}
+
+/// Tells the caller the helper is done with its slot, when dropped.
+struct Finish<'o>(&'o Offer);
+
+impl Drop for Finish<'_> {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
 }
 
 #[cfg(test)]
@@ -333,20 +350,69 @@ mod tests {
         assert_eq!(elsewhere.len(), 1, "b ran on {elsewhere:?}");
     }
 
-    /// Callers on several threads share the one helper, and a `b` that
-    /// itself joins (on the helper) does not wait for the helper.
+    fn on_the_helper() -> bool {
+        std::thread::current().name() == Some("codemode-render")
+    }
+
+    /// `a` returns while the helper is still in `b`, which reads the
+    /// caller's frame: the caller must wait for `b`'s result.
     #[test]
-    fn many_callers_and_nested_joins_all_finish() {
+    fn a_done_first_waits_for_the_half_the_helper_runs() {
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let numbers: Vec<u64> = (1..=100).collect();
+        let (first, (sum, there)) = join(
+            || {
+                until_set(&started);
+                "a"
+            },
+            || {
+                started.store(true, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                (numbers.iter().sum::<u64>(), on_the_helper())
+            },
+        );
+        assert_eq!((first, sum, there), ("a", 5050, true));
+    }
+
+    /// A panic in a `b` that the helper runs comes back here, with its
+    /// message (a panic the helper prints goes to the output of the test
+    /// that started the helper: run with `--nocapture` to see it).
+    #[test]
+    fn a_panic_on_the_helper_comes_back_here() {
+        let started = std::sync::atomic::AtomicBool::new(false);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            join(
+                || until_set(&started),
+                || -> u8 {
+                    started.store(true, Ordering::SeqCst);
+                    assert!(on_the_helper(), "b ran on the caller's thread");
+                    panic!("in b, on the helper")
+                },
+            )
+        }));
+        let panic = caught.expect_err("b's panic comes back");
+        assert_eq!(panic.downcast_ref::<&str>(), Some(&"in b, on the helper"));
+    }
+
+    /// Callers on several threads share the one helper, and a `b` that
+    /// joins on the helper does not wait for the helper (its own `b` runs
+    /// on the helper after its `a`).
+    #[test]
+    fn many_callers_and_joins_on_the_helper_all_finish() {
         let total = AtomicUsize::new(0);
+        let outer_on_the_helper = AtomicUsize::new(0);
         std::thread::scope(|scope| {
             for _ in 0..4 {
                 scope.spawn(|| {
-                    for _ in 0..50 {
+                    for _ in 0..10 {
+                        let started = std::sync::atomic::AtomicBool::new(false);
                         let ((), ()) = join(
+                            || until_set(&started),
                             || {
-                                total.fetch_add(1, Ordering::SeqCst);
-                            },
-                            || {
+                                started.store(true, Ordering::SeqCst);
+                                if on_the_helper() {
+                                    outer_on_the_helper.fetch_add(1, Ordering::SeqCst);
+                                }
                                 let ((), ()) = join(
                                     || {
                                         total.fetch_add(1, Ordering::SeqCst);
@@ -361,7 +427,10 @@ mod tests {
                 });
             }
         });
-        assert_eq!(total.load(Ordering::SeqCst), 4 * 50 * 3);
+        assert_eq!(total.load(Ordering::SeqCst), 4 * 10 * 2);
+        // Each outer `a` waits for its `b` to start, and only the helper can
+        // start it before `a` is done.
+        assert_eq!(outer_on_the_helper.load(Ordering::SeqCst), 4 * 10);
     }
 
     #[test]
