@@ -21,7 +21,9 @@ if [ ! -f "$cache/ready" ]; then
   echo "interop: installing pinned checkers and MCP servers into $cache" >&2
   rm -rf "$cache" && mkdir -p "$cache"
   cp "$here/package.json" "$here/package-lock.json" "$cache/"
-  (cd "$cache" && npm ci --no-audit --no-fund --loglevel=error) >&2
+  # server-puppeteer would fetch a browser of its own: listing its tools
+  # needs none.
+  (cd "$cache" && PUPPETEER_SKIP_DOWNLOAD=1 PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) >&2
   python3 -m venv "$cache/venv"
   "$cache/venv/bin/pip" install --quiet --disable-pip-version-check -r "$here/requirements.txt" >&2
   python3 -m venv "$cache/servers-venv"
@@ -38,6 +40,16 @@ if [ ! -f "$cache/ready" ]; then
   list memory "$bin/mcp-server-memory"
   list sequential-thinking "$bin/mcp-server-sequential-thinking"
   list playwright "$bin/playwright-mcp"
+  # Reference servers that need credentials or a database only to call a
+  # tool: dummy ones let them start and list their tools.
+  AWS_ACCESS_KEY_ID=unused AWS_SECRET_ACCESS_KEY=unused AWS_REGION=us-east-1 list aws-kb-retrieval "$bin/mcp-server-aws-kb-retrieval"
+  BRAVE_API_KEY=unused list brave-search "$bin/mcp-server-brave-search"
+  EVERART_API_KEY=unused list everart "$bin/mcp-server-everart"
+  GITLAB_PERSONAL_ACCESS_TOKEN=unused list gitlab "$bin/mcp-server-gitlab"
+  GOOGLE_MAPS_API_KEY=unused list google-maps "$bin/mcp-server-google-maps"
+  list postgres "$bin/mcp-server-postgres" postgresql://127.0.0.1:1/unused
+  list puppeteer "$bin/mcp-server-puppeteer"
+  SLACK_BOT_TOKEN=unused SLACK_TEAM_ID=unused list slack "$bin/mcp-server-slack"
   # The Python reference servers: pydantic's schemas (a title on every
   # property, nullable optionals) and declared output types.
   py="$cache/servers-venv/bin"
