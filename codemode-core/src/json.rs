@@ -206,6 +206,41 @@ fn array_index(token: &str) -> Option<usize> {
 
 /// Borrows `value` as a tree in `bump`.
 pub(crate) fn from_value<'a>(value: &'a Value, bump: &'a Bump) -> Json<'a> {
+    nested(value, bump, 0)
+}
+
+/// How deep [`nested`] recurses before it hands a subtree to
+/// [`from_value_deep`], which keeps its stack on the heap.
+const RECURSE_LEVELS: usize = 64;
+
+/// [`from_value`] for a value at `level`: each map and array is read once,
+/// in order, straight into its slice in `bump`.
+fn nested<'a>(value: &'a Value, bump: &'a Bump, level: usize) -> Json<'a> {
+    match value {
+        Value::Null => Json::Null,
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Number(n) => Json::Number(num_of(n)),
+        Value::String(s) => Json::String(s),
+        _ if level >= RECURSE_LEVELS => from_value_deep(value, bump),
+        Value::Array(items) => Json::Array(
+            bump.alloc_slice_fill_iter(items.iter().map(|item| nested(item, bump, level + 1))),
+        ),
+        Value::Object(map) => {
+            let entries = bump.alloc_slice_fill_iter(
+                map.iter()
+                    .map(|(key, item)| (key.as_str(), nested(item, bump, level + 1))),
+            );
+            // A map built with `preserve_order` iterates in insertion order.
+            if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            Json::Object(Fields(entries))
+        }
+    }
+}
+
+/// [`from_value`] for a subtree of any depth, with its stack on the heap.
+fn from_value_deep<'a>(value: &'a Value, bump: &'a Bump) -> Json<'a> {
     enum Step<'v> {
         Enter(&'v Value),
         Array(usize),
@@ -612,6 +647,27 @@ mod tests {
         }
     }
 
+    /// Past [`RECURSE_LEVELS`], the conversion goes on without recursion:
+    /// both ways give the same tree, keys sorted, at every depth.
+    #[test]
+    fn the_recursive_and_the_iterative_conversion_agree() {
+        let mut value = json!({"leaf": [1, -2, 2.5, null, true, "s"]});
+        for level in 0..(RECURSE_LEVELS * 3) {
+            value = if level % 2 == 0 {
+                json!({"z": level, "inner": value, "a": [level, {"b": "c"}]})
+            } else {
+                json!([value, {"y": {}}, []])
+            };
+        }
+        let bump = Bump::new();
+        assert_eq!(from_value(&value, &bump).to_value(), value);
+        assert_eq!(from_value_deep(&value, &bump).to_value(), value);
+        assert_eq!(
+            crate::canonical::to_canonical(&from_value(&value, &bump), None),
+            crate::canonical::to_canonical(&from_value_deep(&value, &bump), None)
+        );
+    }
+
     #[test]
     fn deep_trees_convert_without_recursion() {
         let depth = 50_000;
@@ -632,6 +688,22 @@ mod tests {
         let mut cur = value;
         while let Value::Array(mut items) = cur {
             cur = items.pop().unwrap_or(Value::Null);
+        }
+        // The same for objects, built without recursion.
+        let mut value = json!(1);
+        for _ in 0..depth {
+            // (`json!` would copy `value` by serialising it, recursively.)
+            let mut map = Map::new();
+            map.insert("b".to_owned(), json!([]));
+            map.insert("a".to_owned(), value);
+            value = Value::Object(map);
+        }
+        let again = from_value(&value, &bump);
+        let canonical = crate::canonical::to_canonical(&again, None);
+        assert!(canonical.starts_with(r#"{"a":{"a":"#) && canonical.ends_with(r#"},"b":[]}"#));
+        let mut cur = value;
+        while let Value::Object(mut map) = cur {
+            cur = map.remove("a").unwrap_or(Value::Null);
         }
     }
 }
