@@ -8,6 +8,9 @@ use codemode_core::{Catalog, Language, parse_tool_list};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
+#[path = "../../tests/support/interop.rs"]
+mod interop;
+
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
@@ -67,7 +70,9 @@ fn correct_programs_give_no_diagnostics() {
 
 /// The interop suite's `ok` probes, each against the tool set it is named
 /// for: `<set>.<case>.ok.<ts|py>`, the set a JSON file under `tests/golden`
-/// or `examples/mcp` (an index probe, `<set>_index_<budget>`, uses its set).
+/// or `examples/mcp`, or `server-NAME` for a real server's list as the
+/// interop suite installs it (an index probe, `<set>_index_<budget>`, uses
+/// its set).
 #[test]
 fn the_interop_suites_correct_probes_give_no_diagnostics() {
     let probes = root().join("tests/interop/probes");
@@ -79,12 +84,15 @@ fn the_interop_suites_correct_probes_give_no_diagnostics() {
         }
         let set = name.split('.').next().unwrap_or("");
         let set = set.split("_index_").next().unwrap_or(set);
-        let list = [
-            root().join(format!("tests/golden/{set}.json")),
-            root().join(format!("examples/mcp/{set}.json")),
-        ]
-        .into_iter()
-        .find(|p| p.exists());
+        let list = match set.strip_prefix("server-") {
+            Some(server) => Some(interop::cache().join(format!("servers/{server}.json"))),
+            None => [
+                root().join(format!("tests/golden/{set}.json")),
+                root().join(format!("examples/mcp/{set}.json")),
+            ]
+            .into_iter()
+            .find(|p| p.exists()),
+        };
         // The agent's tools are declared in Rust; its probes are checked by
         // the agent example's own tests.
         let Some(list) = list else {

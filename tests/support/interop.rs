@@ -1,5 +1,7 @@
 //! The interop suite's installed packages (real MCP servers from npm), for
 //! tests in any crate: `#[path = ".../tests/support/interop.rs"] mod interop;`.
+// Each test crate uses the part it needs.
+#![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
