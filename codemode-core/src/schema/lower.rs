@@ -539,12 +539,17 @@ struct Walk<'v> {
     /// keywords imply, from the node being lowered down, for an `allOf`
     /// around it to record (see `distribute` in the `intersections` steps).
     implied_choices: Vec<Ty>,
+    /// The pointer buffer a root's walk starts from, kept between roots so
+    /// that each tool does not grow one of its own.
+    root_pointer: String,
 }
 
 impl<'v> Walk<'v> {
     fn lower_root(&mut self, site: Site<'v>) -> Ty {
-        let mut ptr = String::new();
+        let mut ptr = std::mem::take(&mut self.root_pointer);
+        ptr.clear();
         let mut ty = self.lower(&site, site.root, &mut ptr, 0);
+        self.root_pointer = ptr;
         self.implied_choices.clear();
         // A root that refers to itself (`"$ref": "#"`) is a named type; use
         // the name rather than spelling the same type out twice.
