@@ -5,6 +5,7 @@
 //! it keeps its own stack instead of using the call stack.
 
 use crate::json::Json;
+use std::fmt::Write as _;
 
 /// Writes `value` as canonical JSON. When `limit` is given and the text would
 /// be longer, it is cut at a character boundary and ends with `…`.
@@ -33,7 +34,9 @@ pub(crate) fn to_canonical(value: &Json<'_>, limit: Option<usize>) -> String {
             Step::Value(v) => match *v {
                 Json::Null => out.push_str("null"),
                 Json::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-                Json::Number(n) => out.push_str(&n.number().to_string()),
+                Json::Number(n) => {
+                    let _ = write!(out, "{}", n.number());
+                }
                 Json::String(s) => push_json_string(&mut out, s),
                 Json::Array(items) => {
                     out.push('[');

@@ -178,6 +178,10 @@ fn same_words(title: &str, name: &str) -> bool {
 /// string's own text, a number or a boolean): `Defaults to "info".`,
 /// `Default is css.`, `(default: 10)`.
 fn states_default(text: &str, value: &Json<'_>) -> bool {
+    // Most texts name no default: nothing to spell out or lower-case then.
+    if !(text.as_bytes().windows(7)).any(|w| w.eq_ignore_ascii_case(b"default")) {
+        return false;
+    }
     let number;
     let value = match *value {
         Json::String(s) => s,
