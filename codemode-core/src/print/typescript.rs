@@ -264,8 +264,13 @@ impl<'a> Printer<'a> {
                 self.out.push_str("[]");
             }
             Ty::Tuple(tuple) => self.tuple(tuple),
-            Ty::Object(obj) => self.object(obj),
-            Ty::Union(members) => self.list(members, " | ", ctx != Ctx::Top, Ctx::Top),
+            Ty::Object(obj) => self.object(obj, &[]),
+            // In an intersection, a union's objects are views of one value
+            // (the keys `anyOf` requires, say), not whole values.
+            Ty::Union(members) if ctx == Ctx::InterMember => {
+                self.list(members, " | ", true, Ctx::Top)
+            }
+            Ty::Union(members) => self.union(members, ctx != Ctx::Top),
             Ty::Inter(members, _) => {
                 self.list(members, " & ", ctx == Ctx::Postfix, Ctx::InterMember)
             }
@@ -285,6 +290,38 @@ impl<'a> Printer<'a> {
         }
         if parens {
             self.out.push(')');
+        }
+    }
+
+    /// A union. TypeScript checks an object literal's extra keys against a
+    /// union as a whole, so `{ path, position, line }` passes for
+    /// `{ path, position } | { path, line }`, though the schema (or, for an
+    /// object that says nothing of other keys, the SDK's rule that unlisted
+    /// keys are refused) allows neither. So each object member written out
+    /// here also lists the other object members' keys it lacks, as
+    /// `key?: never`. Not where a shared key with a literal type in every
+    /// member tells them apart (TypeScript then checks the member it names),
+    /// nor where more than [`MAX_ABSENT_KEYS`] such keys would be written.
+    fn union(&mut self, members: &[Ty], parens: bool) {
+        match absent_keys(members) {
+            None => self.list(members, " | ", parens, Ctx::Top),
+            Some(absent) => {
+                if parens {
+                    self.out.push('(');
+                }
+                for (i, (member, absent)) in members.iter().zip(&absent).enumerate() {
+                    if i > 0 {
+                        self.out.push_str(" | ");
+                    }
+                    match member {
+                        Ty::Object(obj) => self.object(obj, absent),
+                        _ => self.ty(member, Ctx::Top),
+                    }
+                }
+                if parens {
+                    self.out.push(')');
+                }
+            }
         }
     }
 
@@ -335,7 +372,9 @@ impl<'a> Printer<'a> {
         self.out.push(']');
     }
 
-    fn object(&mut self, obj: &Object) {
+    /// An object type; `absent` are keys it must not have, written as
+    /// optional properties of type `never` (see [`Printer::union`]).
+    fn object(&mut self, obj: &Object, absent: &[&str]) {
         if obj.props.is_empty() {
             // An index signature rather than `Record<...>`: a recursive type
             // alias may refer to itself through the former but not the latter.
@@ -385,6 +424,19 @@ impl<'a> Printer<'a> {
                     self.out.push_str(&defuse_typescript(one));
                 }
                 self.out.push('\n');
+            }
+        }
+        for key in absent {
+            if multiline {
+                self.pad();
+            } else {
+                self.out.push_str("; ");
+            }
+            self.key(key);
+            self.out.push_str("?: never");
+            self.inherited(key);
+            if multiline {
+                self.out.push_str(";\n");
             }
         }
         if let Extra::Values(values) = &obj.extra {
@@ -442,6 +494,75 @@ impl<'a> Printer<'a> {
     }
 }
 
+/// At most this many `key?: never` properties are written for one union
+/// (see `Printer::union`), so a long union costs no more than its members.
+const MAX_ABSENT_KEYS: usize = 16;
+
+/// Whether `ty` is a literal, or a union of literals only.
+fn is_literal(ty: &Ty) -> bool {
+    match ty {
+        Ty::Lit(_) => true,
+        Ty::Union(members) => members.iter().all(|m| matches!(m, Ty::Lit(_))),
+        _ => false,
+    }
+}
+
+/// For each member of a union, the keys of its other object members that
+/// it lacks, if the union should list them (see `Printer::union`).
+fn absent_keys(members: &[Ty]) -> Option<Vec<Vec<&str>>> {
+    // Objects with listed keys and no index signature.
+    fn plain(member: &Ty) -> Option<&Object> {
+        match member {
+            Ty::Object(obj) if !obj.props.is_empty() && !matches!(obj.extra, Extra::Values(_)) => {
+                Some(obj)
+            }
+            _ => None,
+        }
+    }
+    let objects: Vec<&Object> = members.iter().filter_map(plain).collect();
+    if objects.len() < 2 {
+        return None;
+    }
+    let tagged = objects[0].props.iter().any(|prop| {
+        objects.iter().all(|obj| {
+            (obj.props.binary_search_by(|p| p.name.cmp(&prop.name)).ok())
+                .is_some_and(|at| obj.props[at].required && is_literal(&obj.props[at].ty))
+        })
+    });
+    if tagged {
+        return None;
+    }
+    let mut keys: Vec<&str> = (objects.iter())
+        .flat_map(|obj| obj.props.iter().map(|p| p.name.as_str()))
+        .filter(|name| *name != PROTO)
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    // How many would be written, counted before any is looked for: each
+    // object lacks the keys it does not list (so the search below is
+    // bounded by the members' own size).
+    let listed: usize = (objects.iter())
+        .map(|obj| obj.props.iter().filter(|p| p.name != PROTO).count())
+        .sum();
+    let total = (objects.len() * keys.len()).saturating_sub(listed);
+    if total == 0 || total > MAX_ABSENT_KEYS {
+        return None;
+    }
+    let absent = (members.iter())
+        .map(|member| match plain(member) {
+            Some(obj) => (keys.iter().copied())
+                .filter(|key| {
+                    obj.props
+                        .binary_search_by(|p| p.name.as_str().cmp(key))
+                        .is_err()
+                })
+                .collect(),
+            None => Vec::new(),
+        })
+        .collect();
+    Some(absent)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,6 +593,55 @@ mod tests {
         for at in 0..lowered.tools.len() {
             assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
         }
+    }
+
+    /// The type of the property `x` of a one-tool SDK whose `x` is `schema`.
+    fn type_of_x(schema: serde_json::Value) -> String {
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {"x": schema}, "required": ["x"]}),
+        )];
+        let sdk = render(&lower_borrowed(&tools));
+        let line = sdk
+            .lines()
+            .find(|l| l.contains("t(args"))
+            .unwrap_or_default();
+        line.trim_start().to_owned()
+    }
+
+    #[test]
+    fn a_union_of_objects_names_the_keys_each_member_lacks() {
+        let object = |keys: &[&str]| {
+            let props: serde_json::Map<String, serde_json::Value> = (keys.iter())
+                .map(|k| ((*k).to_owned(), json!({"type": "string"})))
+                .collect();
+            json!({"type": "object", "properties": props, "required": keys, "additionalProperties": false})
+        };
+        assert_eq!(
+            type_of_x(json!({"anyOf": [object(&["path", "position"]), object(&["line", "path"])]})),
+            "t(args: { x: { path: string; position: string; line?: never } | { line: string; path: string; position?: never } }): Promise<unknown>;"
+        );
+        // A key with a literal type in each member tells them apart.
+        let tagged = |tag: &str, key: &str| {
+            json!({"type": "object", "properties": {"kind": {"const": tag}, key: {"type": "string"}},
+                   "required": ["kind", key]})
+        };
+        assert_eq!(
+            type_of_x(json!({"oneOf": [tagged("a", "p"), tagged("b", "q")]})),
+            "t(args: { x: { kind: \"a\"; p: string } | { kind: \"b\"; q: string } }): Promise<unknown>;"
+        );
+        // Past 16 keys, the union is written as it is: 17 members of one
+        // key each would need 16 keys apiece.
+        let many: Vec<_> = (0..17).map(|i| object(&[&format!("k{i:02}")])).collect();
+        assert!(!type_of_x(json!({"anyOf": many})).contains("never"));
+        // In an intersection, the union's objects are views of one value.
+        let either = type_of_x(json!({"type": "object",
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+            "anyOf": [{"required": ["id"]}, {"required": ["name"]}]}));
+        assert!(
+            either.contains(" & (") && !either.contains("never"),
+            "{either}"
+        );
     }
 
     #[test]
