@@ -523,15 +523,6 @@ fn absent_keys(members: &[Ty]) -> Option<Vec<Vec<&str>>> {
     if objects.len() < 2 {
         return None;
     }
-    let tagged = objects[0].props.iter().any(|prop| {
-        objects.iter().all(|obj| {
-            (obj.props.binary_search_by(|p| p.name.cmp(&prop.name)).ok())
-                .is_some_and(|at| obj.props[at].required && is_literal(&obj.props[at].ty))
-        })
-    });
-    if tagged {
-        return None;
-    }
     let mut keys: Vec<&str> = (objects.iter())
         .flat_map(|obj| obj.props.iter().map(|p| p.name.as_str()))
         .filter(|name| *name != PROTO)
@@ -544,8 +535,19 @@ fn absent_keys(members: &[Ty]) -> Option<Vec<Vec<&str>>> {
     let listed: usize = (objects.iter())
         .map(|obj| obj.props.iter().filter(|p| p.name != PROTO).count())
         .sum();
-    let total = (objects.len() * keys.len()).saturating_sub(listed);
+    let total = (objects.len().saturating_mul(keys.len())).saturating_sub(listed);
     if total == 0 || total > MAX_ABSENT_KEYS {
+        return None;
+    }
+    // (After the count: each member is searched for each key of the first,
+    // which the count has bounded.)
+    let tagged = objects[0].props.iter().any(|prop| {
+        objects.iter().all(|obj| {
+            (obj.props.binary_search_by(|p| p.name.cmp(&prop.name)).ok())
+                .is_some_and(|at| obj.props[at].required && is_literal(&obj.props[at].ty))
+        })
+    });
+    if tagged {
         return None;
     }
     let absent = (members.iter())
