@@ -104,6 +104,11 @@ pub(crate) fn halves<'t, T: Sync, A, B: Send>(
 /// can take milliseconds to wake the helper, and the helper may be busy with
 /// another caller's half). A panic in either is resumed here, as if both
 /// had run on this thread.
+///
+/// So `a` must never wait for `b` to start: `b` may not run until `a` is
+/// done (the helper may be busy, or this may be a `join` inside a `b` that
+/// the helper runs). It may wait for a `b` that has started, as the split
+/// reading does.
 pub(crate) fn join<A, B: Send, FA, FB>(a: FA, b: FB) -> (A, B)
 where
     FA: FnOnce() -> A,
@@ -115,11 +120,7 @@ where
     };
     let slot: *mut Slot<FB, B> = &raw mut slot;
     let offer = Arc::new(Offer::default());
-    let job = Job {
-        run: run_offered::<FB, B>,
-        slot: slot.cast(),
-        offer: Arc::clone(&offer),
-    };
+    let job = Job::new(slot, Arc::clone(&offer));
     if let Some(helper) = helper() {
         // A helper that could not be started has no receiver: the job comes
         // back unsent, and `b` runs here.
@@ -219,9 +220,20 @@ struct Job {
     offer: Arc<Offer>,
 }
 
+impl Job {
+    /// The job for a slot whose work and result may cross threads.
+    fn new<F: FnOnce() -> B + Send, B: Send>(slot: *mut Slot<F, B>, offer: Arc<Offer>) -> Job {
+        Job {
+            run: run_offered::<F, B>,
+            slot: slot.cast(),
+            offer,
+        }
+    }
+}
+
 // SAFETY: the helper dereferences `slot` only after claiming the offer, and
-// the caller, which owns the slot, then waits for it; the work in the slot
-// is `Send`, and so is its result.
+// the caller, which owns the slot, then waits for it; `Job::new` takes only
+// slots whose work and result are `Send`.
 unsafe impl Send for Job {}
 
 /// Runs the work in a caller's [`Slot`] and stores its result (or its

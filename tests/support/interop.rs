@@ -1,4 +1,4 @@
-//! The interop suite's installed packages (real MCP servers from npm), for
+//! The interop suite's installed packages (real MCP servers), for
 //! tests in any crate: `#[path = ".../tests/support/interop.rs"] mod interop;`.
 // Each test crate uses the part it needs.
 #![allow(dead_code)]
