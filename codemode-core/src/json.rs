@@ -230,11 +230,7 @@ fn nested<'a>(value: &'a Value, bump: &'a Bump, level: usize) -> Json<'a> {
                 map.iter()
                     .map(|(key, item)| (key.as_str(), nested(item, bump, level + 1))),
             );
-            // A map built with `preserve_order` iterates in insertion order.
-            if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
-                entries.sort_by(|a, b| a.0.cmp(b.0));
-            }
-            Json::Object(Fields(entries))
+            Json::Object(fields_of_map(entries))
         }
     }
 }
@@ -277,14 +273,21 @@ fn from_value_deep<'a>(value: &'a Value, bump: &'a Bump) -> Json<'a> {
                         .map(String::as_str)
                         .zip(done[start..].iter().copied()),
                 );
-                // A map built with `preserve_order` iterates in insertion order.
-                entries.sort_by(|a, b| a.0.cmp(b.0));
                 done.truncate(start);
-                done.push(Json::Object(Fields(entries)));
+                done.push(Json::Object(fields_of_map(entries)));
             }
         }
     }
     done.pop().unwrap_or(Json::Null)
+}
+
+/// A map's entries as fields, sorted by key: a map built with
+/// `preserve_order` iterates in insertion order.
+fn fields_of_map<'a>(entries: &'a mut [(&'a str, Json<'a>)]) -> Fields<'a> {
+    if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+        entries.sort_by(|a, b| a.0.cmp(b.0));
+    }
+    Fields(entries)
 }
 
 fn num_of(n: &Number) -> Num {

@@ -279,6 +279,17 @@ impl<'a> Printer<'a> {
     }
 
     fn list(&mut self, members: &[Ty], sep: &str, parens: bool, inner: Ctx) {
+        self.list_with(members, sep, parens, |p, _, member| p.ty(member, inner));
+    }
+
+    /// `members` between `sep`s, each printed by `each` (given its index).
+    fn list_with(
+        &mut self,
+        members: &[Ty],
+        sep: &str,
+        parens: bool,
+        mut each: impl FnMut(&mut Self, usize, &Ty),
+    ) {
         if parens {
             self.out.push('(');
         }
@@ -286,7 +297,7 @@ impl<'a> Printer<'a> {
             if i > 0 {
                 self.out.push_str(sep);
             }
-            self.ty(member, inner);
+            each(self, i, member);
         }
         if parens {
             self.out.push(')');
@@ -305,23 +316,10 @@ impl<'a> Printer<'a> {
     fn union(&mut self, members: &[Ty], parens: bool) {
         match absent_keys(members) {
             None => self.list(members, " | ", parens, Ctx::Top),
-            Some(absent) => {
-                if parens {
-                    self.out.push('(');
-                }
-                for (i, (member, absent)) in members.iter().zip(&absent).enumerate() {
-                    if i > 0 {
-                        self.out.push_str(" | ");
-                    }
-                    match member {
-                        Ty::Object(obj) => self.object(obj, absent),
-                        _ => self.ty(member, Ctx::Top),
-                    }
-                }
-                if parens {
-                    self.out.push(')');
-                }
-            }
+            Some(absent) => self.list_with(members, " | ", parens, |p, i, member| match member {
+                Ty::Object(obj) => p.object(obj, &absent[i]),
+                _ => p.ty(member, Ctx::Top),
+            }),
         }
     }
 
