@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Literal, NotRequired, Protocol, TypeAlias, TypedDict
+from typing import Literal, Mapping, NotRequired, Protocol, Sequence, TypeAlias, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
@@ -66,7 +66,7 @@ class Tools(Protocol):
         quantity: Quantity,
         shipping: Shipping,
         to: Address,
-        weights: dict[str, list[int | None]],
+        weights: Mapping[str, Sequence[int | None]],
     ) -> ShipOutput:
         """Ship an order."""
         ...

@@ -41,6 +41,10 @@ pub(super) enum Py {
     TupleOf(Box<Py>),
     /// `dict[str, V]`.
     Dict(Box<Py>),
+    /// `Sequence[T]`: a list a parameter only reads (see [`Py::for_reading`]).
+    Seq(Box<Py>),
+    /// `Mapping[str, V]`: a dict a parameter only reads.
+    Map(Box<Py>),
     Union(Vec<Py>),
     /// A TypedDict made for a nested object, by index.
     Class(usize),
@@ -138,7 +142,104 @@ pub(super) enum Args<'a> {
     Dict { ty: Py, optional: bool },
 }
 
+impl Py {
+    /// The type as a parameter takes it. `list` and `dict` are invariant
+    /// in their items, so `list[float]` refuses a variable the program
+    /// typed `list[int]`, though every JSON integer is a number, and
+    /// `list[A | B]` refuses a `list[A]`. A parameter only reads its
+    /// argument, so where the items have narrower types a program may hold
+    /// (a float, a union, a container of those), it takes the read-only,
+    /// covariant `Sequence` or `Mapping` instead; a tuple passes too, and
+    /// the sandbox sends it as an array. Not where an item may be a string:
+    /// `str` is itself a `Sequence[str]`, so a lone string would then pass
+    /// where the schema wants an array. Classes keep `list` and `dict`,
+    /// since results use them too and a program may change what it gets.
+    pub(super) fn for_reading(self) -> Py {
+        match self {
+            Py::List(item) => {
+                let item = item.for_reading();
+                if item.has_narrower() && !item.admits_str() {
+                    Py::Seq(Box::new(item))
+                } else {
+                    Py::List(Box::new(item))
+                }
+            }
+            Py::Dict(value) => {
+                let value = value.for_reading();
+                if value.has_narrower() {
+                    Py::Map(Box::new(value))
+                } else {
+                    Py::Dict(Box::new(value))
+                }
+            }
+            Py::TupleOf(item) => Py::TupleOf(Box::new(item.for_reading())),
+            Py::Tuple(items) => Py::Tuple(items.into_iter().map(Py::for_reading).collect()),
+            Py::Union(members) => Py::Union(members.into_iter().map(Py::for_reading).collect()),
+            other => other,
+        }
+    }
+
+    /// Whether a program is likely to hold its values as a narrower type
+    /// than this one (an `int` for a `float`, one member of a union, or a
+    /// container of those), so that a container of it typed exactly would
+    /// refuse the program's own. Not a class: a program builds its dicts
+    /// without naming the stub's classes, and checkers type them as `dict`
+    /// either way.
+    fn has_narrower(&self) -> bool {
+        match self {
+            Py::Float
+            | Py::Union(_)
+            | Py::List(_)
+            | Py::Seq(_)
+            | Py::Dict(_)
+            | Py::Map(_)
+            | Py::Tuple(_)
+            | Py::TupleOf(_) => true,
+            Py::Any
+            | Py::Never
+            | Py::None
+            | Py::Bool
+            | Py::Int
+            | Py::Str
+            | Py::Literal(_)
+            | Py::Class(_)
+            | Py::Def(_) => false,
+        }
+    }
+
+    /// Whether a lone `str` may be of this type: `str` and `Any`, a union
+    /// with one of those, or a definition (which may name a string).
+    fn admits_str(&self) -> bool {
+        match self {
+            Py::Str | Py::Any | Py::Def(_) => true,
+            Py::Union(members) => members.iter().any(Py::admits_str),
+            _ => false,
+        }
+    }
+}
+
 impl Args<'_> {
+    /// The arguments with each parameter's type as it reads its argument
+    /// ([`Py::for_reading`]).
+    pub(super) fn for_reading(self) -> Self {
+        match self {
+            Args::Keywords { params, rest } => Args::Keywords {
+                params: params
+                    .into_iter()
+                    .map(|p| Field {
+                        ty: p.ty.for_reading(),
+                        ..p
+                    })
+                    .collect(),
+                rest: rest.map(Py::for_reading),
+            },
+            Args::Dict { ty, optional } => Args::Dict {
+                ty: ty.for_reading(),
+                optional,
+            },
+        }
+    }
+
     /// Every type the arguments name, to renumber classes in.
     pub(super) fn types_mut(&mut self) -> impl Iterator<Item = &mut Py> {
         let (params, one): (&mut [Field<'_>], Option<&mut Py>) = match self {

@@ -36,6 +36,14 @@ impl Printer<'_> {
             }
             Py::List(item) => self.wrap("list[", item),
             Py::Dict(value) => self.wrap("dict[str, ", value),
+            Py::Seq(item) => {
+                self.import("Sequence");
+                self.wrap("[", item);
+            }
+            Py::Map(value) => {
+                self.import("Mapping");
+                self.wrap("[str, ", value);
+            }
             Py::TupleOf(item) => {
                 self.out.push_str("tuple[");
                 self.ty(item);

@@ -291,7 +291,11 @@ fn used<'p>(
                     DefKind::Alias(py) => todo.push(py),
                 }
             }
-            Py::List(inner) | Py::TupleOf(inner) | Py::Dict(inner) => todo.push(inner),
+            Py::List(inner)
+            | Py::TupleOf(inner)
+            | Py::Dict(inner)
+            | Py::Seq(inner)
+            | Py::Map(inner) => todo.push(inner),
             Py::Tuple(items) | Py::Union(items) => todo.extend(items),
             Py::Any
             | Py::Never
@@ -386,13 +390,15 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (
         ..Origin::default()
     };
     let key = format!("t:{}", tool.name);
-    let args = cv.args(
-        &tool.input,
-        method,
-        &format!("{base}Args"),
-        &format!("{key}:args"),
-        &origin("inputSchema"),
-    );
+    let args = cv
+        .args(
+            &tool.input,
+            method,
+            &format!("{base}Args"),
+            &format!("{key}:args"),
+            &origin("inputSchema"),
+        )
+        .for_reading();
     let output = match &tool.output {
         Some(out) => cv.conv(
             out,
@@ -411,7 +417,11 @@ fn map_classes(py: &mut Py, to: impl Fn(usize) -> usize) {
     while let Some(py) = todo.pop() {
         match py {
             Py::Class(i) => *i = to(*i),
-            Py::List(inner) | Py::TupleOf(inner) | Py::Dict(inner) => todo.push(inner),
+            Py::List(inner)
+            | Py::TupleOf(inner)
+            | Py::Dict(inner)
+            | Py::Seq(inner)
+            | Py::Map(inner) => todo.push(inner),
             Py::Tuple(items) | Py::Union(items) => todo.extend(items),
             Py::Any
             | Py::Never
@@ -611,6 +621,49 @@ mod tests {
             text.contains("*, p: Any = ..., q: str | int = ..."),
             "{text}"
         );
+    }
+
+    #[test]
+    fn parameters_read_lists_of_narrower_items_as_sequences() {
+        let array = |items: serde_json::Value| json!({"type": "array", "items": items});
+        let numbers = array(json!({"type": "number"}));
+        let tool = ToolDef::new(
+            "t",
+            json!({
+                "type": "object",
+                "required": ["ns", "nested", "either", "words", "mixed", "ints", "m", "strs", "obj"],
+                "properties": {
+                    "ns": numbers,
+                    "nested": array(numbers.clone()),
+                    "either": array(json!({"type": ["integer", "null"]})),
+                    "words": array(json!({"type": "string"})),
+                    "mixed": array(json!({"type": ["string", "number"]})),
+                    "ints": array(json!({"type": "integer"})),
+                    "m": {"type": "object", "additionalProperties": numbers},
+                    "strs": {"type": "object", "additionalProperties": {"type": "string"}},
+                    "obj": {"type": "object", "properties": {"inner": numbers}, "required": ["inner"]}
+                }
+            }),
+        )
+        .with_output_schema(json!({"type": "object", "properties": {"out": numbers}, "required": ["out"]}));
+        let text = crate::render(crate::Language::Python, &[tool]);
+        for expected in [
+            "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n",
+            "either: Sequence[int | None], ",
+            "ints: list[int], ",
+            "m: Mapping[str, Sequence[float]], ",
+            "mixed: list[str | float], ",
+            "nested: Sequence[Sequence[float]], ",
+            "ns: Sequence[float], ",
+            "strs: dict[str, str], ",
+            "words: list[str]",
+            // A class keeps `list`: results share classes, and a program
+            // may change what it gets.
+            "    inner: list[float]\n",
+            "    out: list[float]\n",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
     }
 
     #[test]
