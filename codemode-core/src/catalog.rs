@@ -86,15 +86,17 @@ impl Catalog {
     /// ```
     pub fn parse(source: &str, text: impl Into<String>) -> Result<Self, ToolListError> {
         let text: String = text.into();
-        let (lowered, duplicates) = {
+        let (unshared, duplicates) = {
             let mut arenas = Arenas::for_text(&text);
             let listed = read_tools(source, &text, &mut arenas)?;
             // Every tool read from a list has the default policy: a program
             // calls it.
             let (keep, duplicates) = select(&listed, |tool| tool.name, |_| true);
-            let lowered = lower_tools(keep.iter().map(|&i| listed[i].source()));
-            (lowered, duplicates)
+            let unshared = lower_tools(keep.iter().map(|&i| listed[i].source()));
+            (unshared, duplicates)
         };
+        // The trees are gone: sharing takes its memory from theirs.
+        let lowered = unshared.share();
         let tools = Tools::Text {
             text,
             defs: OnceLock::new(),
@@ -292,8 +294,11 @@ pub(crate) fn lower_borrowed(tools: &[ToolDef]) -> Lowered {
 /// Lowers `tools` as given, reading each one's schemas into an arena as
 /// the lowering reaches it.
 fn lower_defs<T: std::borrow::Borrow<ToolDef>>(tools: &[T]) -> Lowered {
-    let bump = Bump::new();
-    lower_tools(tools.iter().map(|tool| source(tool.borrow(), &bump)))
+    let unshared = {
+        let bump = Bump::new();
+        lower_tools(tools.iter().map(|tool| source(tool.borrow(), &bump)))
+    };
+    unshared.share()
 }
 
 /// A tool as the lowering reads it, its schemas read into `bump`.

@@ -145,10 +145,32 @@ pub(crate) struct ToolSource<'v> {
 ///
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.
-pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Lowered {
-    let (mut lowered, renumber) = lower_walks(tools, false);
-    super::share::share(&mut lowered, renumber.as_ref());
-    lowered
+///
+/// The trees the sources point into are no longer needed once this
+/// returns; drop them before [`Unshared::share`], so that its memory can
+/// be reused there instead of fresh pages taken.
+pub(crate) fn lower_tools<'v>(tools: impl ExactSizeIterator<Item = ToolSource<'v>>) -> Unshared {
+    let (lowered, renumber) = lower_walks(tools, false);
+    Unshared { lowered, renumber }
+}
+
+/// Tools lowered, their repeated shapes not yet shared: what
+/// [`lower_tools`] gives, which owns nothing of its sources.
+pub(crate) struct Unshared {
+    lowered: Lowered,
+    renumber: Option<Renumber>,
+}
+
+impl Unshared {
+    /// The tools with their repeated shapes named once.
+    pub(crate) fn share(self) -> Lowered {
+        let Unshared {
+            mut lowered,
+            renumber,
+        } = self;
+        super::share::share(&mut lowered, renumber.as_ref());
+        lowered
+    }
 }
 
 /// Lowers every tool's schemas for a check of arguments, which must judge
