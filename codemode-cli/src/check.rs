@@ -23,7 +23,7 @@ pub struct CheckArgs {
 /// Prints what the check finds; the exit code is 1 when it found an error.
 #[cfg(feature = "check")]
 pub fn check(args: CheckArgs) -> Result<u8, String> {
-    let catalog = crate::read_catalog(Some(&args.tools))?;
+    let catalog = crate::catalog_of(None, Some(&args.tools))?;
     let (source, code) = crate::read_input(args.program.as_deref())?;
     let found = catalog.check_program(args.language, &code);
     let text = if args.json {

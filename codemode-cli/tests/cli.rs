@@ -143,6 +143,58 @@ fn very_deep_schemas_render() {
 }
 
 #[test]
+fn lists_just_shallow_enough_for_the_main_thread_render() {
+    // 512 brackets in all, as deep as they go: the most the CLI reads on
+    // its main thread, with the stack that thread has (one more goes to a
+    // thread with a deep stack).
+    for (depth, language) in [(509, "ts"), (509, "py"), (510, "ts")] {
+        let input = format!(
+            r#"[{{"name":"deep","inputSchema":{}{{}}{}}}]"#,
+            r#"{"items":"#.repeat(depth),
+            "}".repeat(depth)
+        );
+        let brackets = input.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+        assert_eq!(brackets, depth + 3);
+        let out = codemode(&["render", "-l", language, "--report"], Some(&input));
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("arrays nested more than"));
+    }
+}
+
+/// Under a stack limit too small for the main thread to read a shallow
+/// list at its worst (bad JSON at its deepest), the CLI reads it on a
+/// thread of its own and reports the error, rather than overflowing.
+#[cfg(unix)]
+#[test]
+fn a_small_stack_limit_moves_even_shallow_lists_off_the_main_thread() {
+    let depth = 509;
+    let input = format!(
+        r#"[{{"name":"deep","inputSchema":{}{{"x": tru}}{}}}]"#,
+        r#"{"items":"#.repeat(depth),
+        "}".repeat(depth)
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", r#"ulimit -s 256 && exec "$0" render -l py"#])
+        .arg(env!("CARGO_BIN_EXE_codemode"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(input.as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("invalid JSON"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
 fn run_code_tool_in_every_format() {
     let file = example();
     for (format, name_at) in [
