@@ -156,29 +156,44 @@ fn main() -> ExitCode {
     // between two cores.
     codemode::set_render_threads(2);
     // The tool list of `render` and `run-code-tool` is read first, to see
-    // whether it can be worked on here.
-    let list = match &cli.command {
-        Command::Render { file, .. } | Command::RunCodeTool { file, .. } => {
-            match read_input(file.as_deref()) {
-                Ok(list) => Some(list),
-                Err(message) => return exit(Ok(Err(message))),
-            }
-        }
-        _ => None,
+    // whether it can be worked on here (and a tokenizer for a budget loads
+    // meanwhile).
+    let mut early = Early {
+        list: None,
+        counter: None,
     };
-    if list.as_ref().is_some_and(|(_, text)| shallow(text)) && main_stack_suffices() {
-        return exit(Ok(run(cli, list)));
+    if let Command::Render { file, budget, .. } | Command::RunCodeTool { file, budget, .. } =
+        &cli.command
+    {
+        early.counter = budget.map(|_| load_counter());
+        match read_input(file.as_deref()) {
+            Ok(list) => early.list = Some(list),
+            Err(message) => return exit(Ok(Err(message))),
+        }
+    }
+    if early.list.as_ref().is_some_and(|(_, text)| shallow(text)) && main_stack_suffices() {
+        let run = std::panic::AssertUnwindSafe(|| run(cli, early));
+        return exit(std::panic::catch_unwind(run).map_err(drop));
     }
     // Deeply nested input needs a deep stack to parse (and to free); the
     // work runs on a thread that has one.
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
-        .spawn(move || run(cli, list));
+        .spawn(move || run(cli, early));
     exit(
         worker
             .map_err(drop)
             .and_then(|handle| handle.join().map_err(drop)),
     )
+}
+
+/// What `main` has done for a command before running it.
+struct Early {
+    /// The tool list of `render` and `run-code-tool`, read (its source's
+    /// name and its text).
+    list: Option<(String, String)>,
+    /// The tokenizer loading for their `--budget`.
+    counter: Option<Counter>,
 }
 
 /// The exit code of a command's outcome: its own, or 2 with its message
@@ -210,8 +225,7 @@ const SHALLOW_BRACKETS: usize = 512;
 const MAIN_STACK_NEEDED: u64 = 4 << 20;
 
 /// Whether the main thread's stack may grow to [`MAIN_STACK_NEEDED`] (its
-/// limit is usually 8 MiB, but `ulimit -s` sets it). Elsewhere the main
-/// thread's stack is fixed when the binary is linked, at 1 MiB or more.
+/// limit is usually 8 MiB, but `ulimit -s` sets it).
 fn main_stack_suffices() -> bool {
     #[cfg(unix)]
     {
@@ -224,8 +238,11 @@ fn main_stack_suffices() -> bool {
         let read = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut limit) } == 0;
         read && (limit.rlim_cur == libc::RLIM_INFINITY || limit.rlim_cur >= MAIN_STACK_NEEDED)
     }
+    // Elsewhere the main thread's stack is fixed when the binary is linked
+    // (1 MiB on Windows), which a debug build's reading of a bad list at
+    // the deepest shallow nesting could outgrow.
     #[cfg(not(unix))]
-    true
+    false
 }
 
 /// Whether `text` holds at most [`SHALLOW_BRACKETS`] brackets (counting
@@ -239,10 +256,10 @@ fn shallow(text: &str) -> bool {
         .is_none()
 }
 
-/// Runs a command; `Ok` carries the exit code (0, or 1 for `check` when it
-/// found an error).
-/// `list` is the tool list of `render` and `run-code-tool`, already read.
-fn run(cli: Cli, list: Option<(String, String)>) -> Result<u8, String> {
+/// Runs a command, with what `main` did for it first; `Ok` carries the
+/// exit code (0, or 1 for `check` when it found an error).
+fn run(cli: Cli, early: Early) -> Result<u8, String> {
+    let Early { list, counter } = early;
     let done = match cli.command {
         Command::Check(args) => return check::check(args),
         Command::Render {
@@ -251,7 +268,7 @@ fn run(cli: Cli, list: Option<(String, String)>) -> Result<u8, String> {
             budget,
             file,
         } => {
-            let counting = budget.map(|budget| (budget, load_counter()));
+            let counting = budget.zip(counter);
             let catalog = catalog_of(list, file.as_deref())?;
             let rendered = catalog.rendered(language);
             let fitted = match counting {
@@ -302,7 +319,7 @@ fn run(cli: Cli, list: Option<(String, String)>) -> Result<u8, String> {
             budget,
             file,
         } => {
-            let counting = budget.map(|budget| (budget, load_counter()));
+            let counting = budget.zip(counter);
             let catalog = catalog_of(list, file.as_deref())?;
             let tool = match counting {
                 Some((budget, counter)) => {
@@ -384,7 +401,7 @@ fn write_stdout(text: &str) -> Result<(), String> {
 
 /// The o200k tokenizer, loaded on a thread of its own while the tool list
 /// is read and lowered: loading it takes about as long as rendering a few
-/// thousand tools.
+/// thousand tools. Started before the list is read ([`Early`]).
 fn load_counter() -> Counter {
     std::thread::spawn(tokens::Counter::load)
 }
@@ -412,4 +429,20 @@ fn within(
         );
     }
     Ok(fitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_list_is_shallow_up_to_its_512th_bracket() {
+        let brackets = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+        assert!(shallow(&brackets(SHALLOW_BRACKETS)));
+        assert!(!shallow(&brackets(SHALLOW_BRACKETS + 1)));
+        // Braces count too, and so do brackets inside strings.
+        let mixed = format!("{}\"[\"", "{".repeat(SHALLOW_BRACKETS));
+        assert!(!shallow(&mixed));
+        assert!(shallow(&"]".repeat(10_000)));
+    }
 }

@@ -141,7 +141,8 @@ pub(crate) struct ToolSource<'v> {
 }
 
 /// Lowers every tool's input and output schema. Definitions reached from
-/// several tools are shared when they are the same type.
+/// several tools are shared when they are the same type, and repeated
+/// shapes are named once, by [`Unshared::share`] afterwards.
 ///
 /// A long list is lowered as two halves on two threads and joined
 /// ([`join`]); the result is exactly that of one walk over the whole list.

@@ -154,6 +154,11 @@ impl Py {
     /// `str` is itself a `Sequence[str]`, so a lone string would then pass
     /// where the schema wants an array. Classes keep `list` and `dict`,
     /// since results use them too and a program may change what it gets.
+    ///
+    /// `bytes` and `range` are sequences of numbers too, so the checkers let
+    /// them through where the sandbox refuses them (with a message). The
+    /// union `list[float] | list[int]` would not, but mypy then fails to
+    /// type a literal such as `[(0, 1.5)]` from the parameter's type.
     pub(super) fn for_reading(self) -> Py {
         match self {
             Py::List(item) => {
