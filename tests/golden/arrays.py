@@ -1,13 +1,18 @@
 from __future__ import annotations
-from typing import Literal, Protocol, Sequence
+from typing import Any, Literal, Protocol, Sequence, TypedDict
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class ZoomArgsWindow(TypedDict):
+    bounds: Sequence[float]
+
 class Tools(Protocol):
     async def plot(self, *, empty: tuple[()] = ..., points: Sequence[tuple[float, float]], range: tuple[float] | tuple[float, float] = ..., series: Sequence[Sequence[float | None]] = ..., tags: tuple[str | int, ...] = ...) -> list[str]:
         """Plot points and labelled series."""
         ...
+    async def zoom(self, *, window: ZoomArgsWindow) -> Any:
+        """Zoom the plot to a window."""
 
 tools: Tools
