@@ -152,9 +152,9 @@ impl Py {
     /// covariant `Sequence` or `Mapping` instead; a tuple passes too, and
     /// the sandbox sends it as an array. Not where an item may be a string:
     /// `str` is itself a `Sequence[str]`, so a lone string would then pass
-    /// where the schema wants an array. A class is left as it is here;
-    /// the fields of one that only arguments use are made read-only
-    /// afterwards, by `read_only_where_only_read` in the module above.
+    /// where the schema wants an array. Classes keep `list` and `dict`: a
+    /// TypedDict's fields are invariant, so a `Sequence` field would refuse
+    /// a result's object with a `list` there, passed back as an argument.
     ///
     /// `bytes` and `range` are sequences of numbers too, so the checkers let
     /// them through where the sandbox refuses them (with a message). The

@@ -84,7 +84,6 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         .collect();
     let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools, &method_names);
     share_classes(&mut cv.classes, &mut signatures, &mut def_kinds);
-    read_only_where_only_read(&mut cv.classes, &signatures, &mut def_kinds);
     let mut methods: Vec<Method> = lowered
         .tools
         .iter()
@@ -260,30 +259,19 @@ fn used<'p>(
     classes: &'p [Class<'_>],
     def_kinds: &'p [DefKind],
 ) -> (Vec<bool>, Vec<bool>) {
-    let mut roots: Vec<&'p Py> = Vec::new();
+    let mut defs = vec![false; def_kinds.len()];
+    let mut used = vec![false; classes.len()];
+    let mut todo: Vec<&'p Py> = Vec::new();
     for m in methods {
         match &m.args {
             Args::Keywords { params, rest } => {
-                roots.extend(params.iter().map(|p| &p.ty));
-                roots.extend(rest);
+                todo.extend(params.iter().map(|p| &p.ty));
+                todo.extend(rest);
             }
-            Args::Dict { ty, .. } => roots.push(ty),
+            Args::Dict { ty, .. } => todo.push(ty),
         }
-        roots.push(&m.output);
+        todo.push(&m.output);
     }
-    reached(roots, classes, def_kinds)
-}
-
-/// Which definitions and classes the types `roots` name, directly or
-/// through other classes and aliases.
-fn reached<'p>(
-    roots: impl IntoIterator<Item = &'p Py>,
-    classes: &'p [Class<'_>],
-    def_kinds: &'p [DefKind],
-) -> (Vec<bool>, Vec<bool>) {
-    let mut defs = vec![false; def_kinds.len()];
-    let mut used = vec![false; classes.len()];
-    let mut todo: Vec<&'p Py> = roots.into_iter().collect();
     let class = |i: usize, used: &mut Vec<bool>, todo: &mut Vec<&'p Py>| {
         if let Some(false) = used.get(i).copied() {
             used[i] = true;
@@ -540,39 +528,6 @@ fn share_classes(
     }
 }
 
-/// Gives the classes and aliases that only arguments use the types their
-/// fields read ([`Py::for_reading`]), as the parameters themselves have:
-/// `{"filter": {"ids": ids}}` then takes a program's `list[int]` where the
-/// schema wants numbers. A class or alias a result reaches, directly or
-/// through others, keeps `list` and `dict`, since a program may change
-/// what it gets. Runs after [`share_classes`], so a shape that arguments
-/// and results share is one class, and keeps them.
-fn read_only_where_only_read(
-    classes: &mut [Class<'_>],
-    signatures: &[(Args<'_>, Py)],
-    def_kinds: &mut [DefKind],
-) {
-    let (def_read, class_read) = reached(
-        signatures.iter().map(|(_, output)| output),
-        classes,
-        def_kinds,
-    );
-    for (class, read) in classes.iter_mut().zip(class_read) {
-        if !read {
-            for field in &mut class.fields {
-                field.ty = std::mem::replace(&mut field.ty, Py::Any).for_reading();
-            }
-        }
-    }
-    for (kind, read) in def_kinds.iter_mut().zip(def_read) {
-        if let DefKind::Alias(py) = kind
-            && !read
-        {
-            *py = std::mem::replace(py, Py::Any).for_reading();
-        }
-    }
-}
-
 /// The name of a class that stands for several equal ones made at
 /// `bases`: its one or two keys, then the last word the bases share
 /// (`Args`, `Output`, `Item`), if they share one. None for a class of more
@@ -676,7 +631,7 @@ mod tests {
             "t",
             json!({
                 "type": "object",
-                "required": ["ns", "nested", "either", "words", "mixed", "ints", "m", "strs", "obj", "both"],
+                "required": ["ns", "nested", "either", "words", "mixed", "ints", "m", "strs", "obj"],
                 "properties": {
                     "ns": numbers,
                     "nested": array(numbers.clone()),
@@ -686,22 +641,11 @@ mod tests {
                     "ints": array(json!({"type": "integer"})),
                     "m": {"type": "object", "additionalProperties": numbers},
                     "strs": {"type": "object", "additionalProperties": {"type": "string"}},
-                    "obj": {"type": "object", "properties": {"inner": numbers}, "required": ["inner"]},
-                    "both": {"$ref": "#/$defs/Both"}
-                },
-                "$defs": {
-                    "Both": {"type": "object", "properties": {"shared": numbers}, "required": ["shared"]}
+                    "obj": {"type": "object", "properties": {"inner": numbers}, "required": ["inner"]}
                 }
             }),
         )
-        .with_output_schema(json!({
-            "type": "object",
-            "properties": {"out": numbers, "again": {"$ref": "#/$defs/Both"}},
-            "required": ["out", "again"],
-            "$defs": {
-                "Both": {"type": "object", "properties": {"shared": numbers}, "required": ["shared"]}
-            }
-        }));
+        .with_output_schema(json!({"type": "object", "properties": {"out": numbers}, "required": ["out"]}));
         let text = crate::render(crate::Language::Python, &[tool]);
         for expected in [
             "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n",
@@ -713,11 +657,10 @@ mod tests {
             "ns: Sequence[float], ",
             "strs: dict[str, str], ",
             "words: list[str]",
-            // A class only arguments use reads its lists too; one a result
-            // reaches keeps `list`, since a program may change what it gets.
-            "    inner: Sequence[float]\n",
+            // A class keeps `list`: a TypedDict's fields are invariant, and
+            // a result's object may be passed back as an argument.
+            "    inner: list[float]\n",
             "    out: list[float]\n",
-            "    shared: list[float]\n",
         ] {
             assert!(text.contains(expected), "{expected:?} in\n{text}");
         }
