@@ -158,19 +158,22 @@ fn main() -> ExitCode {
     // The tool list of `render` and `run-code-tool` is read first, to see
     // whether it can be worked on here (and a tokenizer for a budget loads
     // meanwhile).
-    let mut early = Early {
-        list: None,
-        counter: None,
-    };
-    if let Command::Render { file, budget, .. } | Command::RunCodeTool { file, budget, .. } =
-        &cli.command
-    {
-        early.counter = budget.map(|_| load_counter());
-        match read_input(file.as_deref()) {
-            Ok(list) => early.list = Some(list),
-            Err(message) => return exit(Ok(Err(message))),
+    let early = match &cli.command {
+        Command::Render { file, budget, .. } | Command::RunCodeTool { file, budget, .. } => {
+            let counter = budget.map(|_| load_counter());
+            match read_input(file.as_deref()) {
+                Ok(list) => Early {
+                    list: Some(list),
+                    counter,
+                },
+                Err(message) => return exit(Ok(Err(message))),
+            }
         }
-    }
+        _ => Early {
+            list: None,
+            counter: None,
+        },
+    };
     if early.list.as_ref().is_some_and(|(_, text)| shallow(text)) && main_stack_suffices() {
         let run = std::panic::AssertUnwindSafe(|| run(cli, early));
         return exit(std::panic::catch_unwind(run).map_err(drop));
