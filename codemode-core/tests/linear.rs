@@ -153,6 +153,35 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         )
     }));
     let doubling = defs(doubling);
+    // Python: argument classes that each hold the next and a list of
+    // numbers (read-only, up the whole chain), and a list of aliases that
+    // may end in a string, each a union with such a class (every one of
+    // them kept exact again).
+    let numbers_list = json!({"type": "array", "items": {"type": "number"}});
+    let read_only_chain = defs((0..n).map(|i| {
+        let next = json!({"$ref": format!("#/$defs/C{}", (i + 1) % n)});
+        (
+            format!("C{i}"),
+            json!({"type": "object", "properties": {"next": next, "xs": numbers_list}}),
+        )
+    }));
+    let mut string_aliases: Vec<(String, Value)> = (0..n)
+        .map(|i| {
+            let members = [
+                json!({"$ref": format!("#/$defs/A{}", i + 1)}),
+                json!({"type": "object", "properties": {"xs": numbers_list, "o": {"$ref": format!("#/$defs/O{i}")}}}),
+            ];
+            (format!("A{i}"), json!({"anyOf": members}))
+        })
+        .collect();
+    string_aliases.push((format!("A{n}"), json!({"type": "string"})));
+    string_aliases.extend((0..n).map(|i| {
+        (
+            format!("O{i}"),
+            json!({"type": "object", "properties": {"ys": numbers_list}}),
+        )
+    }));
+    let string_aliases = defs(string_aliases);
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -216,6 +245,20 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"x": {"allOf": array_all_of}}, "$defs": {"U": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "object"}}]}}}),
+            )],
+        ),
+        (
+            "argument classes holding read-only classes, in a cycle",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"c": {"$ref": "#/$defs/C0"}}, "$defs": read_only_chain}),
+            )],
+        ),
+        (
+            "a list of aliases that may be strings, holding read-only classes",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": {"type": "array", "items": {"$ref": "#/$defs/A0"}}}, "$defs": string_aliases}),
             )],
         ),
         (

@@ -1,5 +1,6 @@
 from __future__ import annotations
-from typing import Any, Awaitable, Callable, Literal, NotRequired, Protocol, TypedDict, overload
+from typing import Any, Awaitable, Callable, Literal, NotRequired, Protocol, Sequence, TypedDict, overload
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
@@ -11,6 +12,14 @@ class HiddenArgs(TypedDict):
 ProtoKeyArgs = TypedDict("ProtoKeyArgs", {
     "__proto__": 'str',
     "id": 'NotRequired[int]',
+})
+
+class ReadOnlyArgs(TypedDict):
+    frame: ReadOnly[ReadOnlyArgsFrame]
+
+ReadOnlyArgsFrame = TypedDict("ReadOnlyArgsFrame", {
+    "ReadOnly": 'str',
+    "xs": 'ReadOnly[Sequence[float]]',
 })
 
 class StrArgs(TypedDict, total=False):
@@ -40,6 +49,9 @@ class Tools(Protocol):
     async def with_dash(self, **kwargs: Any) -> Any: ...
     @overload
     def __getitem__(self, name: Literal["Any"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    @overload
+    def __getitem__(self, name: Literal["ReadOnly"]) -> Callable[[ReadOnlyArgs], Awaitable[Any]]:
+        """Named like the mark of a read-only field."""
     @overload
     def __getitem__(self, name: Literal["_hidden"]) -> Callable[[HiddenArgs], Awaitable[Any]]:
         """Private to a class for pyright, so reached by subscript."""

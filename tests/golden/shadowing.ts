@@ -4,6 +4,8 @@ declare const tools: {
   Any(args?: { [key: string]: unknown }): Promise<unknown>;
   // Named like the arguments of find.
   FindArgs(args?: { n?: number }): Promise<unknown>;
+  // Named like the mark of a read-only field.
+  ReadOnly(args: { frame: { ReadOnly: string; xs: number[] } }): Promise<unknown>;
   // Private to a class for pyright, so reached by subscript.
   _hidden(args: { r: string }): Promise<unknown>;
   "a\u034fb"(args?: { [key: string]: unknown }): Promise<unknown>;

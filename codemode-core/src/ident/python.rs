@@ -62,6 +62,7 @@ pub(crate) const ANNOTATION_NAMES: &[&str] = &[
     "None",
     "NotRequired",
     "Protocol",
+    "ReadOnly",
     "Required",
     "Sequence",
     "TypeAlias",

@@ -79,6 +79,9 @@ pub(super) struct Field<'a> {
     pub(super) name: &'a str,
     pub(super) ty: Py,
     pub(super) required: bool,
+    /// `ReadOnly[...]`: a field of a class the arguments read covariantly
+    /// (see [`Reading`]).
+    pub(super) read_only: bool,
     pub(super) doc: &'a Doc,
 }
 
@@ -143,56 +146,176 @@ pub(super) enum Args<'a> {
 }
 
 impl Py {
+    /// The types directly inside this one (not those of the classes and
+    /// definitions it names).
+    pub(super) fn parts(&self) -> &[Py] {
+        match self {
+            Py::List(inner)
+            | Py::TupleOf(inner)
+            | Py::Dict(inner)
+            | Py::Seq(inner)
+            | Py::Map(inner) => std::slice::from_ref(inner),
+            Py::Tuple(items) | Py::Union(items) => items,
+            Py::Any
+            | Py::Never
+            | Py::None
+            | Py::Bool
+            | Py::Int
+            | Py::Float
+            | Py::Str
+            | Py::Literal(_)
+            | Py::Class(_)
+            | Py::Def(_) => &[],
+        }
+    }
+
+    /// [`Py::parts`], to change.
+    pub(super) fn parts_mut(&mut self) -> &mut [Py] {
+        match self {
+            Py::List(inner)
+            | Py::TupleOf(inner)
+            | Py::Dict(inner)
+            | Py::Seq(inner)
+            | Py::Map(inner) => std::slice::from_mut(inner),
+            Py::Tuple(items) | Py::Union(items) => items,
+            Py::Any
+            | Py::Never
+            | Py::None
+            | Py::Bool
+            | Py::Int
+            | Py::Float
+            | Py::Str
+            | Py::Literal(_)
+            | Py::Class(_)
+            | Py::Def(_) => &mut [],
+        }
+    }
+
     /// The type as a parameter takes it. `list` and `dict` are invariant
     /// in their items, so `list[float]` refuses a variable the program
     /// typed `list[int]`, though every JSON integer is a number, and
     /// `list[A | B]` refuses a `list[A]`. A parameter only reads its
     /// argument, so where the items have narrower types a program may hold
-    /// (a float, a union, a container of those), it takes the read-only,
-    /// covariant `Sequence` or `Mapping` instead; a tuple passes too, and
-    /// the sandbox sends it as an array. Not where an item may be a string:
-    /// `str` is itself a `Sequence[str]`, so a lone string would then pass
-    /// where the schema wants an array. Classes keep `list` and `dict`: a
-    /// TypedDict's fields are invariant, so a `Sequence` field would refuse
-    /// a result's object with a `list` there, passed back as an argument.
+    /// (a float, a union, a container of those, or a class that reads its
+    /// own fields so: see [`Reading`]), it takes the read-only, covariant
+    /// `Sequence` or `Mapping` instead; a tuple passes too, and the sandbox
+    /// sends it as an array. Not where an item may be a string: `str` is
+    /// itself a `Sequence[str]`, so a lone string would then pass where the
+    /// schema wants an array.
     ///
     /// `bytes` and `range` are sequences of numbers too, so the checkers let
     /// them through where the sandbox refuses them (with a message). The
     /// union `list[float] | list[int]` would not, but mypy then fails to
     /// type a literal such as `[(0, 1.5)]` from the parameter's type.
-    pub(super) fn for_reading(self) -> Py {
+    pub(super) fn for_reading(self, reading: &Reading) -> Py {
+        let read = |py: Py| py.for_reading(reading);
         match self {
             Py::List(item) => {
-                let item = item.for_reading();
-                if item.has_narrower() && !item.admits_str() {
-                    Py::Seq(Box::new(item))
+                let narrower = reading.has_narrower(&item) && !reading.admits_str(&item);
+                let item = Box::new(read(*item));
+                if narrower {
+                    Py::Seq(item)
                 } else {
-                    Py::List(Box::new(item))
+                    Py::List(item)
                 }
             }
             Py::Dict(value) => {
-                let value = value.for_reading();
-                if value.has_narrower() {
-                    Py::Map(Box::new(value))
+                let narrower = reading.has_narrower(&value);
+                let value = Box::new(read(*value));
+                if narrower {
+                    Py::Map(value)
                 } else {
-                    Py::Dict(Box::new(value))
+                    Py::Dict(value)
                 }
             }
-            Py::TupleOf(item) => Py::TupleOf(Box::new(item.for_reading())),
-            Py::Tuple(items) => Py::Tuple(items.into_iter().map(Py::for_reading).collect()),
-            Py::Union(members) => Py::Union(members.into_iter().map(Py::for_reading).collect()),
+            Py::TupleOf(item) => Py::TupleOf(Box::new(read(*item))),
+            Py::Tuple(items) => Py::Tuple(items.into_iter().map(read).collect()),
+            Py::Union(members) => Py::Union(members.into_iter().map(read).collect()),
             other => other,
         }
     }
+}
+
+/// Which classes and aliases the arguments read covariantly, and what
+/// [`Py::for_reading`] needs to know of definitions.
+///
+/// A TypedDict's fields are invariant, so a class only the arguments use
+/// may not simply take `Sequence` fields: a result's object with a `list`
+/// there would no longer fit it when a program passes it back. Such a
+/// field is `ReadOnly[...]` (PEP 705), which makes it covariant; a class
+/// with one is *read-only* here, and so is an alias whose body changes.
+/// Holding a read-only class changes a type too: a mutable field of it, or
+/// a `list` of it, would again refuse the result's own class, so those
+/// read covariantly in turn, up to the arguments.
+pub(super) struct Reading<'k> {
+    /// By node: the classes, then the definitions (a definition that is a
+    /// class is that class's node).
+    read_only: Vec<bool>,
+    classes: usize,
+    def_kinds: &'k [DefKind],
+    /// By definition: whether a lone `str` may be of it.
+    def_str: Vec<bool>,
+}
+
+impl<'k> Reading<'k> {
+    /// Nothing read-only: what a type says alone decides.
+    pub(super) fn plain(def_kinds: &'k [DefKind]) -> Self {
+        Reading {
+            read_only: Vec::new(),
+            classes: 0,
+            def_kinds,
+            def_str: defs_admitting_str(def_kinds),
+        }
+    }
+
+    /// The same reading with the nodes marked in `read_only` (by node;
+    /// `classes` of them are classes) read-only.
+    pub(super) fn with(self, read_only: Vec<bool>, classes: usize) -> Self {
+        Reading {
+            read_only,
+            classes,
+            ..self
+        }
+    }
+
+    /// Whether node `at` is read-only.
+    pub(super) fn node_read_only(&self, at: usize) -> bool {
+        self.read_only.get(at).copied().unwrap_or(false)
+    }
+
+    /// Whether [`Py::for_reading`] would change `py`: whether it has a
+    /// `list` or `dict` that reads as `Sequence` or `Mapping`.
+    pub(super) fn changes(&self, py: &Py) -> bool {
+        match py {
+            Py::List(item) => {
+                (self.has_narrower(item) && !self.admits_str(item)) || self.changes(item)
+            }
+            Py::Dict(value) => self.has_narrower(value) || self.changes(value),
+            Py::TupleOf(item) => self.changes(item),
+            Py::Tuple(items) | Py::Union(items) => items.iter().any(|i| self.changes(i)),
+            _ => false,
+        }
+    }
+
+    /// The node a class or definition is, if `py` is one.
+    pub(super) fn node(&self, py: &Py) -> Option<usize> {
+        node_of(py, self.classes, self.def_kinds)
+    }
+
+    /// Whether the node `py` names is read-only.
+    pub(super) fn is_read_only(&self, py: &Py) -> bool {
+        self.node(py).is_some_and(|n| self.node_read_only(n))
+    }
 
     /// Whether a program is likely to hold its values as a narrower type
-    /// than this one (an `int` for a `float`, one member of a union, or a
-    /// container of those), so that a container of it typed exactly would
-    /// refuse the program's own. Not a class: a program builds its dicts
-    /// without naming the stub's classes, and checkers type them as `dict`
-    /// either way.
-    fn has_narrower(&self) -> bool {
-        match self {
+    /// than this one (an `int` for a `float`, one member of a union, a
+    /// container of those, or an object of a result's class where a
+    /// read-only class is wanted), so that a container of it typed exactly
+    /// would refuse the program's own. Not other classes: a program builds
+    /// its dicts without naming the stub's classes, and checkers type them
+    /// as `dict` either way.
+    fn has_narrower(&self, py: &Py) -> bool {
+        match py {
             Py::Float
             | Py::Union(_)
             | Py::List(_)
@@ -201,46 +324,86 @@ impl Py {
             | Py::Map(_)
             | Py::Tuple(_)
             | Py::TupleOf(_) => true,
-            Py::Any
-            | Py::Never
-            | Py::None
-            | Py::Bool
-            | Py::Int
-            | Py::Str
-            | Py::Literal(_)
-            | Py::Class(_)
-            | Py::Def(_) => false,
+            Py::Class(_) | Py::Def(_) => self.is_read_only(py),
+            Py::Any | Py::Never | Py::None | Py::Bool | Py::Int | Py::Str | Py::Literal(_) => false,
         }
     }
 
     /// Whether a lone `str` may be of this type: `str` and `Any`, a union
-    /// with one of those, or a definition (which may name a string).
-    fn admits_str(&self) -> bool {
-        match self {
-            Py::Str | Py::Any | Py::Def(_) => true,
-            Py::Union(members) => members.iter().any(Py::admits_str),
-            _ => false,
+    /// with one of those, or an alias of such a type.
+    pub(super) fn admits_str(&self, py: &Py) -> bool {
+        admits_str_by(py, &self.def_str)
+    }
+}
+
+/// Whether a lone `str` may be of `py`, given that of each definition.
+fn admits_str_by(py: &Py, def_str: &[bool]) -> bool {
+    match py {
+        Py::Str | Py::Any => true,
+        Py::Union(members) => members.iter().any(|m| admits_str_by(m, def_str)),
+        Py::Def(id) => def_str.get(*id).copied().unwrap_or(true),
+        _ => false,
+    }
+}
+
+/// Whether a lone `str` may be of each definition: an alias whose body
+/// admits one, directly or through other aliases (a cycle of aliases with
+/// no string in it admits none). One pass over the aliases' bodies, then
+/// each alias's verdict spreads to the aliases that name it.
+fn defs_admitting_str(def_kinds: &[DefKind]) -> Vec<bool> {
+    let mut named_by: Vec<Vec<usize>> = vec![Vec::new(); def_kinds.len()];
+    let mut todo = Vec::new();
+    for (id, kind) in def_kinds.iter().enumerate() {
+        let DefKind::Alias(body) = kind else { continue };
+        let mut parts = vec![body];
+        while let Some(part) = parts.pop() {
+            match part {
+                Py::Union(members) => parts.extend(members),
+                Py::Def(named) if *named < def_kinds.len() => named_by[*named].push(id),
+                Py::Str | Py::Any | Py::Def(_) => todo.push(id),
+                _ => {}
+            }
         }
+    }
+    let mut admits = vec![false; def_kinds.len()];
+    while let Some(id) = todo.pop() {
+        if !std::mem::replace(&mut admits[id], true) {
+            todo.extend(&named_by[id]);
+        }
+    }
+    admits
+}
+
+/// The node a class or definition is: classes are `0..classes`, and a
+/// definition `id` is `classes + id`, or its class's node.
+pub(super) fn node_of(py: &Py, classes: usize, def_kinds: &[DefKind]) -> Option<usize> {
+    match py {
+        Py::Class(c) => Some(*c),
+        Py::Def(id) => match def_kinds.get(*id)? {
+            DefKind::Class(c) => Some(*c),
+            DefKind::Alias(_) => Some(classes + id),
+        },
+        _ => None,
     }
 }
 
 impl Args<'_> {
     /// The arguments with each parameter's type as it reads its argument
     /// ([`Py::for_reading`]).
-    pub(super) fn for_reading(self) -> Self {
+    pub(super) fn for_reading(self, reading: &Reading) -> Self {
         match self {
             Args::Keywords { params, rest } => Args::Keywords {
                 params: params
                     .into_iter()
                     .map(|p| Field {
-                        ty: p.ty.for_reading(),
+                        ty: p.ty.for_reading(reading),
                         ..p
                     })
                     .collect(),
-                rest: rest.map(Py::for_reading),
+                rest: rest.map(|r| r.for_reading(reading)),
             },
             Args::Dict { ty, optional } => Args::Dict {
-                ty: ty.for_reading(),
+                ty: ty.for_reading(reading),
                 optional,
             },
         }
@@ -381,6 +544,7 @@ impl<'a> Convert<'a> {
                     name: prop.name,
                     ty,
                     required: prop.required,
+                    read_only: false,
                     doc: prop.doc,
                 }
             })

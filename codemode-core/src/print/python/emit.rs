@@ -15,6 +15,9 @@ pub(super) struct Printer<'a> {
     pub(super) def_names: &'a [String],
     pub(super) class_names: &'a [String],
     pub(super) imports: BTreeSet<&'static str>,
+    /// Whether a field was printed `ReadOnly` (imported from
+    /// `typing_extensions`: `typing` has it from Python 3.13 only).
+    pub(super) read_only: bool,
     pub(super) out: String,
 }
 
@@ -106,7 +109,12 @@ impl Printer<'_> {
             self.out.push_str(mark);
             self.out.push('[');
         }
-        self.ty(&field.ty);
+        if field.read_only {
+            self.read_only = true;
+            self.wrap("ReadOnly[", &field.ty);
+        } else {
+            self.ty(&field.ty);
+        }
         if mark.is_some() {
             self.out.push(']');
         }

@@ -22,6 +22,7 @@
 
 mod convert;
 mod emit;
+mod reading;
 
 use crate::ERROR_CLASS;
 use crate::canonical::python_string;
@@ -84,6 +85,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         .collect();
     let mut signatures = convert_tools(&mut cv, &lowered.defs, &lowered.tools, &method_names);
     share_classes(&mut cv.classes, &mut signatures, &mut def_kinds);
+    reading::read_arguments(&mut cv.classes, &mut def_kinds, &mut signatures);
     let mut methods: Vec<Method> = lowered
         .tools
         .iter()
@@ -194,6 +196,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
             def_names: &def_names,
             class_names: &class_names,
             imports: BTreeSet::new(),
+            read_only: false,
             out: String::new(),
         };
         for (name, item) in items {
@@ -209,6 +212,7 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     if let Some(rest) = rest {
         p.out.push_str(&rest.out);
         p.imports.extend(rest.imports);
+        p.read_only |= rest.read_only;
     }
     p.imports.insert("Protocol");
     p.imports.insert("Literal");
@@ -221,7 +225,11 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     // Annotations may name a type declared further down: postponed, they
     // are forward references for every checker.
     out.push_str("from __future__ import annotations\n");
-    let _ = writeln!(out, "from typing import {}\n", imports.join(", "));
+    let _ = writeln!(out, "from typing import {}", imports.join(", "));
+    if p.read_only {
+        out.push_str("from typing_extensions import ReadOnly\n");
+    }
+    out.push('\n');
     let kinds: Vec<String> = ErrorKind::ALL
         .iter()
         .map(|k| python_string(k.as_str()))
@@ -291,20 +299,7 @@ fn used<'p>(
                     DefKind::Alias(py) => todo.push(py),
                 }
             }
-            Py::List(inner)
-            | Py::TupleOf(inner)
-            | Py::Dict(inner)
-            | Py::Seq(inner)
-            | Py::Map(inner) => todo.push(inner),
-            Py::Tuple(items) | Py::Union(items) => todo.extend(items),
-            Py::Any
-            | Py::Never
-            | Py::None
-            | Py::Bool
-            | Py::Int
-            | Py::Float
-            | Py::Str
-            | Py::Literal(_) => {}
+            other => todo.extend(other.parts()),
         }
     }
     (defs, used)
@@ -390,15 +385,13 @@ fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (
         ..Origin::default()
     };
     let key = format!("t:{}", tool.name);
-    let args = cv
-        .args(
-            &tool.input,
-            method,
-            &format!("{base}Args"),
-            &format!("{key}:args"),
-            &origin("inputSchema"),
-        )
-        .for_reading();
+    let args = cv.args(
+        &tool.input,
+        method,
+        &format!("{base}Args"),
+        &format!("{key}:args"),
+        &origin("inputSchema"),
+    );
     let output = match &tool.output {
         Some(out) => cv.conv(
             out,
@@ -417,21 +410,7 @@ fn map_classes(py: &mut Py, to: impl Fn(usize) -> usize) {
     while let Some(py) = todo.pop() {
         match py {
             Py::Class(i) => *i = to(*i),
-            Py::List(inner)
-            | Py::TupleOf(inner)
-            | Py::Dict(inner)
-            | Py::Seq(inner)
-            | Py::Map(inner) => todo.push(inner),
-            Py::Tuple(items) | Py::Union(items) => todo.extend(items),
-            Py::Any
-            | Py::Never
-            | Py::None
-            | Py::Bool
-            | Py::Int
-            | Py::Float
-            | Py::Str
-            | Py::Literal(_)
-            | Py::Def(_) => {}
+            other => todo.extend(other.parts_mut()),
         }
     }
 }
@@ -567,6 +546,7 @@ pub(crate) fn expression<'a>(ty: &'a Ty, defs: &'a [Def]) -> String {
         def_names: &[],
         class_names: &[],
         imports: BTreeSet::new(),
+        read_only: false,
         out: String::new(),
     };
     p.ty(&py);
@@ -648,7 +628,8 @@ mod tests {
         .with_output_schema(json!({"type": "object", "properties": {"out": numbers}, "required": ["out"]}));
         let text = crate::render(crate::Language::Python, &[tool]);
         for expected in [
-            "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n",
+            "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n\
+             from typing_extensions import ReadOnly\n\n",
             "either: Sequence[int | None], ",
             "ints: list[int], ",
             "m: Mapping[str, Sequence[float]], ",
@@ -657,10 +638,58 @@ mod tests {
             "ns: Sequence[float], ",
             "strs: dict[str, str], ",
             "words: list[str]",
-            // A class keeps `list`: a TypedDict's fields are invariant, and
-            // a result's object may be passed back as an argument.
-            "    inner: list[float]\n",
+            // A class only the arguments use reads its field, read-only
+            // (a TypedDict's fields are invariant otherwise); a result's
+            // class keeps its exact type.
+            "    inner: ReadOnly[Sequence[float]]\n",
             "    out: list[float]\n",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn classes_that_hold_read_only_classes_read_them_covariantly() {
+        let numbers = json!({"type": "array", "items": {"type": "number"}});
+        let object = |props: serde_json::Value| {
+            let required: Vec<&String> = props.as_object().unwrap().keys().collect();
+            json!({"type": "object", "properties": props, "required": required})
+        };
+        let window = object(json!({"bounds": numbers, "name": {"type": "string"}}));
+        let input = object(json!({
+            "defs": {"$ref": "#/$defs/Frame"},
+            "pane": object(json!({"window": window.clone(), "windows": {"type": "array", "items": window}})),
+            "shown": {"$ref": "#/$defs/Shown"},
+            "texts": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Loose"}]}},
+            "exact": {"$ref": "#/$defs/Kept"}
+        }));
+        let mut input = input;
+        input["$defs"] = json!({
+            "Frame": object(json!({"at": numbers})),
+            "Shown": {"anyOf": [{"$ref": "#/$defs/Frame"}, {"type": "null"}]},
+            "Loose": object(json!({"inner": object(json!({"xs": numbers}))})),
+            "Kept": object(json!({"ys": numbers}))
+        });
+        let mut output = object(json!({"kept": {"$ref": "#/$defs/Kept"}}));
+        output["$defs"] = json!({"Kept": object(json!({"ys": numbers}))});
+        let tool = ToolDef::new("t", input).with_output_schema(output);
+        let text = crate::render(crate::Language::Python, &[tool]);
+        for expected in [
+            // Changed by reading alone.
+            "class Frame(TypedDict):\n    at: ReadOnly[Sequence[float]]\n",
+            "    bounds: ReadOnly[Sequence[float]]\n    name: str\n",
+            // Holding a read-only class: the field, and a list of it.
+            "    window: ReadOnly[Window]\n    windows: ReadOnly[Sequence[Window]]\n",
+            // An alias of a read-only class, and a parameter of it.
+            "Shown: TypeAlias = 'Frame | None'",
+            "shown: Shown",
+            // A list whose items may be strings keeps `list`, and what it
+            // holds stays exact.
+            "texts: list[str | Loose]",
+            "class Loose(TypedDict):\n    inner: LooseInner\n",
+            "class LooseInner(TypedDict):\n    xs: list[float]\n",
+            // What a result reaches stays exact.
+            "class Kept(TypedDict):\n    ys: list[float]\n",
         ] {
             assert!(text.contains(expected), "{expected:?} in\n{text}");
         }
