@@ -5,8 +5,10 @@
 //! every key can be one, and one TypedDict otherwise.
 //!
 //! It is made in steps: `convert` turns the shared IR into `Py` trees and
-//! classes, this module shares equal classes and names them (the rules of
-//! what Python can spell bare are in `crate::ident::python`), and `emit`
+//! classes, this module shares equal classes, `reading` gives the arguments
+//! the types they read (`Sequence` for a list of numbers, `ReadOnly` fields
+//! in a class only arguments use), this module names the classes (the rules
+//! of what Python can spell bare are in `crate::ident::python`), and `emit`
 //! prints. Python cannot say everything TypeScript
 //! can, and every such decision is made in `convert`:
 //! - a nested object becomes a named TypedDict (Python has no anonymous
