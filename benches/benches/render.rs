@@ -3,7 +3,9 @@
 //! per-tool cost directly.
 
 use codemode::{Catalog, Language, render};
-use codemode_benches::{corpus, deep, long_union, wide, wide_all_of};
+use codemode_benches::{
+    corpus, deep, float_definitions, long_union, repeated_enum, wide, wide_all_of,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -56,6 +58,10 @@ fn extremes(c: &mut Criterion) {
         // Two sizes, so that the time per member can be compared.
         ("all-of-2000", wide_all_of(2_000)),
         ("all-of-8000", wide_all_of(8_000)),
+        ("repeated-enum-5000", repeated_enum(5_000)),
+        ("repeated-enum-20000", repeated_enum(20_000)),
+        ("float-definitions-5000", float_definitions(5_000)),
+        ("float-definitions-20000", float_definitions(20_000)),
     ] {
         for lang in [Language::TypeScript, Language::Python] {
             group.bench_function(format!("{name}/{lang}"), |b| {

@@ -163,6 +163,42 @@ pub fn wide_all_of(members: usize) -> Vec<ToolDef> {
     ]
 }
 
+/// One tool whose argument is an enum of `values` distinct strings and as
+/// many copies of the last: each copy must be found a duplicate cheaply.
+pub fn repeated_enum(values: usize) -> Vec<ToolDef> {
+    let mut members: Vec<Value> = (0..values).map(|i| json!(format!("v{i}"))).collect();
+    members.extend(std::iter::repeat_n(
+        json!(format!("v{}", values - 1)),
+        values,
+    ));
+    vec![
+        ToolDef::new(
+            "repeated",
+            json!({"type": "object", "properties": {"x": {"enum": members}}}),
+        )
+        .with_description("An enum that repeats one value."),
+    ]
+}
+
+/// One tool with `definitions` definitions, one per property, each a
+/// float literal that Python widens and records: deciding which records
+/// to keep must not try every record against every definition.
+pub fn float_definitions(definitions: usize) -> Vec<ToolDef> {
+    let defs: serde_json::Map<String, Value> = (0..definitions)
+        .map(|i| (format!("D{i}"), json!({"enum": [i as f64 + 0.5]})))
+        .collect();
+    let properties: serde_json::Map<String, Value> = (0..definitions)
+        .map(|i| (format!("p{i}"), json!({"$ref": format!("#/$defs/D{i}")})))
+        .collect();
+    vec![
+        ToolDef::new(
+            "floats",
+            json!({"type": "object", "properties": properties, "$defs": defs}),
+        )
+        .with_description("A definition per property."),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

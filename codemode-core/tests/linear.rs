@@ -182,6 +182,53 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         )
     }));
     let string_aliases = defs(string_aliases);
+    // Long text copied into many places: keys, names and pointers must
+    // not be repeated for every node below them.
+    let long = "k".repeat(20 * n);
+    let enum_values: Vec<String> = (0..n).map(|j| format!("c{j}")).collect();
+    let required_keys: Vec<String> = (0..n).map(|i| format!("r{i}")).collect();
+    let long_key_union = json!({"anyOf": [
+        {"type": "object", "properties": {long.clone(): {"type": "string"}}},
+        {"type": "string"}
+    ]});
+    let referenced_with_keywords = defs((0..n).map(|i| {
+        (
+            format!("p{i}"),
+            json!({"$ref": "#/$defs/U", "required": ["y"]}),
+        )
+    }));
+    let pair = |i: usize| json!({"type": "object", "properties": {"a": {"type": "string"}, format!("b{i}"): {"type": "integer"}}});
+    let nested_pairs = defs((0..n).map(|i| (format!("p{i}"), pair(i))));
+    let shape = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+    let mut named_after_a_long_key = vec![tool(
+        "a",
+        json!({"type": "object", "properties": {long.clone(): shape}}),
+    )];
+    named_after_a_long_key.extend((0..n).map(|i| {
+        tool(
+            &format!("t{i}"),
+            json!({"type": "object", "properties": {"x": shape, format!("y{i}"): {"type": "string"}}}),
+        )
+    }));
+    let long_doc = json!({"type": "object", "properties": {
+        "k": {"type": "string", "description": "word ".repeat(5 * n)},
+        "z": {"type": "integer"}
+    }});
+    let merged_long_doc = defs((0..n).map(|i| {
+        let own = json!({"type": "object", "properties": {format!("y{i}"): {"type": "integer"}}});
+        (
+            format!("p{i}"),
+            json!({"allOf": [{"$ref": "#/$defs/X"}, own]}),
+        )
+    }));
+    let floats_under_a_long_key =
+        defs((0..n).map(|i| (format!("c{i}"), json!({"const": i as f64 + 0.5}))));
+    let branches = defs((0..n).map(|i| {
+        (
+            format!("d{i}"),
+            json!({"properties": {"x": {"const": format!("v{i}")}}}),
+        )
+    }));
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -266,6 +313,52 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"x": {"allOf": wide_all_of}}}),
+            )],
+        ),
+        (
+            "required keys without properties beside a long enum for other keys",
+            vec![tool(
+                "t",
+                json!({"type": "object", "additionalProperties": {"enum": enum_values}, "required": required_keys}),
+            )],
+        ),
+        (
+            "a union with a long key behind references with keywords",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": referenced_with_keywords, "$defs": {"U": long_key_union}}),
+            )],
+        ),
+        (
+            "a long tool name over many nested objects",
+            vec![tool(
+                &format!("t{long}"),
+                json!({"type": "object", "properties": nested_pairs}),
+            )],
+        ),
+        (
+            "a shared shape first met under a long key",
+            named_after_a_long_key,
+        ),
+        (
+            "allOf merging a definition with a long description into many places",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": merged_long_doc, "$defs": {"X": long_doc}}),
+            )],
+        ),
+        (
+            "recorded literals under a long key",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {long.clone(): {"type": "object", "properties": floats_under_a_long_key}}}),
+            )],
+        ),
+        (
+            "one key in many conditional branches",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "dependentSchemas": branches}),
             )],
         ),
     ]

@@ -111,18 +111,27 @@ fn is_prefix_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')
 }
 
+/// Longest name (in bytes, all ASCII) a type is given from a tool's name,
+/// a key or a definition's, before a number tells equal ones apart. A
+/// generated name is printed at every use of its type, so a name as long
+/// as its input would make the SDK grow with the input times the uses.
+pub(crate) const MAX_NAME: usize = 64;
+
 /// `get-weather_now` → `GetWeatherNow`: ASCII letters and digits of the
-/// input, each run capitalised. Never empty and never starts with a digit.
+/// input, each run capitalised, at most [`MAX_NAME`] of them. Never empty
+/// and never starts with a digit.
 pub(crate) fn pascal_case(name: &str) -> String {
     let mut out = String::new();
     for word in name
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|w| !w.is_empty())
     {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            out.push(first.to_ascii_uppercase());
-            out.push_str(chars.as_str());
+        // ASCII: a byte is a character.
+        let word = &word[..word.len().min(MAX_NAME - out.len())];
+        out.push(word.as_bytes()[0].to_ascii_uppercase().into());
+        out.push_str(&word[1..]);
+        if out.len() == MAX_NAME {
+            break;
         }
     }
     if out.is_empty() {
@@ -164,25 +173,30 @@ pub fn server_prefix(server: &str, configured: Option<&str>, alone: bool) -> Str
 
 /// Assigns one name to each request `(base, key)`.
 ///
-/// A base that is free, not reserved and asked for by one key only is used as
-/// it is. The rest are settled in order of `(base, key)`, which depends only on
-/// the set of requests: a reserved base gets `Type` appended, and a taken one
-/// the first free number from 2. Equal keys must not repeat.
+/// A base longer than [`MAX_NAME`] is cut to that length first (bases are
+/// ASCII). A base that is free, not reserved and asked for by one key only
+/// is used as it is. The rest are settled in order of `(base, key)`, which
+/// depends only on the set of requests: a reserved base gets `Type`
+/// appended, and a taken one the first free number from 2. Equal keys must
+/// not repeat.
 pub(crate) fn assign(
     requests: &[(String, String)],
     reserved: impl Fn(&str) -> bool,
 ) -> Vec<String> {
+    let requests: Vec<(&str, &str)> = (requests.iter())
+        .map(|(base, key)| (base.get(..MAX_NAME).unwrap_or(base), key.as_str()))
+        .collect();
     // Only looked up, never iterated, so hashing cannot reorder anything.
     let mut demand: HashMap<&str, usize> = HashMap::with_capacity(requests.len());
-    for (base, _) in requests {
-        *demand.entry(base.as_str()).or_default() += 1;
+    for &(base, _) in &requests {
+        *demand.entry(base).or_default() += 1;
     }
     let mut taken: HashSet<String> = HashSet::with_capacity(requests.len());
     let mut names: Vec<Option<String>> = vec![None; requests.len()];
-    for (i, (base, _)) in requests.iter().enumerate() {
-        if demand[base.as_str()] == 1 && !reserved(base) {
-            taken.insert(base.clone());
-            names[i] = Some(base.clone());
+    for (i, &(base, _)) in requests.iter().enumerate() {
+        if demand[base] == 1 && !reserved(base) {
+            taken.insert(base.to_owned());
+            names[i] = Some(base.to_owned());
         }
     }
     let mut rest: Vec<usize> = (0..requests.len())
@@ -194,11 +208,11 @@ pub(crate) fn assign(
     // cost one step each, not a count from 2 each.
     let mut next: HashMap<String, u64> = HashMap::new();
     for i in rest {
-        let base = &requests[i].0;
+        let base = requests[i].0;
         let stem = if reserved(base) {
             format!("{base}Type")
         } else {
-            base.clone()
+            base.to_owned()
         };
         // Free: not taken, not reserved, and not another request's own base.
         let free = |name: &str| {
@@ -225,6 +239,19 @@ pub(crate) fn assign(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_names_are_cut_and_cut_names_stay_apart() {
+        assert_eq!(pascal_case("get-weather_now"), "GetWeatherNow");
+        let long = pascal_case(&format!("list {}", "x".repeat(10_000)));
+        assert_eq!(long.len(), MAX_NAME);
+        assert!(long.starts_with("ListXxx"));
+        // Two requests whose bases agree in their first MAX_NAME bytes.
+        let a = format!("{long}Args");
+        let b = format!("{long}Output");
+        let names = assign(&[(a, "a".into()), (b, "b".into())], |_| false);
+        assert_eq!(names, [long.clone(), format!("{long}2")]);
+    }
 
     #[test]
     fn every_default_prefix_is_a_valid_prefix() {

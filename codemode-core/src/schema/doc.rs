@@ -172,6 +172,9 @@ fn same_words(title: &str, name: &str) -> bool {
     words(title) == words(name)
 }
 
+/// How many mentions of "default" in one text [`states_default`] tries.
+const DEFAULT_MENTIONS: usize = 16;
+
 /// Whether `text` already gives `value` as the default: the word
 /// "default" (or "defaults"), then only punctuation and the words "is",
 /// "to", "value" and "of", then the value itself as a whole word (a
@@ -202,41 +205,47 @@ fn states_default(text: &str, value: &Json<'_>) -> bool {
     if value.is_empty() || !text.is_ascii() || !value.is_ascii() {
         return false;
     }
-    // "default" in any case; the value as written.
+    // "default" in any case; the value as written. Only the first few
+    // mentions are tried, each against the whole value: a text that says
+    // "default" thousands of times would otherwise cost that many times
+    // the value (the note is then kept, which says nothing wrong).
     let lower = text.to_ascii_lowercase();
-    lower.match_indices("default").any(|(at, _)| {
-        let after = at + "default".len();
-        let mut rest = &text[after..];
-        rest = rest.strip_prefix(['s', 'S']).unwrap_or(rest);
-        loop {
-            rest = rest.trim_start_matches([' ', ':', '=', '(', '"', '\'', '`']);
-            let word = rest
-                .split(|c: char| !c.is_ascii_alphabetic())
-                .next()
-                .unwrap_or("");
-            if matches!(
-                word.to_ascii_lowercase().as_str(),
-                "is" | "to" | "value" | "of"
-            ) {
-                rest = &rest[word.len()..];
-            } else {
-                break;
-            }
-        }
-        // The whole value: `1` is not the start of `1.5`, nor `fast` of
-        // `fast-path`.
-        rest.strip_prefix(value).is_some_and(|after| {
-            let mut next = after.chars();
-            match next.next() {
-                None => true,
-                Some(c) if c.is_ascii_alphanumeric() => false,
-                Some('.' | '-' | '_' | '/' | ':') => {
-                    !next.next().is_some_and(|c| c.is_ascii_alphanumeric())
+    lower
+        .match_indices("default")
+        .take(DEFAULT_MENTIONS)
+        .any(|(at, _)| {
+            let after = at + "default".len();
+            let mut rest = &text[after..];
+            rest = rest.strip_prefix(['s', 'S']).unwrap_or(rest);
+            loop {
+                rest = rest.trim_start_matches([' ', ':', '=', '(', '"', '\'', '`']);
+                let word = rest
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .next()
+                    .unwrap_or("");
+                if ["is", "to", "value", "of"]
+                    .iter()
+                    .any(|filler| word.eq_ignore_ascii_case(filler))
+                {
+                    rest = &rest[word.len()..];
+                } else {
+                    break;
                 }
-                Some(_) => true,
             }
+            // The whole value: `1` is not the start of `1.5`, nor `fast` of
+            // `fast-path`.
+            rest.strip_prefix(value).is_some_and(|after| {
+                let mut next = after.chars();
+                match next.next() {
+                    None => true,
+                    Some(c) if c.is_ascii_alphanumeric() => false,
+                    Some('.' | '-' | '_' | '/' | ':') => {
+                        !next.next().is_some_and(|c| c.is_ascii_alphanumeric())
+                    }
+                    Some(_) => true,
+                }
+            })
         })
-    })
 }
 
 /// The keywords a doc comment notes, in the order it notes them (`format`

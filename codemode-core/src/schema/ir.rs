@@ -4,8 +4,9 @@
 //! spell them. Unions and intersections are built through [`union`] and
 //! [`intersection`], which keep them flat and free of redundant members.
 
-use foldhash::{HashSet, HashSetExt};
+use foldhash::{HashMap, HashMapExt};
 use serde_json::Number;
+use std::collections::hash_map::Entry;
 
 /// Index of a named type in [`super::Lowered::defs`].
 pub type DefId = usize;
@@ -426,9 +427,20 @@ fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
             }
         }
     } else {
-        let mut seen = HashSet::with_capacity(members.len());
+        // The first member with each hash: a member whose hash was seen is
+        // compared with that one, and only when they differ (two types
+        // whose hashes collide) with every member kept, so that many
+        // copies of one member cost one comparison each.
+        let mut first: HashMap<u64, usize> = HashMap::with_capacity(members.len());
         for ty in members {
-            if seen.insert(hash_of(&ty)) || !unique.contains(&ty) {
+            let kept = match first.entry(hash_of(&ty)) {
+                Entry::Vacant(slot) => {
+                    slot.insert(unique.len());
+                    false
+                }
+                Entry::Occupied(at) => unique[*at.get()] == ty || unique.contains(&ty),
+            };
+            if !kept {
                 unique.push(ty);
             }
         }
@@ -438,6 +450,47 @@ fn finish(members: Vec<Ty>, empty: Ty, many: impl FnOnce(Vec<Ty>) -> Ty) -> Ty {
         1 => unique.pop().unwrap_or(empty),
         _ => many(unique),
     }
+}
+
+/// Bytes of text that weigh as much as one type in [`weight`].
+const BYTES_PER_WEIGHT: usize = 16;
+
+/// What copying `ty` costs, in types: each type it holds (itself
+/// included) counts one, and its text (keys, descriptions, notes and
+/// string literals) one for every [`BYTES_PER_WEIGHT`] bytes, so that a
+/// budget for copies bounds the text they print too.
+pub(crate) fn weight(ty: &Ty) -> usize {
+    weight_within(ty, usize::MAX).unwrap_or(usize::MAX)
+}
+
+/// [`weight`], when at most `limit`; it stops counting past that.
+pub(crate) fn weight_within(ty: &Ty, limit: usize) -> Option<usize> {
+    fn count(ty: &Ty, left: &mut usize) -> bool {
+        let text = match ty {
+            Ty::Lit(Lit::Str(s)) => s.len(),
+            _ => 0,
+        };
+        let Some(rest) = left.checked_sub(1 + text / BYTES_PER_WEIGHT) else {
+            return false;
+        };
+        *left = rest;
+        let mut within = true;
+        super::share::each_child(ty, &mut |child, step| {
+            if let super::share::Step::Property(prop) = step {
+                let text = prop.name.len()
+                    + prop.doc.text.as_ref().map_or(0, String::len)
+                    + prop.doc.notes.iter().map(|(_, v)| v.len()).sum::<usize>();
+                match left.checked_sub(text / BYTES_PER_WEIGHT) {
+                    Some(rest) => *left = rest,
+                    None => within = false,
+                }
+            }
+            within = within && count(child, left);
+        });
+        within
+    }
+    let mut left = limit;
+    count(ty, &mut left).then(|| limit - left)
 }
 
 fn hash_of(ty: &Ty) -> u64 {

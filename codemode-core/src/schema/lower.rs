@@ -10,9 +10,10 @@ use super::doc::{Place, doc_of};
 use super::identity::Identities;
 use super::ir::{
     BareKind, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
+    weight_within,
 };
 use super::keywords::{Branch, Keywords, Kw};
-use super::pointer::{local_pointer, push_segment, unescape_segment};
+use super::pointer::{REPORT_MAX, for_report, local_pointer, push_segment, unescape_segment};
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
@@ -31,7 +32,7 @@ use implied::{
     described_kinds, either, implied_kind, members_mention_other_kinds, with_every_other_kind,
 };
 
-use intersections::{bound_kinds, covers, settle};
+use intersections::{Cover, bound_kinds, settle};
 
 /// How many schema levels one type expression may nest before the rest of
 /// that branch becomes the escape hatch. Each named definition starts again.
@@ -68,6 +69,19 @@ const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` descri
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
      SDK cannot say, so it leaves the oneOf out";
+
+/// Why required keys that no property describes were left as any value
+/// (see [`Walk::lower_object`]).
+const UNDESCRIBED_TOO_LARGE: &str = "required keys that no property describes hold what the \
+     object's other keys hold, whose type is too large to spell out for each of them, so the \
+     SDK admits any value there";
+
+/// A type small enough that each required key the properties leave out
+/// may take a copy of it, however many there are (in [`weight_within`] units).
+const UNDESCRIBED_SMALL: usize = 16;
+
+/// How much one object's required keys may copy of a larger type, in all.
+const UNDESCRIBED_COPIES: usize = 1 << 14;
 
 /// Why implied members were left out of an intersection.
 const IMPLIED_LEFT_OUT: &str = "keywords without `type` apply only to objects or arrays, and the \
@@ -613,7 +627,7 @@ impl<'v> Walk<'v> {
 
     fn record(&mut self, site: &Site<'_>, ptr: &str, reason: String, typescript_only: bool) {
         let degradation = Degradation {
-            tool: site.tool.to_owned(),
+            tool: for_report(site.tool),
             pointer: report_pointer(site, ptr),
             reason,
         };
@@ -784,7 +798,7 @@ impl<'v> Walk<'v> {
                 .collect()
         };
         let origin = Origin {
-            tool: site.tool.to_owned(),
+            tool: for_report(site.tool),
             pointer: report_pointer(site, ptr),
             implied,
             reference_typed: false,
@@ -1244,6 +1258,20 @@ impl<'v> Walk<'v> {
             Extra::Values(ty) => ty.as_ref(),
             Extra::Unspecified | Extra::Closed => &Ty::Unknown,
         };
+        // Each key takes a copy, so a large type is copied only while the
+        // copies stay within a bound: past it, output would grow with the
+        // keys times the type.
+        let copies = required.iter().filter(|(_, described)| !described).count();
+        let undescribed = match weight_within(undescribed, UNDESCRIBED_COPIES) {
+            _ if copies < 2 => undescribed,
+            Some(w) if w <= UNDESCRIBED_SMALL || w * (copies - 1) <= UNDESCRIBED_COPIES => {
+                undescribed
+            }
+            _ => {
+                self.degrade(site, ptr, UNDESCRIBED_TOO_LARGE);
+                &Ty::Unknown
+            }
+        };
         let described = out.len();
         for (name, _) in required.iter().filter(|(_, described)| !described) {
             out.push(Prop {
@@ -1260,8 +1288,9 @@ impl<'v> Walk<'v> {
         if let Extra::Values(values) = &extra
             && !self.checking
         {
+            let cover = Cover::new(values);
             let wider: Vec<&str> = (out.iter())
-                .filter(|p| !covers(values, &p.ty))
+                .filter(|p| !cover.covers(&p.ty))
                 .map(|p| p.name.as_str())
                 .collect();
             if !wider.is_empty() {
@@ -1307,6 +1336,10 @@ impl<'v> Walk<'v> {
         }
         let own = out.len();
         let mut added: HashMap<&'v str, usize> = HashMap::default();
+        // The types later branches give each added key (by its place after
+        // `own`), joined once at the end: a union rebuilt at every branch
+        // would copy the members so far each time.
+        let mut more: Vec<Vec<Ty>> = Vec::new();
         for (member, branch) in branches {
             let Json::Object(fields) = branch.schema else {
                 continue;
@@ -1327,9 +1360,10 @@ impl<'v> Walk<'v> {
                 at.extend(["properties", name]);
                 let ty = self.child(site, schema, ptr, &at, depth);
                 match added.get(name) {
-                    Some(&i) => out[i].ty = union(vec![std::mem::take(&mut out[i].ty), ty]),
+                    Some(&i) => more[i - own].push(ty),
                     None => {
                         added.insert(name, out.len());
+                        more.push(Vec::new());
                         let place = Place::Property {
                             name,
                             required: false,
@@ -1342,6 +1376,14 @@ impl<'v> Walk<'v> {
                         });
                     }
                 }
+            }
+        }
+        for (prop, later) in out[own..].iter_mut().zip(more) {
+            if !later.is_empty() {
+                let mut members = Vec::with_capacity(later.len() + 1);
+                members.push(std::mem::take(&mut prop.ty));
+                members.extend(later);
+                prop.ty = union(members);
             }
         }
         if out.len() > own {
@@ -1453,13 +1495,13 @@ impl<'v> Walk<'v> {
                 };
                 // Names are settled in key order: by pointer, then by the
                 // first tool (by name) that reaches the definition.
-                let order = format!("{pointer}\n{}\n{key}", site.tool);
+                let order = format!("{}\n{}\n{key}", for_report(&pointer), for_report(site.tool));
                 self.defs.push(Def {
                     base,
                     key: order,
                     ty: Ty::Unknown,
                     doc: Doc::default(),
-                    tool: site.tool.to_owned(),
+                    tool: for_report(site.tool),
                     pointer: report_pointer(site, &pointer),
                 });
                 self.by_key.insert(key, id);
@@ -1556,9 +1598,12 @@ fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
 /// A pointer inside a tool's schema, as reported: `/inputSchema/properties/x`.
 fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
     if site.field.is_empty() {
-        ptr.to_owned()
-    } else {
+        for_report(ptr)
+    } else if ptr.len() + site.field.len() < REPORT_MAX {
         format!("/{}{}", site.field, ptr)
+    } else {
+        // Cut before joining, so that a long pointer is not copied whole.
+        for_report(&format!("/{}{}", site.field, for_report(ptr)))
     }
 }
 

@@ -8,8 +8,8 @@ mod lower;
 mod pointer;
 mod share;
 
-pub(crate) use ir::intersection;
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
+pub(crate) use ir::{intersection, weight_within};
 #[cfg(feature = "check")]
 pub(crate) use lower::lower_for_check;
 
@@ -69,5 +69,5 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
 }
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};
-pub(crate) use pointer::push_segment;
+pub(crate) use pointer::{for_report, push_segment};
 pub(crate) use share::each_child;

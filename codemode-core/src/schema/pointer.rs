@@ -52,3 +52,42 @@ pub(crate) fn push_segment(ptr: &mut String, segment: &str) {
         }
     }
 }
+
+/// Longest tool name or pointer a degradation (or a type's origin) keeps
+/// in full, in bytes. Each node of a schema may record one, so a longer
+/// one is cut ([`for_report`]): a long key or tool name copied into every
+/// record below it would make memory grow with the input times the
+/// records.
+pub(crate) const REPORT_MAX: usize = 256;
+
+/// `s` as a degradation reports it: in full up to [`REPORT_MAX`] bytes,
+/// else its start and its end with `…` between.
+pub(crate) fn for_report(s: &str) -> String {
+    if s.len() <= REPORT_MAX {
+        return s.to_owned();
+    }
+    let mut head = REPORT_MAX * 5 / 8;
+    while !s.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = s.len() - REPORT_MAX / 4;
+    while !s.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!("{}…{}", &s[..head], &s[tail..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_reports_keep_their_ends_and_cut_at_characters() {
+        assert_eq!(for_report("/properties/a"), "/properties/a");
+        let long = format!("/properties/{}/properties/end", "é".repeat(400));
+        let cut = for_report(&long);
+        assert!(cut.len() <= REPORT_MAX + '…'.len_utf8(), "{}", cut.len());
+        assert!(cut.starts_with("/properties/é") && cut.ends_with("/properties/end"));
+        assert!(cut.contains('…'));
+    }
+}

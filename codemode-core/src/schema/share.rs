@@ -20,6 +20,7 @@
 
 use super::ir::{Doc, Extra, Prop, Ty};
 use super::lower::{Def, Lowered, LoweredTool, Renumber};
+use super::pointer::for_report;
 use crate::ident::pascal_case;
 use foldhash::{HashMap, HashMapExt};
 use hashes::{Keyed, TreeHashes};
@@ -490,8 +491,8 @@ fn count_described<'t>(
             doc: key.key.1.clone(),
             hash: key.hash,
             base: pascal_case(d.name),
-            tool: d.tool.to_owned(),
-            pointer: d.pointer.to_owned(),
+            tool: for_report(d.tool),
+            pointer: for_report(d.pointer),
             order: d.order,
         })
         .collect();
@@ -629,8 +630,8 @@ fn count(lowered: &Lowered, hashed: &ToolHashes) -> (Vec<Shape>, Vec<TreeHashes>
             hash: key.hash,
             def: s.def,
             base: s.ctx.as_ref().map(Ctx::base).unwrap_or_default(),
-            tool: s.ctx.map(|c| c.tool.to_owned()).unwrap_or_default(),
-            pointer: s.ctx.map(|c| c.pointer.to_owned()).unwrap_or_default(),
+            tool: s.ctx.map(|c| for_report(c.tool)).unwrap_or_default(),
+            pointer: s.ctx.map(|c| for_report(c.pointer)).unwrap_or_default(),
             order: s.order,
         })
         .collect();

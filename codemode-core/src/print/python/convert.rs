@@ -5,18 +5,21 @@ use crate::canonical::{json_string, python_string};
 use crate::ident::pascal_case;
 use crate::ident::python::is_keyword_param;
 use crate::print::inline::Inlining;
-use crate::schema::{Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty};
+use crate::schema::{
+    Def, Degradation, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, for_report, weight_within,
+};
 use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 
 /// Most alternatives an `allOf` over unions may expand into before it
 /// falls to the escape hatch.
 pub(super) const MAX_MERGED_ALTERNATIVES: usize = 16;
 
-/// Most properties that `allOf` merges may copy in one render. A merged
-/// TypedDict repeats the properties of every part, so one large definition
-/// merged into many places would make the stub grow with their product;
-/// past this budget each further merge is the escape hatch.
-pub(super) const MAX_MERGED_PROPS: usize = 1 << 17;
+/// How much `allOf` merges may copy in one render, in [`weight_within`] units: a
+/// merged TypedDict repeats the properties of every part, their keys,
+/// docs and types, so one large definition merged into many places would
+/// make the stub grow with their product; past this budget each further
+/// merge is the escape hatch.
+pub(super) const MAX_MERGED: usize = 1 << 18;
 
 /// How many optional trailing tuple elements are spelled as a union of
 /// fixed-length tuples; more widen to `tuple[T, ...]`.
@@ -419,6 +422,26 @@ impl Args<'_> {
     }
 }
 
+/// A name as a class's key holds it (a tool's, a property's): in full up
+/// to 64 bytes, else its start and a hash of the whole. Every class below
+/// a property copies its key, so keys stay short however long the names,
+/// and names that differ keep keys that differ.
+pub(super) fn key_part(name: &str) -> std::borrow::Cow<'_, str> {
+    const FULL: usize = 64;
+    if name.len() <= FULL {
+        return name.into();
+    }
+    let mut head = FULL / 2;
+    while !name.is_char_boundary(head) {
+        head -= 1;
+    }
+    // FNV-1a: the same on every machine and in every run.
+    let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{}~{hash:016x}", &name[..head]).into()
+}
+
 /// Turns IR into [`Py`], creating a class for each object with properties.
 pub(super) struct Convert<'a> {
     pub(super) defs: &'a [Def],
@@ -426,8 +449,10 @@ pub(super) struct Convert<'a> {
     pub(super) standalone: bool,
     /// In one-expression mode, the definitions being spelled out in place.
     inlining: Option<Inlining>,
-    /// Properties `allOf` merges may still copy ([`MAX_MERGED_PROPS`]).
+    /// What `allOf` merges may still copy ([`MAX_MERGED`]).
     pub(super) merge_budget: usize,
+    /// What merging each object costs, by its address ([`Convert::merge_cost`]).
+    merge_costs: HashMap<usize, usize>,
     /// The intersections being merged into classes now, by address, each
     /// with whether it was met again inside its own merge (it then refers
     /// to itself through a reference).
@@ -446,7 +471,8 @@ impl<'a> Convert<'a> {
             defs,
             standalone,
             inlining: standalone.then(|| Inlining::new(defs)),
-            merge_budget: MAX_MERGED_PROPS,
+            merge_budget: MAX_MERGED,
+            merge_costs: HashMap::new(),
             merging: Vec::new(),
             classes: Vec::new(),
             degradations: Vec::new(),
@@ -490,11 +516,42 @@ impl<'a> Convert<'a> {
         }
     }
 
+    /// What merging `parts` copies, in [`weight_within`] units: each property,
+    /// with its key, doc and type. Counted up to what the budget has left
+    /// (a merge past it is refused whatever its cost), and remembered per
+    /// object, so that refusing many merges of one large object costs
+    /// little each time.
+    fn merge_cost<'o>(&mut self, parts: impl Iterator<Item = &'o Object>) -> usize {
+        let mut cost = 0usize;
+        for part in parts {
+            let at = part as *const Object as usize;
+            let one = match self.merge_costs.get(&at) {
+                Some(&known) => known,
+                None => {
+                    let limit = self.merge_budget.saturating_add(1);
+                    let one = (part.props.iter())
+                        .map(|p| {
+                            let text = p.name.len() + p.doc.text.as_ref().map_or(0, String::len);
+                            1 + text / 16 + weight_within(&p.ty, limit).unwrap_or(limit)
+                        })
+                        .fold(0, usize::saturating_add);
+                    // Only a full count is the object's own.
+                    if one <= self.merge_budget {
+                        self.merge_costs.insert(at, one);
+                    }
+                    one
+                }
+            };
+            cost = cost.saturating_add(one);
+        }
+        cost
+    }
+
     /// Records a degradation at `origin`.
     fn record(&mut self, origin: &Origin, reason: &str) {
         self.degradations.push(Degradation {
-            tool: origin.tool.clone(),
-            pointer: origin.pointer.clone(),
+            tool: for_report(&origin.tool),
+            pointer: for_report(&origin.pointer),
             reason: reason.to_owned(),
         });
     }
@@ -534,7 +591,7 @@ impl<'a> Convert<'a> {
                     || {
                         (
                             format!("{base}{}", pascal_case(prop.name)),
-                            format!("{key}/{}", prop.name),
+                            format!("{key}/{}", key_part(prop.name)),
                         )
                     },
                     origin,
@@ -562,23 +619,26 @@ impl<'a> Convert<'a> {
             return;
         }
         self.placed.resize(self.degradations.len(), false);
+        // As the records hold it.
+        let pointer = for_report(pointer);
         for (d, placed) in self
             .degradations
             .iter_mut()
             .zip(&mut self.placed)
             .skip(recorded)
         {
-            let rest = match d.pointer.strip_prefix(pointer) {
+            let rest = match d.pointer.strip_prefix(pointer.as_str()) {
                 Some("") => "",
                 Some(rest) if *placed => rest,
                 _ => continue,
             };
-            let mut moved = String::with_capacity(d.pointer.len() + name.len() + 12);
-            moved.push_str(pointer);
+            // Each part cut first, so that a long key is not copied whole
+            // into every record below it.
+            let mut moved = pointer.clone();
             crate::schema::push_segment(&mut moved, "properties");
-            crate::schema::push_segment(&mut moved, name);
+            crate::schema::push_segment(&mut moved, &for_report(name));
             moved.push_str(rest);
-            d.pointer = moved;
+            d.pointer = for_report(&moved);
             *placed = true;
         }
     }
@@ -601,7 +661,7 @@ impl<'a> Convert<'a> {
             && let Some(parts) = self.merged_parts(ty)
         {
             let props = merge_objects(&parts);
-            let copied: usize = parts.iter().map(|o| o.props.len()).sum();
+            let copied = self.merge_cost(parts.iter().copied());
             // Other keys must suit every member: none if one is closed,
             // the values' type if members that type them agree on it, any
             // if a member is any object (as its index signature in
@@ -942,7 +1002,7 @@ impl<'a> Convert<'a> {
                 );
             }
         };
-        let copied: usize = combos.iter().flatten().map(|o| o.props.len()).sum();
+        let copied = self.merge_cost(combos.iter().flatten().copied());
         if copied > self.merge_budget {
             return self.degrade(
                 origin,

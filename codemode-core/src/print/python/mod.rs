@@ -119,12 +119,15 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
     }
     // What the conversion recorded inside a definition that is not printed
     // is no one's: the tools that use its keys record their own.
+    // The records' ranges follow one another in order, so the one holding
+    // a degradation is found by halves.
     let mut at = 0;
     cv.degradations.retain(|_| {
         at += 1;
+        let i = def_records.partition_point(|(_, range)| range.end < at);
         !def_records
-            .iter()
-            .any(|&(id, ref range)| !used_defs[id] && range.contains(&(at - 1)))
+            .get(i)
+            .is_some_and(|&(id, ref range)| !used_defs[id] && range.contains(&(at - 1)))
     });
     // One namespace for classes and aliases.
     let mut requests: Vec<(String, String)> = Vec::new();
@@ -382,11 +385,11 @@ fn convert_tools<'a>(
 fn signature<'a>(cv: &mut Convert<'a>, tool: &'a LoweredTool, method: bool) -> (Args<'a>, Py) {
     let base = pascal_case(&tool.name);
     let origin = |field: &str| Origin {
-        tool: tool.name.clone(),
+        tool: crate::schema::for_report(&tool.name),
         pointer: format!("/{field}"),
         ..Origin::default()
     };
-    let key = format!("t:{}", tool.name);
+    let key = format!("t:{}", convert::key_part(&tool.name));
     let args = cv.args(
         &tool.input,
         method,

@@ -6,7 +6,9 @@
 
 use super::implied::REF_HOPS;
 use super::{Def, Degradation, IMPLIED_LEFT_OUT, LoweredTool, renumber_refs};
-use crate::schema::ir::{BareKind, Extra, Lit, Object, Origin, Ty, intersection, union};
+use crate::schema::ir::{
+    BareKind, Extra, Lit, Object, Origin, Ty, intersection, union, weight, weight_within,
+};
 use foldhash::HashSet;
 
 /// The steps after the walk, in order, when it made an intersection.
@@ -678,29 +680,9 @@ fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
     None
 }
 
-/// How many types [`drop_implied`] may copy, at least, when it writes out
-/// referenced unions.
+/// How much (in [`weight`] units) [`drop_implied`] may copy, at least,
+/// when it writes out referenced unions.
 const INLINE_MIN: usize = 1 << 16;
-
-/// How many types `ty` holds, itself included.
-fn nodes(ty: &Ty) -> usize {
-    nodes_within(ty, usize::MAX).unwrap_or(usize::MAX)
-}
-
-/// How many types `ty` holds, itself included, when at most `limit`.
-fn nodes_within(ty: &Ty, limit: usize) -> Option<usize> {
-    fn count(ty: &Ty, left: &mut usize) -> bool {
-        if *left == 0 {
-            return false;
-        }
-        *left -= 1;
-        let mut within = true;
-        crate::schema::share::each_child(ty, &mut |child, _| within = within && count(child, left));
-        within
-    }
-    let mut left = limit;
-    count(ty, &mut left).then(|| limit - left)
-}
 
 /// Whether an intersection in `ty` has a member its keywords implied.
 fn has_implied(ty: &Ty) -> bool {
@@ -825,12 +807,12 @@ fn distribute(
             // The copies of one walk stay within a few times the size of
             // the definitions they come from.
             let budget = copy_budget.get_or_insert_with(|| {
-                let lowered = defs.iter().map(nodes).fold(0, usize::saturating_add);
+                let lowered = defs.iter().map(weight).fold(0, usize::saturating_add);
                 INLINE_MIN.max(lowered.saturating_mul(4))
             });
             let mut size = 0usize;
             for choice in choices {
-                size = size.saturating_add(nodes_within(choice, budget.saturating_sub(size))?);
+                size = size.saturating_add(weight_within(choice, budget.saturating_sub(size))?);
             }
             *budget -= size;
             choices
@@ -974,6 +956,56 @@ pub(super) fn covers(values: &Ty, ty: &Ty) -> bool {
         | (Ty::Str, Ty::Lit(Lit::Str(_)))
         | (Ty::Bool, Ty::Lit(Lit::Bool(_))) => true,
         _ => false,
+    }
+}
+
+/// [`covers`] for many types against one `values`. Against a long union,
+/// each type is looked up among the members instead of tried against each
+/// in turn, so that many keys checked against a long enum stay linear.
+pub(super) struct Cover<'t> {
+    values: &'t Ty,
+    /// A long union's members, and which of `int`, `number`, `string` and
+    /// `boolean` are among them (each admits literals of its kind).
+    members: Option<(HashSet<&'t Ty>, [bool; 4])>,
+}
+
+/// Members a union needs before [`Cover`] looks them up in a set.
+const COVER_SET_MIN: usize = 16;
+
+impl<'t> Cover<'t> {
+    pub(super) fn new(values: &'t Ty) -> Self {
+        let members = match values {
+            Ty::Union(members)
+                if members.len() > COVER_SET_MIN
+                    && !members
+                        .iter()
+                        .any(|m| matches!(m, Ty::Union(_) | Ty::Unknown)) =>
+            {
+                let has = |kind: &Ty| members.contains(kind);
+                let scalars = [has(&Ty::Int), has(&Ty::Num), has(&Ty::Str), has(&Ty::Bool)];
+                Some((members.iter().collect(), scalars))
+            }
+            _ => None,
+        };
+        Cover { values, members }
+    }
+
+    /// Whether every value of `ty` is a value of `values`, as [`covers`]
+    /// says.
+    pub(super) fn covers(&self, ty: &Ty) -> bool {
+        let Some((members, [int, num, string, boolean])) = &self.members else {
+            return covers(self.values, ty);
+        };
+        match ty {
+            Ty::Never => true,
+            Ty::Union(tys) => tys.iter().all(|t| self.covers(t)),
+            _ if members.contains(ty) => true,
+            Ty::Lit(Lit::Num(n)) => *num || (*int && (n.is_i64() || n.is_u64())),
+            Ty::Int => *num,
+            Ty::Lit(Lit::Str(_)) => *string,
+            Ty::Lit(Lit::Bool(_)) => *boolean,
+            _ => false,
+        }
     }
 }
 
