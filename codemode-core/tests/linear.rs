@@ -229,6 +229,16 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             json!({"properties": {"x": {"const": format!("v{i}")}}}),
         )
     }));
+    // Ten objects nested in one another, each with a type for other keys
+    // beside its one key, around a long description: an index signature
+    // that spells the nested type again doubles the text at every level.
+    let mut nested_open = json!({"type": "object", "properties": {"leaf": {"type": "string", "description": "word ".repeat(4 * n)}}});
+    for level in 0..10 {
+        nested_open = json!({"type": "object", "properties": {format!("a{level}"): nested_open}, "additionalProperties": {"type": "integer"}});
+    }
+    // References under a key of slashes (escaped as `~1` in a pointer).
+    let slashes = "/".repeat(10 * n);
+    let refs_under_slashes = defs((0..n).map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/A"}))));
     let mut wide_all_of = vec![json!({"type": ["object", "null"]})];
     wide_all_of.extend((0..n).map(|i| json!({"required": [format!("k{i}")]})));
     vec![
@@ -352,6 +362,20 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {long.clone(): {"type": "object", "properties": floats_under_a_long_key}}}),
+            )],
+        ),
+        (
+            "objects with types for other keys nested around a long text",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": nested_open}}),
+            )],
+        ),
+        (
+            "references under a long key of slashes",
+            vec![tool(
+                "t",
+                json!({"type": "object", "$defs": {"A": {"type": "string"}}, "properties": {slashes: {"type": "object", "properties": refs_under_slashes}}}),
             )],
         ),
         (

@@ -12,6 +12,10 @@ use crate::canonical::json_string;
 /// to write it ([`PROTO_NOTE`]).
 const PROTO: &str = "__proto__";
 
+/// Heaviest property type (in `weight_within` units) an index signature
+/// spells again beside the values' type.
+const INDEX_COPY_MAX: usize = 8;
+
 /// What a `__proto__` property's doc adds.
 const PROTO_NOTE: &str =
     r#"Write this key as ["__proto__"]: a plain __proto__ sets the prototype and sends no key."#;
@@ -33,7 +37,9 @@ const THEN: &str = "then";
 const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
-use crate::schema::{Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Tuple, Ty};
+use crate::schema::{
+    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, weight_within,
+};
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
 use std::fmt::Write;
@@ -439,9 +445,18 @@ impl<'a> Printer<'a> {
         }
         if let Extra::Values(values) = &obj.extra {
             // An index signature must admit every listed property's type too.
-            let mut members = vec![(**values).clone()];
-            members.extend(obj.props.iter().map(|p| p.ty.clone()));
-            let all = crate::schema::union(members);
+            // Spelled again there, a property's type would be printed twice
+            // at every level of objects nested so, doubling the text with
+            // each: only small ones are, and beside a larger one the
+            // signature takes any value.
+            let small = |p: &Prop| weight_within(&p.ty, INDEX_COPY_MAX).is_some();
+            let all = if obj.props.iter().all(small) {
+                let mut members = vec![(**values).clone()];
+                members.extend(obj.props.iter().map(|p| p.ty.clone()));
+                crate::schema::union(members)
+            } else {
+                Ty::Unknown
+            };
             if multiline {
                 self.pad();
             } else {

@@ -313,6 +313,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         walk.ids.forget_documents();
         walk.by_target.clear();
         walk.implied_memo.clear();
+        walk.embedded_refs.clear();
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
             root: tool.input,
@@ -579,6 +580,9 @@ struct Walk<'v> {
     /// The pointer buffer a root's walk starts from, kept between roots so
     /// that each tool does not grow one of its own.
     root_pointer: String,
+    /// Per root (by address), its `$ref`s that a base of their own governs
+    /// ([`embedded_refs`]).
+    embedded_refs: HashMap<usize, HashSet<usize>>,
 }
 
 impl<'v> Walk<'v> {
@@ -1297,7 +1301,8 @@ impl<'v> Walk<'v> {
                 let keys: Vec<String> = wider.iter().map(|k| json_string(k)).collect();
                 let reason = format!(
                     "a TypeScript index signature must take the types of the listed keys too \
-                     ({}), so other keys are declared to take those types as well",
+                     ({}), so other keys are declared to take those types as well (or any \
+                     value, beside a large one)",
                     keys.join(", ")
                 );
                 self.widen_in_typescript(site, ptr, reason);
@@ -1456,8 +1461,17 @@ impl<'v> Walk<'v> {
         })
     }
 
-    fn lower_ref(&mut self, site: &Site<'v>, reference: &Json<'_>, ptr: &str) -> Ty {
-        let Json::String(reference) = *reference else {
+    /// Whether a base of its own governs `reference`, a `$ref` value in
+    /// `root` ([`embedded_refs`], worked out once per root).
+    fn in_embedded_resource(&mut self, root: &Json<'_>, reference: &Json<'_>) -> bool {
+        let of_root = (self.embedded_refs)
+            .entry(root as *const Json<'_> as usize)
+            .or_insert_with(|| embedded_refs(root));
+        of_root.contains(&(reference as *const Json<'_> as usize))
+    }
+
+    fn lower_ref(&mut self, site: &Site<'v>, value: &Json<'_>, ptr: &str) -> Ty {
+        let Json::String(reference) = *value else {
             return self.malformed(site, ptr, "$ref", "a string");
         };
         let Some(pointer) = local_pointer(reference) else {
@@ -1467,7 +1481,7 @@ impl<'v> Walk<'v> {
                 format!("$ref {reference:?} is not a local JSON pointer"),
             );
         };
-        if in_embedded_resource(site.root, ptr) {
+        if self.in_embedded_resource(site.root, value) {
             return self.degrade(
                 site,
                 ptr,
@@ -1519,30 +1533,38 @@ impl<'v> Walk<'v> {
     }
 }
 
-/// Whether the schema at `pointer` (from `root`), or one on the way to it
-/// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
-/// string). A `$ref` there resolves against that base, not against the
-/// tool's schema, so it cannot be followed as a pointer from the root.
-fn in_embedded_resource(root: &Json<'_>, pointer: &str) -> bool {
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return false;
-    };
-    let mut node = root;
-    for token in rest.split('/') {
-        let Some(next) = node.step(token) else {
-            return false;
-        };
-        node = next;
-        if let Json::Object(fields) = node
-            && [fields.get("$id"), fields.get("id")]
-                .into_iter()
-                .flatten()
-                .any(|id| id.as_str().is_some())
-        {
-            return true;
+/// The `$ref` values (by address) in `root` that a base of their own
+/// governs: those in a schema below the root that names one (`$id`, or
+/// draft 4's `id`, as a string), or below such a schema. Such a `$ref`
+/// resolves against that base, not against the tool's schema, so it
+/// cannot be followed as a pointer from the root. One pass over the
+/// schema, without recursion.
+fn embedded_refs(root: &Json<'_>) -> HashSet<usize> {
+    let mut refs = HashSet::default();
+    let mut todo: Vec<(&Json<'_>, bool)> = vec![(root, false)];
+    let mut at_root = true;
+    while let Some((node, embedded)) = todo.pop() {
+        match node {
+            Json::Object(fields) => {
+                let names_base = !std::mem::take(&mut at_root)
+                    && [fields.get("$id"), fields.get("id")]
+                        .into_iter()
+                        .flatten()
+                        .any(|id| id.as_str().is_some());
+                let embedded = embedded || names_base;
+                if embedded && let Some(reference) = fields.get("$ref") {
+                    refs.insert(reference as *const Json<'_> as usize);
+                }
+                todo.extend(fields.iter().map(|(_, child)| (child, embedded)));
+            }
+            Json::Array(items) => {
+                at_root = false;
+                todo.extend(items.iter().map(|child| (child, embedded)));
+            }
+            _ => at_root = false,
         }
     }
-    false
+    refs
 }
 
 /// The literal type of an enum or const value, if it has one.
