@@ -3,7 +3,7 @@
 //! walk over the tree.
 
 use super::flow::{Flow, Flows};
-use super::value::{Entry, Val};
+use super::value::{Entries, Entry, Val};
 use super::{Context, Finding, Positions, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
@@ -381,7 +381,7 @@ impl<'a> Walk<'a> {
         called.sort_unstable();
         for (at, name) in self.members {
             if called.binary_search(&at).is_err() {
-                self.seen.probed.push(name);
+                self.seen.probed.insert(name);
             }
         }
         self.seen.judge(context, Style::Js, out);
@@ -558,7 +558,7 @@ impl<'a> Visit<'a> for Walk<'a> {
         if it.operator == UnaryOperator::Typeof
             && let Expression::Identifier(id) = it.argument.get_inner_expression()
         {
-            self.seen.probed.push(Cow::Borrowed(id.name.as_str()));
+            self.seen.probed.insert(Cow::Borrowed(id.name.as_str()));
             return;
         }
         walk::walk_unary_expression(self, it);
@@ -571,7 +571,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             && self.seen.is_base(id.name.as_str())
             && let Val::Str(Some(name)) = value_of(&it.left)
         {
-            self.seen.probed.push(name);
+            self.seen.probed.insert(name);
         }
         if it.operator == BinaryOperator::In
             && let Expression::Identifier(id) = it.right.get_inner_expression()
@@ -760,7 +760,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
         Expression::NullLiteral(_) => Val::Null,
         Expression::Identifier(id) if id.name == "undefined" => Val::Absent,
         Expression::ObjectExpression(object) => {
-            let mut entries: Vec<Entry<'a>> = Vec::new();
+            let mut entries = Entries::default();
             let mut open = false;
             for property in &object.properties {
                 let ObjectPropertyKind::ObjectProperty(p) = property else {
@@ -817,13 +817,15 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                 };
                 // A later key replaces an earlier one (a setter keeps the
                 // getter beside it).
-                if p.kind == PropertyKind::Set && entries.iter().any(|e| e.key == entry.key) {
+                if p.kind == PropertyKind::Set && entries.has(&entry.key) {
                     continue;
                 }
-                entries.retain(|e| e.key != entry.key);
                 entries.push(entry);
             }
-            Val::Obj { entries, open }
+            Val::Obj {
+                entries: entries.finish(),
+                open,
+            }
         }
         Expression::ArrayExpression(array) => {
             let mut items = Vec::new();

@@ -102,6 +102,13 @@ impl Catalog {
                 Language::JavaScript | Language::TypeScript => &[],
             },
             union_work: std::cell::Cell::new(UNION_WORK),
+            suggest_work: std::cell::Cell::new(SUGGEST_WORK),
+            methods: match language {
+                Language::Python => (self.python_aliases().iter())
+                    .map(|(method, tool)| (tool.as_str(), method.as_str()))
+                    .collect(),
+                Language::JavaScript | Language::TypeScript => Default::default(),
+            },
         };
         if code.len() > MAX_CHECKED_BYTES {
             return Vec::new();
@@ -132,20 +139,31 @@ impl Catalog {
             Stack::Here => walk(),
             Stack::Another(size) => stack::on_stack(size, walk),
         };
-        let mut diagnostics: Vec<Diagnostic> = findings
-            .into_iter()
-            .map(|(severity, finding)| {
-                let finding = Finding {
-                    at: positions.original(finding.at),
-                    ..finding
-                };
-                to_diagnostic(code, finding, severity)
+        let offsets: Vec<usize> = (findings.iter())
+            .map(|(_, finding)| positions.original(finding.at))
+            .collect();
+        let places = line_columns(code, &offsets);
+        let mut diagnostics: Vec<Diagnostic> = (findings.into_iter().zip(places))
+            .map(|((severity, finding), (line, column))| Diagnostic {
+                line,
+                column,
+                severity,
+                code: finding.code,
+                message: finding.message,
             })
             .collect();
         diagnostics.sort_by(|a, b| {
             (a.line, a.column, a.code, &a.message).cmp(&(b.line, b.column, b.code, &b.message))
         });
         diagnostics.dedup();
+        if diagnostics.len() >= MAX_FINDINGS {
+            diagnostics.truncate(MAX_FINDINGS);
+            if let Some(last) = diagnostics.last_mut() {
+                last.message.push_str(&format!(
+                    " (the check stops after {MAX_FINDINGS} problems; fix these and check again)"
+                ));
+            }
+        }
         diagnostics
     }
 }
@@ -217,7 +235,22 @@ pub(crate) struct Context<'c> {
     /// Members of unions the check may still weigh a value against, in the
     /// whole program (see [`UNION_WORK`]).
     union_work: std::cell::Cell<usize>,
+    /// What comparing names for "did you mean" may still cost in the whole
+    /// program (see [`SUGGEST_WORK`]).
+    suggest_work: std::cell::Cell<usize>,
+    /// The method of each tool in `aliases`, by tool.
+    methods: foldhash::HashMap<&'c str, &'c str>,
 }
+
+/// What finding the names near a misspelt one may cost in the check of
+/// one program, in characters compared. Past it, a misspelt name gets no
+/// suggestion: thousands of misspelt calls against thousands of tools are
+/// checked in bounded time.
+const SUGGEST_WORK: usize = 1 << 22;
+
+/// Most problems the check of one program reports. Past them it checks no
+/// further call, and says so: a model fixes the first few and checks again.
+const MAX_FINDINGS: usize = 64;
 
 /// Members of unions that the check of one program weighs values against
 /// at most. Past it, a value in a union is taken as it is (the check
@@ -304,7 +337,7 @@ pub(crate) struct Seen<'a> {
     /// Names a program asks about before it relies on them: tools it tests
     /// for (`"x" in tools`, `if (tools.x)`, `hasattr(tools, "x")`) and
     /// globals it tests with `typeof`. Their absence is not judged.
-    probed: Vec<Cow<'a, str>>,
+    probed: foldhash::HashSet<Cow<'a, str>>,
     /// Whether names can resolve in ways a walk does not see (a `with`
     /// block): then neither `tools` nor the sandbox's globals are judged.
     dynamic: bool,
@@ -330,7 +363,7 @@ impl<'a> Seen<'a> {
     }
 
     fn probed(&self, name: &str) -> bool {
-        self.probed.iter().any(|p| p == name)
+        self.probed.contains(name)
     }
 
     /// Whether calls on `name` reach tools (before bindings are judged).
@@ -465,11 +498,7 @@ impl Context<'_> {
 
     /// How the SDK has a program name the tool `name`.
     fn spelled<'n>(&'n self, name: &'n str, style: Style) -> Spelled<'n> {
-        let method = self
-            .aliases
-            .iter()
-            .find(|(_, tool)| tool == name)
-            .map(|(method, _)| method.as_str());
+        let method = self.methods.get(name).copied();
         Spelled {
             name,
             method,
@@ -484,12 +513,15 @@ impl Context<'_> {
 
     /// The findings for one call.
     fn check_call(&self, call: ToolCall<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
+        if out.len() >= MAX_FINDINGS {
+            return;
+        }
         let Some(tool) = self.tool(&call.name) else {
             if call.optional {
                 return;
             }
             let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
-            let hint = match suggest(&call.name, &names) {
+            let hint = match suggest(&call.name, &names, &self.suggest_work) {
                 Some(near) => format!("; did you mean {}?", self.spelled(near, style)),
                 None if names.is_empty() => "; there are no tools".to_owned(),
                 None if names.len() <= 12 => {
@@ -538,6 +570,7 @@ impl Context<'_> {
             call: shown,
             out: Vec::new(),
             union_work: &self.union_work,
+            suggest_work: &self.suggest_work,
         };
         checker.check(&tool.input, &args, at, &value::Path::Root, 0);
         out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));
@@ -576,7 +609,25 @@ impl std::fmt::Display for Spelled<'_> {
 
 /// The name in `names` closest to `wanted`, when one is close enough to be
 /// what was meant: equal but for case and separators, or a few edits away.
-pub(crate) fn suggest<'n>(wanted: &str, names: &[&'n str]) -> Option<&'n str> {
+///
+/// Each call spends from `work` what it compares (one per name, and the
+/// cells of each edit distance), and suggests nothing once it would spend
+/// more than is left.
+pub(crate) fn suggest<'n>(
+    wanted: &str,
+    names: &[&'n str],
+    work: &std::cell::Cell<usize>,
+) -> Option<&'n str> {
+    let spend = |cost: usize| match work.get().checked_sub(cost) {
+        Some(left) => {
+            work.set(left);
+            true
+        }
+        None => false,
+    };
+    if !spend(names.len().saturating_mul(wanted.len().max(1))) {
+        return None;
+    }
     let fold = |s: &str| -> String {
         s.chars()
             .map(|c| match c {
@@ -595,6 +646,7 @@ pub(crate) fn suggest<'n>(wanted: &str, names: &[&'n str]) -> Option<&'n str> {
     names
         .iter()
         .filter(|n| n.len().abs_diff(wanted.len()) <= budget)
+        .take_while(|n| spend(n.len().saturating_mul(wanted.len())))
         .map(|n| (edit_distance(&folded, &fold(n)), *n))
         .filter(|&(d, n)| d <= budget && d < length.min(n.chars().count()))
         .min()
@@ -660,6 +712,44 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
         code: finding.code,
         message: finding.message,
     }
+}
+
+/// [`line_column`] of each offset, in one pass over `code` however many
+/// there are.
+fn line_columns(code: &str, offsets: &[usize]) -> Vec<(u32, u32)> {
+    let mut order: Vec<usize> = (0..offsets.len()).collect();
+    order.sort_by_key(|&i| offsets[i]);
+    let bytes = code.as_bytes();
+    let mut places = vec![(0, 0); offsets.len()];
+    // Up to `pos`: the line, where it starts, and its characters so far.
+    let (mut pos, mut line, mut start, mut chars) = (0usize, 1usize, 0usize, 0usize);
+    for i in order {
+        let offset = code.floor_char_boundary(offsets[i]);
+        if offset > pos {
+            for at in memchr::memchr2_iter(b'\n', b'\r', &bytes[pos..offset]) {
+                let at = pos + at;
+                // A `\r` before a `\n` is that line break's first half.
+                if bytes[at] == b'\r' && bytes.get(at + 1) == Some(&b'\n') {
+                    continue;
+                }
+                line += 1;
+                start = at + 1;
+                chars = 0;
+            }
+            chars += code[start.max(pos)..offset].chars().count();
+            pos = offset;
+        }
+        let mut column = chars + 1;
+        // Editors do not show a byte-order mark.
+        if start == 0 && code.starts_with('\u{feff}') && offset > 0 {
+            column -= 1;
+        }
+        places[i] = (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        );
+    }
+    places
 }
 
 /// The 1-based line and column (in characters) of a byte offset. A line

@@ -2,7 +2,7 @@
 //! Python runtime uses), then one walk over the tree.
 
 use super::flow::{Flow, Flows};
-use super::value::{Entry, Val};
+use super::value::{Entries, Entry, Val};
 use super::{Context, Finding, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
@@ -78,7 +78,7 @@ impl<'a> Walk<'a> {
             && self.seen.is_base(object.id.as_str())
         {
             self.probes += 1;
-            self.seen.probed.push(Cow::Borrowed(name.value.to_str()));
+            self.seen.probed.insert(Cow::Borrowed(name.value.to_str()));
         }
     }
 
@@ -504,7 +504,7 @@ fn value_of(expr: &Expr) -> Val<'_> {
         Expr::BooleanLiteral(b) => Val::Bool(b.value),
         Expr::NoneLiteral(_) => Val::Null,
         Expr::Dict(dict) => {
-            let mut entries: Vec<Entry<'_>> = Vec::new();
+            let mut entries = Entries::default();
             let mut open = false;
             for item in &dict.items {
                 match &item.key {
@@ -515,7 +515,6 @@ fn value_of(expr: &Expr) -> Val<'_> {
                             at: usize::from(item.value.range().start()),
                             val: value_of(&item.value),
                         };
-                        entries.retain(|e| e.key != entry.key);
                         entries.push(entry);
                     }
                     // A spread, or a key that is not a plain string: it may
@@ -526,7 +525,10 @@ fn value_of(expr: &Expr) -> Val<'_> {
                     }
                 }
             }
-            Val::Obj { entries, open }
+            Val::Obj {
+                entries: entries.finish(),
+                open,
+            }
         }
         Expr::List(list) => sequence(&list.elts),
         Expr::Tuple(tuple) => sequence(&tuple.elts),

@@ -541,14 +541,24 @@ fn typescript_is_checked_before_its_types_are_stripped() {
 
 #[test]
 fn suggestions_are_close_or_absent() {
-    assert_eq!(suggest("serch", &["fetch", "search"]), Some("search"));
-    assert_eq!(suggest("get_page", &["get-page"]), Some("get-page"));
-    assert_eq!(suggest("x", &["search"]), None);
+    let work = || std::cell::Cell::new(SUGGEST_WORK);
+    assert_eq!(
+        suggest("serch", &["fetch", "search"], &work()),
+        Some("search")
+    );
+    assert_eq!(
+        suggest("get_page", &["get-page"], &work()),
+        Some("get-page")
+    );
+    assert_eq!(suggest("x", &["search"], &work()), None);
     // A name of one or two letters is not a misspelling of every other.
-    assert_eq!(suggest("b", &["a", "c"]), None);
-    assert_eq!(suggest("id", &["ab"]), None);
-    assert_eq!(suggest("ib", &["id"]), Some("id"));
-    assert_eq!(suggest("B", &["b"]), Some("b"));
+    assert_eq!(suggest("b", &["a", "c"], &work()), None);
+    assert_eq!(suggest("id", &["ab"], &work()), None);
+    assert_eq!(suggest("ib", &["id"], &work()), Some("id"));
+    assert_eq!(suggest("B", &["b"], &work()), Some("b"));
+    // None once the program's work for suggestions is spent.
+    let spent = std::cell::Cell::new(5);
+    assert_eq!(suggest("serch", &["fetch", "search"], &spent), None);
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(edit_distance("qurey", "query"), 1);
     assert_eq!(edit_distance("", "ab"), 2);
@@ -1024,4 +1034,27 @@ fn a_call_with_no_tools_at_all_says_so() {
     let found = empty.check_program(Js, "await tools.echo({});");
     let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(messages, [r#"no tool is named "echo"; there are no tools"#]);
+}
+
+#[test]
+fn places_found_in_one_pass_are_those_found_one_at_a_time() {
+    let code = "\u{feff}a = 1\r\nb = 'é'\rc = \"ü\"\n\nd(é, 2)\r\n";
+    let offsets: Vec<usize> = (0..=code.len() + 2).rev().collect();
+    let one_pass = line_columns(code, &offsets);
+    for (&offset, &place) in offsets.iter().zip(&one_pass) {
+        assert_eq!(
+            place,
+            line_column(code, offset.min(code.len())),
+            "at {offset}"
+        );
+    }
+}
+
+#[test]
+fn a_program_with_many_problems_reports_the_first_few_and_says_so() {
+    let code = "await tools.search({});\n".repeat(500);
+    let found = catalog().check_program(Js, &code);
+    assert_eq!(found.len(), MAX_FINDINGS);
+    let last = &found.last().unwrap().message;
+    assert!(last.ends_with("fix these and check again)"), "{last}");
 }

@@ -84,6 +84,47 @@ impl Val<'_> {
     }
 }
 
+/// An object literal's entries as its keys are read: a later key replaces
+/// an earlier one, and takes its place at the end. Replaced entries are
+/// dropped once, at the end, so that a literal of many keys is read in
+/// linear time.
+#[derive(Default)]
+pub(super) struct Entries<'a> {
+    list: Vec<Entry<'a>>,
+    seen: foldhash::HashSet<Cow<'a, str>>,
+}
+
+impl<'a> Entries<'a> {
+    /// Whether a key is there already.
+    pub(super) fn has(&self, key: &str) -> bool {
+        self.seen.contains(key)
+    }
+
+    pub(super) fn push(&mut self, entry: Entry<'a>) {
+        self.seen.insert(entry.key.clone());
+        self.list.push(entry);
+    }
+
+    /// Forgets every key so far (after a spread).
+    pub(super) fn clear(&mut self) {
+        self.list.clear();
+        self.seen.clear();
+    }
+
+    /// Each key's last entry, in the order of those.
+    pub(super) fn finish(self) -> Vec<Entry<'a>> {
+        if self.seen.len() == self.list.len() {
+            return self.list;
+        }
+        let mut kept = foldhash::HashSet::default();
+        let mut last: Vec<Entry<'a>> = (self.list.into_iter().rev())
+            .filter(|e| kept.insert(e.key.clone()))
+            .collect();
+        last.reverse();
+        last
+    }
+}
+
 /// Checks `val` (at byte `at`) against `ty`, pushing what is certainly
 /// wrong. `path` names the value for messages (`filters.tags[0]`); `call`
 /// names the call (`tools.search()`).
@@ -94,6 +135,9 @@ pub(super) struct Checker<'c> {
     pub(super) out: Vec<Finding>,
     /// What is left of the program's union work (see `UNION_WORK`).
     pub(super) union_work: &'c std::cell::Cell<usize>,
+    /// What is left of the program's work for suggestions (see
+    /// `SUGGEST_WORK`).
+    pub(super) suggest_work: &'c std::cell::Cell<usize>,
 }
 
 impl Checker<'_> {
@@ -112,6 +156,7 @@ impl Checker<'_> {
             call: self.call,
             out: Vec::new(),
             union_work: self.union_work,
+            suggest_work: self.suggest_work,
         };
         inner.check(ty, val, at, path, depth);
         inner.out
@@ -384,7 +429,7 @@ impl Checker<'_> {
                     {
                         let names: Vec<&str> =
                             object.props.iter().map(|p| p.name.as_str()).collect();
-                        let hint = match suggest(&entry.key, &names) {
+                        let hint = match suggest(&entry.key, &names, self.suggest_work) {
                             Some(near) => format!("; did you mean {near:?}?"),
                             None if names.is_empty() => "; it takes no keys".to_owned(),
                             None if names.len() <= 12 => {
@@ -414,10 +459,23 @@ impl Checker<'_> {
         if *open {
             return;
         }
-        for prop in object.props.iter().filter(|p| p.required) {
-            let present = entries
+        // The keys present, looked up by name when there are many.
+        let given = |e: &&Entry<'_>| !matches!(e.val, Val::Absent);
+        let many: Option<foldhash::HashSet<&str>> = (entries.len() > 16).then(|| {
+            entries
                 .iter()
-                .any(|e| e.key == prop.name && !matches!(e.val, Val::Absent));
+                .filter(given)
+                .map(|e| e.key.as_ref())
+                .collect()
+        });
+        for prop in object.props.iter().filter(|p| p.required) {
+            if self.out.len() >= super::MAX_FINDINGS {
+                break;
+            }
+            let present = match &many {
+                Some(keys) => keys.contains(prop.name.as_str()),
+                None => entries.iter().filter(given).any(|e| e.key == prop.name),
+            };
             if !present {
                 let what = self.expected(&prop.ty, depth);
                 // At the root, the arguments: a dict, an object or, in
