@@ -1,12 +1,12 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, Sequence, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, Sequence, TypedDict
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
-class Bounds(TypedDict):
+class TileArgsWindowsItem(TypedDict):
     bounds: ReadOnly[Sequence[float]]
 
 class ViewOutput(TypedDict):
@@ -16,16 +16,20 @@ class ViewOutputWindow(TypedDict):
     bounds: list[float]
     label: str
 
+class ZoomArgsWindow(TypedDict):
+    bounds: ReadOnly[Sequence[float]]
+    label: NotRequired[ReadOnly[str]]
+
 class Tools(Protocol):
     async def plot(self, *, empty: tuple[()] = ..., points: Sequence[tuple[float, float]], range: tuple[float] | tuple[float, float] = ..., series: Sequence[Sequence[float | None]] = ..., tags: tuple[str | int, ...] = ...) -> list[str]:
         """Plot points and labelled series."""
         ...
-    async def tile(self, *, windows: Sequence[Bounds]) -> Any:
+    async def tile(self, *, windows: Sequence[TileArgsWindowsItem]) -> Any:
         """Show several windows side by side."""
     async def view(self) -> ViewOutput:
         """The plot's window."""
         ...
-    async def zoom(self, *, window: Bounds) -> Any:
+    async def zoom(self, *, window: ZoomArgsWindow) -> Any:
         """Zoom the plot to a window."""
 
 tools: Tools

@@ -8,5 +8,5 @@ declare const tools: {
   // The plot's window.
   view(args?: { [key: string]: never }): Promise<{ window: { bounds: number[]; label: string } }>;
   // Zoom the plot to a window.
-  zoom(args: { window: { bounds: number[] } }): Promise<unknown>;
+  zoom(args: { window: { bounds: number[]; label?: string } }): Promise<unknown>;
 };

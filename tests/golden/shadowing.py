@@ -18,7 +18,7 @@ class ReadOnlyArgs(TypedDict):
     frame: ReadOnly[ReadOnlyArgsFrame]
 
 ReadOnlyArgsFrame = TypedDict("ReadOnlyArgsFrame", {
-    "ReadOnly": 'str',
+    "ReadOnly": 'ReadOnly[str]',
     "xs": 'ReadOnly[Sequence[float]]',
 })
 

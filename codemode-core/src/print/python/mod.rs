@@ -682,7 +682,7 @@ mod tests {
         for expected in [
             // Changed by reading alone.
             "class Frame(TypedDict):\n    at: ReadOnly[Sequence[float]]\n",
-            "    bounds: ReadOnly[Sequence[float]]\n    name: str\n",
+            "    bounds: ReadOnly[Sequence[float]]\n    name: ReadOnly[str]\n",
             // Holding a read-only class: the field, and a list of it.
             "    window: ReadOnly[Window]\n    windows: ReadOnly[Sequence[Window]]\n",
             // An alias of a read-only class, and a parameter of it.

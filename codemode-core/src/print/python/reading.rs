@@ -14,8 +14,8 @@
 use super::convert::{Args, Class, DefKind, Py, Reading, node_of};
 
 /// Reads every argument type ([`Py::for_reading`]), and rewrites the
-/// read-only nodes: their fields are marked `ReadOnly` where they change or
-/// hold a read-only node, and aliases' bodies are read.
+/// read-only nodes: every field of a read-only class is marked `ReadOnly`
+/// and read, and so are aliases' bodies.
 pub(super) fn read_arguments(
     classes: &mut [Class<'_>],
     def_kinds: &mut [DefKind],
@@ -34,12 +34,12 @@ pub(super) fn read_arguments(
         if !reading.node_read_only(c) {
             continue;
         }
+        // Every field: a read-only one is covariant, and also takes a key
+        // the result's object has as required where the argument leaves it
+        // optional.
         for field in &mut class.fields {
-            let holds = holds_read_only(&field.ty, &reading);
-            field.read_only = holds || reading.changes(&field.ty);
-            if field.read_only {
-                field.ty = std::mem::replace(&mut field.ty, Py::Any).for_reading(&reading);
-            }
+            field.read_only = true;
+            field.ty = std::mem::replace(&mut field.ty, Py::Any).for_reading(&reading);
         }
     }
     let bodies: Vec<(usize, Py)> = def_kinds
