@@ -13,7 +13,9 @@ use super::ir::{
     weight_within,
 };
 use super::keywords::{Branch, Keywords, Kw};
-use super::pointer::{REPORT_MAX, for_report, local_pointer, push_segment, unescape_segment};
+use super::pointer::{
+    REPORT_MAX, cut_for_report, for_report, local_pointer, push_segment, unescape_segment,
+};
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
 use crate::json::{Fields, Json, from_value};
@@ -313,7 +315,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         walk.ids.forget_documents();
         walk.by_target.clear();
         walk.implied_memo.clear();
-        walk.embedded_refs.clear();
+        walk.embedded_refs = None;
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
             root: tool.input,
@@ -580,9 +582,9 @@ struct Walk<'v> {
     /// The pointer buffer a root's walk starts from, kept between roots so
     /// that each tool does not grow one of its own.
     root_pointer: String,
-    /// Per root (by address), its `$ref`s that a base of their own governs
-    /// ([`embedded_refs`]).
-    embedded_refs: HashMap<usize, HashSet<usize>>,
+    /// The last root (by address) a `$ref` was met in, with its `$ref`s
+    /// that a base of their own governs ([`embedded_refs`]).
+    embedded_refs: Option<(usize, HashSet<usize>)>,
 }
 
 impl<'v> Walk<'v> {
@@ -1266,15 +1268,15 @@ impl<'v> Walk<'v> {
         // copies stay within a bound: past it, output would grow with the
         // keys times the type.
         let copies = required.iter().filter(|(_, described)| !described).count();
-        let undescribed = match weight_within(undescribed, UNDESCRIBED_COPIES) {
-            _ if copies < 2 => undescribed,
-            Some(w) if w <= UNDESCRIBED_SMALL || w * (copies - 1) <= UNDESCRIBED_COPIES => {
-                undescribed
-            }
-            _ => {
-                self.degrade(site, ptr, UNDESCRIBED_TOO_LARGE);
-                &Ty::Unknown
-            }
+        let fits = |w: usize| w <= UNDESCRIBED_SMALL || w * (copies - 1) <= UNDESCRIBED_COPIES;
+        let undescribed = if copies < 2
+            || matches!(undescribed, Ty::Unknown)
+            || weight_within(undescribed, UNDESCRIBED_COPIES).is_some_and(fits)
+        {
+            undescribed
+        } else {
+            self.degrade(site, ptr, UNDESCRIBED_TOO_LARGE);
+            &Ty::Unknown
         };
         let described = out.len();
         for (name, _) in required.iter().filter(|(_, described)| !described) {
@@ -1292,7 +1294,7 @@ impl<'v> Walk<'v> {
         if let Extra::Values(values) = &extra
             && !self.checking
         {
-            let cover = Cover::new(values);
+            let cover = Cover::new(values, out.len());
             let wider: Vec<&str> = (out.iter())
                 .filter(|p| !cover.covers(&p.ty))
                 .map(|p| p.name.as_str())
@@ -1461,13 +1463,23 @@ impl<'v> Walk<'v> {
         })
     }
 
-    /// Whether a base of its own governs `reference`, a `$ref` value in
-    /// `root` ([`embedded_refs`], worked out once per root).
-    fn in_embedded_resource(&mut self, root: &Json<'_>, reference: &Json<'_>) -> bool {
-        let of_root = (self.embedded_refs)
-            .entry(root as *const Json<'_> as usize)
-            .or_insert_with(|| embedded_refs(root));
-        of_root.contains(&(reference as *const Json<'_> as usize))
+    /// Whether a base of its own governs `reference`, a `$ref` value at
+    /// `ptr` in `root`. A short pointer is walked from the root
+    /// ([`on_the_way_to`]); under a long one, that walk would cost the
+    /// pointer's length at every `$ref`, so the root's such `$ref`s are
+    /// found once ([`embedded_refs`]).
+    fn in_embedded_resource(&mut self, root: &Json<'_>, reference: &Json<'_>, ptr: &str) -> bool {
+        if ptr.len() <= EMBEDDED_WALK_MAX {
+            return on_the_way_to(root, ptr);
+        }
+        // A root's definitions are lowered with it, so one root at a time
+        // is remembered.
+        let at = root as *const Json<'_> as usize;
+        if self.embedded_refs.as_ref().is_none_or(|(of, _)| *of != at) {
+            self.embedded_refs = Some((at, embedded_refs(root)));
+        }
+        (self.embedded_refs.as_ref())
+            .is_some_and(|(_, refs)| refs.contains(&(reference as *const Json<'_> as usize)))
     }
 
     fn lower_ref(&mut self, site: &Site<'v>, value: &Json<'_>, ptr: &str) -> Ty {
@@ -1481,7 +1493,7 @@ impl<'v> Walk<'v> {
                 format!("$ref {reference:?} is not a local JSON pointer"),
             );
         };
-        if self.in_embedded_resource(site.root, value) {
+        if self.in_embedded_resource(site.root, value, ptr) {
             return self.degrade(
                 site,
                 ptr,
@@ -1509,7 +1521,11 @@ impl<'v> Walk<'v> {
                 };
                 // Names are settled in key order: by pointer, then by the
                 // first tool (by name) that reaches the definition.
-                let order = format!("{}\n{}\n{key}", for_report(&pointer), for_report(site.tool));
+                let order = format!(
+                    "{}\n{}\n{key}",
+                    cut_for_report(&pointer),
+                    cut_for_report(site.tool)
+                );
                 self.defs.push(Def {
                     base,
                     key: order,
@@ -1533,6 +1549,40 @@ impl<'v> Walk<'v> {
     }
 }
 
+/// Longest pointer [`Walk::in_embedded_resource`] walks from the root.
+const EMBEDDED_WALK_MAX: usize = 256;
+
+/// Whether the schema at `pointer` (from `root`), or one on the way to it
+/// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
+/// string).
+fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return false;
+    };
+    let mut node = root;
+    for token in rest.split('/') {
+        let Some(next) = node.step(token) else {
+            return false;
+        };
+        node = next;
+        if let Json::Object(fields) = node
+            && names_a_base(fields)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a schema names a base of its own: `$id`, or draft 4's `id`, as
+/// a string.
+fn names_a_base(fields: &Fields<'_>) -> bool {
+    [fields.get("$id"), fields.get("id")]
+        .into_iter()
+        .flatten()
+        .any(|id| id.as_str().is_some())
+}
+
 /// The `$ref` values (by address) in `root` that a base of their own
 /// governs: those in a schema below the root that names one (`$id`, or
 /// draft 4's `id`, as a string), or below such a schema. Such a `$ref`
@@ -1546,20 +1596,20 @@ fn embedded_refs(root: &Json<'_>) -> HashSet<usize> {
     while let Some((node, embedded)) = todo.pop() {
         match node {
             Json::Object(fields) => {
-                let names_base = !std::mem::take(&mut at_root)
-                    && [fields.get("$id"), fields.get("id")]
-                        .into_iter()
-                        .flatten()
-                        .any(|id| id.as_str().is_some());
+                let names_base = !std::mem::take(&mut at_root) && names_a_base(fields);
                 let embedded = embedded || names_base;
                 if embedded && let Some(reference) = fields.get("$ref") {
                     refs.insert(reference as *const Json<'_> as usize);
                 }
-                todo.extend(fields.iter().map(|(_, child)| (child, embedded)));
+                todo.extend(fields.iter().filter_map(|(_, child)| {
+                    matches!(child, Json::Object(_) | Json::Array(_)).then_some((child, embedded))
+                }));
             }
             Json::Array(items) => {
                 at_root = false;
-                todo.extend(items.iter().map(|child| (child, embedded)));
+                todo.extend(items.iter().filter_map(|child| {
+                    matches!(child, Json::Object(_) | Json::Array(_)).then_some((child, embedded))
+                }));
             }
             _ => at_root = false,
         }
@@ -1625,7 +1675,7 @@ fn report_pointer(site: &Site<'_>, ptr: &str) -> String {
         format!("/{}{}", site.field, ptr)
     } else {
         // Cut before joining, so that a long pointer is not copied whole.
-        for_report(&format!("/{}{}", site.field, for_report(ptr)))
+        for_report(&format!("/{}{}", site.field, cut_for_report(ptr)))
     }
 }
 

@@ -63,8 +63,13 @@ pub(crate) const REPORT_MAX: usize = 256;
 /// `s` as a degradation reports it: in full up to [`REPORT_MAX`] bytes,
 /// else its start and its end with `…` between.
 pub(crate) fn for_report(s: &str) -> String {
+    cut_for_report(s).into_owned()
+}
+
+/// [`for_report`], borrowed when `s` is short enough as it is.
+pub(crate) fn cut_for_report(s: &str) -> std::borrow::Cow<'_, str> {
     if s.len() <= REPORT_MAX {
-        return s.to_owned();
+        return s.into();
     }
     let mut head = REPORT_MAX * 5 / 8;
     while !s.is_char_boundary(head) {
@@ -74,7 +79,7 @@ pub(crate) fn for_report(s: &str) -> String {
     while !s.is_char_boundary(tail) {
         tail += 1;
     }
-    format!("{}…{}", &s[..head], &s[tail..])
+    format!("{}…{}", &s[..head], &s[tail..]).into()
 }
 
 #[cfg(test)]

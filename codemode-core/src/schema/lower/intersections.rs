@@ -969,14 +969,18 @@ pub(super) struct Cover<'t> {
     members: Option<(HashSet<&'t Ty>, [bool; 4])>,
 }
 
-/// Members a union needs before [`Cover`] looks them up in a set.
+/// Members a union needs, and types to check against it, before [`Cover`]
+/// looks them up in a set.
 const COVER_SET_MIN: usize = 16;
 
 impl<'t> Cover<'t> {
-    pub(super) fn new(values: &'t Ty) -> Self {
+    /// For `uses` types to check against `values`: the set is made only
+    /// when they are many.
+    pub(super) fn new(values: &'t Ty, uses: usize) -> Self {
         let members = match values {
             Ty::Union(members)
                 if members.len() > COVER_SET_MIN
+                    && uses > COVER_SET_MIN
                     && !members
                         .iter()
                         .any(|m| matches!(m, Ty::Union(_) | Ty::Unknown)) =>
