@@ -71,14 +71,8 @@ pub(crate) fn cut_for_report(s: &str) -> std::borrow::Cow<'_, str> {
     if s.len() <= REPORT_MAX {
         return s.into();
     }
-    let mut head = REPORT_MAX * 5 / 8;
-    while !s.is_char_boundary(head) {
-        head -= 1;
-    }
-    let mut tail = s.len() - REPORT_MAX / 4;
-    while !s.is_char_boundary(tail) {
-        tail += 1;
-    }
+    let head = s.floor_char_boundary(REPORT_MAX * 5 / 8);
+    let tail = s.ceil_char_boundary(s.len() - REPORT_MAX / 4);
     format!("{}…{}", &s[..head], &s[tail..]).into()
 }
 

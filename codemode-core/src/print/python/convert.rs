@@ -431,10 +431,7 @@ pub(super) fn key_part(name: &str) -> std::borrow::Cow<'_, str> {
     if name.len() <= FULL {
         return name.into();
     }
-    let mut head = FULL / 2;
-    while !name.is_char_boundary(head) {
-        head -= 1;
-    }
+    let head = name.floor_char_boundary(FULL / 2);
     // FNV-1a: the same on every machine and in every run.
     let hash = name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
