@@ -214,7 +214,7 @@ impl Py {
         let read = |py: Py| py.for_reading(reading);
         match self {
             Py::List(item) => {
-                let narrower = reading.has_narrower(&item) && !reading.admits_str(&item);
+                let narrower = reading.list_reads_as_sequence(&item);
                 let item = Box::new(read(*item));
                 if narrower {
                     Py::Seq(item)
@@ -290,14 +290,18 @@ impl<'k> Reading<'k> {
     /// `list` or `dict` that reads as `Sequence` or `Mapping`.
     pub(super) fn changes(&self, py: &Py) -> bool {
         match py {
-            Py::List(item) => {
-                (self.has_narrower(item) && !self.admits_str(item)) || self.changes(item)
-            }
+            Py::List(item) => self.list_reads_as_sequence(item) || self.changes(item),
             Py::Dict(value) => self.has_narrower(value) || self.changes(value),
             Py::TupleOf(item) => self.changes(item),
             Py::Tuple(items) | Py::Union(items) => items.iter().any(|i| self.changes(i)),
             _ => false,
         }
+    }
+
+    /// Whether a `list` of `item` reads as a `Sequence`: its items may be
+    /// narrower, and none may be a lone string.
+    fn list_reads_as_sequence(&self, item: &Py) -> bool {
+        self.has_narrower(item) && !self.admits_str(item)
     }
 
     /// The node a class or definition is, if `py` is one.
