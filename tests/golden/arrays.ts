@@ -2,11 +2,11 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Plot points and labelled series.
-  plot(args: { empty?: []; points: [number, number][]; range?: [number, number?]; series?: (number | null)[][]; tags?: [string, ...number[]] }): Promise<string[]>;
+  plot(args: { empty?: readonly []; points: readonly (readonly [number, number])[]; range?: readonly [number, number?]; series?: readonly (readonly (number | null)[])[]; tags?: readonly [string, ...number[]] }): Promise<string[]>;
   // Show several windows side by side.
-  tile(args: { windows: { bounds: number[] }[] }): Promise<unknown>;
+  tile(args: { windows: readonly { bounds: readonly number[] }[] }): Promise<unknown>;
   // The plot's window.
   view(args?: { [key: string]: never }): Promise<{ window: { bounds: number[]; label: string } }>;
   // Zoom the plot to a window.
-  zoom(args: { window: { bounds: number[]; label?: string } }): Promise<unknown>;
+  zoom(args: { window: { bounds: readonly number[]; label?: string } }): Promise<unknown>;
 };

@@ -2,5 +2,5 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Schemas the renderer cannot fully express.
-  broken(args: { bad_enum?: unknown; bad_items?: unknown[]; bad_props?: unknown; bad_required?: unknown; fine: string; missing?: unknown; number_schema?: unknown; object_enum?: unknown; remote?: unknown; unknown_type?: unknown }): Promise<unknown>;
+  broken(args: { bad_enum?: unknown; bad_items?: readonly unknown[]; bad_props?: unknown; bad_required?: unknown; fine: string; missing?: unknown; number_schema?: unknown; object_enum?: unknown; remote?: unknown; unknown_type?: unknown }): Promise<unknown>;
 };

@@ -13,7 +13,7 @@ declare const tools: {
   __init__(args?: { [key: string]: unknown }): Promise<unknown>;
   __private(args?: { [key: string]: unknown }): Promise<unknown>;
   // A Python keyword """ with a triple quote
-  class(args: { class: string; from?: number; list?: string; ok?: string[] }): Promise<unknown>;
+  class(args: { class: string; from?: number; list?: string; ok?: readonly string[] }): Promise<unknown>;
   // Control \u{0} \u{7} \u{1b} characters
   "ctrl\u0001\u007f"(args?: { [key: string]: unknown }): Promise<unknown>;
   /**

@@ -3,19 +3,19 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 // @format uuid
 type AB = string;
 
-type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+type Json = string | number | boolean | null | readonly Json[] | { [key: string]: Json };
 
 type LocationType = { lat: number; lon: number };
 
-type NestedFilterArgs = { and?: NestedFilterArgs[]; escaped?: AB; field?: string; location?: LocationType };
+type NestedFilterArgs = { and?: readonly NestedFilterArgs[]; escaped?: AB; field?: string; location?: LocationType };
 
-type Pairs = [Pairs[]] | string;
+type Pairs = readonly [readonly Pairs[]] | string;
 
-type Path = string[];
+type Path = readonly string[];
 
 type Place = { name: string };
 
-type Steps = [string?, ...unknown[][]] | null;
+type Steps = readonly [string?, ...(readonly unknown[])[]] | null;
 
 // A node and its children.
 type Tree = { children: Tree[]; value: number };
@@ -24,7 +24,7 @@ declare const tools: {
   // A filter that refers to itself through the root.
   nested_filter(args?: NestedFilterArgs): Promise<unknown>;
   // Plan a route; the keywords beside a reference apply too (draft 2020-12).
-  plan_route(args: { from: Place; legs?: string[]; to: Place & { note: string }; via?: { name: string } }): Promise<unknown>;
+  plan_route(args: { from: Place; legs?: readonly string[]; to: Place & { note: string }; via?: { name: string } }): Promise<unknown>;
   // The same under draft-07, where the keywords beside a reference are not read.
   plan_route_draft7(args: { to: Place }): Promise<unknown>;
   // Insert a value into a tree.

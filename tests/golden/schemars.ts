@@ -8,7 +8,7 @@ type Address = {
 };
 
 // A category tree.
-type Category = { children: Category[]; name: string };
+type Category = { children: readonly Category[]; name: string };
 
 /**
 ISO country, externally tagged (serde's default).
@@ -34,12 +34,12 @@ declare const tools: {
   // Ship an order.
   ship(args: {
     category?: Category | null;
-    dimensions: [number, number, number];
+    dimensions: readonly [number, number, number];
     labels: { [key: string]: string }; // Extra label lines.
     payment: Payment;
     quantity: Quantity;
     shipping: Shipping;
     to: Address;
-    weights: { [key: string]: (number | null)[] };
+    weights: { [key: string]: readonly (number | null)[] };
   }): Promise<{ eta?: [number, number, number] | null; tracking: string }>;
 };

@@ -5,7 +5,7 @@ declare const tools: {
   // Named like the arguments of find.
   FindArgs(args?: { n?: number }): Promise<unknown>;
   // Named like the mark of a read-only field.
-  ReadOnly(args: { frame: { ReadOnly: string; xs: number[] } }): Promise<unknown>;
+  ReadOnly(args: { frame: { ReadOnly: string; xs: readonly number[] } }): Promise<unknown>;
   // Private to a class for pyright, so reached by subscript.
   _hidden(args: { r: string }): Promise<unknown>;
   "a\u034fb"(args?: { [key: string]: unknown }): Promise<unknown>;

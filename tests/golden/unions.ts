@@ -2,7 +2,7 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // Send a notification to a channel or a user.
-  notify(args: { body: string | string[]; target: { id: string; kind: "channel" } | {
+  notify(args: { body: string | readonly string[]; target: { id: string; kind: "channel" } | {
     email: string; // @format email
     kind: "user";
   }; thread?: string | null }): Promise<{

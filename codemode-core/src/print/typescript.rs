@@ -38,7 +38,7 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, weight_within,
+    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, each_child, weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -52,17 +52,51 @@ pub(crate) fn render(lowered: &Lowered) -> String {
         .map(|d| (d.base.clone(), d.key.clone()))
         .collect();
     let names = ident::assign(&requests, ident::typescript::reserved);
+    let results = reached_by_results(lowered);
     // The tools are printed in two halves at once when the list is long.
     print_split(
         lowered,
         &names,
+        &results,
         crate::parallel::split_point(lowered.tools.len()),
     )
 }
 
+/// Which named types a tool's result reaches, directly or through other
+/// named types. The rest are read only by the tools, so their arrays are
+/// `readonly`: a program may pass a read-only array (an `as const` list,
+/// say) where a tool only reads one, while an array a result holds stays
+/// one the program may change.
+fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
+    let mut reached = vec![false; lowered.defs.len()];
+    let mut todo = Vec::new();
+    for output in lowered.tools.iter().filter_map(|t| t.output.as_ref()) {
+        named_in(output, &mut todo);
+    }
+    while let Some(id) = todo.pop() {
+        if let Some(seen) = reached.get_mut(id)
+            && !std::mem::replace(seen, true)
+        {
+            named_in(&lowered.defs[id].ty, &mut todo);
+        }
+    }
+    reached
+}
+
+/// Pushes onto `found` every named type `ty` spells, without entering them.
+fn named_in(ty: &Ty, found: &mut Vec<usize>) {
+    let mut stack = vec![ty];
+    while let Some(ty) = stack.pop() {
+        if let Ty::Named(id) = ty {
+            found.push(*id);
+        }
+        each_child(ty, &mut |child, _| stack.push(child));
+    }
+}
+
 /// The SDK with the tools before `at` printed on this thread and the rest
-/// on a second one.
-fn print_split(lowered: &Lowered, names: &[String], at: usize) -> String {
+/// on a second one. `results` marks the named types a result reaches.
+fn print_split(lowered: &Lowered, names: &[String], results: &[bool], at: usize) -> String {
     let head = |first| {
         let mut p = Printer::new(&lowered.defs, names, false);
         p.header();
@@ -74,6 +108,7 @@ fn print_split(lowered: &Lowered, names: &[String], at: usize) -> String {
             let def = &lowered.defs[id];
             p.doc(&def.doc);
             let _ = write!(p.out, "type {} = ", names[id]);
+            p.read_only = !results[id];
             p.ty(&def.ty, Ctx::Top);
             p.out.push_str(";\n\n");
         }
@@ -116,6 +151,9 @@ struct Printer<'a> {
     indent: usize,
     /// `Some` when definitions are spelled out in place.
     inlining: Option<Inlining>,
+    /// Whether arrays and tuples print as `readonly`: in what only a tool
+    /// reads (its arguments, and named types no result reaches).
+    read_only: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -126,6 +164,7 @@ impl<'a> Printer<'a> {
             out: String::new(),
             indent: 0,
             inlining: inline.then(|| Inlining::new(defs)),
+            read_only: false,
         }
     }
 
@@ -228,7 +267,9 @@ impl<'a> Printer<'a> {
             }
             self.out
                 .push_str(if optional { "args?: " } else { "args: " });
+            self.read_only = true;
             self.ty(&tool.input, Ctx::Top);
+            self.read_only = false;
             self.out.push_str("): Promise<");
             self.ty(tool.output.as_ref().unwrap_or(&Ty::Unknown), Ctx::Top);
             self.out.push_str(">;\n");
@@ -265,11 +306,11 @@ impl<'a> Printer<'a> {
                     self.out.push_str(&text);
                 }
             }
-            Ty::Array(item) => {
-                self.ty(item, Ctx::Postfix);
-                self.out.push_str("[]");
-            }
-            Ty::Tuple(tuple) => self.tuple(tuple),
+            Ty::Array(item) => self.read_only_prefix(ctx, |p| {
+                p.ty(item, Ctx::Postfix);
+                p.out.push_str("[]");
+            }),
+            Ty::Tuple(tuple) => self.read_only_prefix(ctx, |p| p.tuple(tuple)),
             Ty::Object(obj) => self.object(obj, &[]),
             // In an intersection, a union's objects are views of one value
             // (the keys `anyOf` requires, say), not whole values.
@@ -281,6 +322,21 @@ impl<'a> Printer<'a> {
                 self.list(members, " & ", ctx == Ctx::Postfix, Ctx::InterMember)
             }
             Ty::Named(id) => self.named(*id, ctx),
+        }
+    }
+
+    /// An array or tuple type printed by `each`, after `readonly` where
+    /// only a tool reads it (in parentheses before `[]` or `?`).
+    fn read_only_prefix(&mut self, ctx: Ctx, each: impl FnOnce(&mut Self)) {
+        if !self.read_only {
+            return each(self);
+        }
+        let parens = ctx == Ctx::Postfix;
+        self.out
+            .push_str(if parens { "(readonly " } else { "readonly " });
+        each(self);
+        if parens {
+            self.out.push(')');
         }
     }
 
@@ -600,14 +656,64 @@ mod tests {
             .collect();
         let lowered = lower_borrowed(&tools);
         let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
-        let whole = print_split(&lowered, &names, lowered.tools.len());
+        let results = reached_by_results(&lowered);
+        let whole = print_split(&lowered, &names, &results, lowered.tools.len());
         assert!(
             whole.contains("  tool4(") && whole.contains("(name: \"then\", "),
             "{whole}"
         );
         for at in 0..lowered.tools.len() {
-            assert_eq!(print_split(&lowered, &names, at), whole, "split at {at}");
+            assert_eq!(
+                print_split(&lowered, &names, &results, at),
+                whole,
+                "split at {at}"
+            );
         }
+    }
+
+    #[test]
+    fn arrays_only_a_tool_reads_are_readonly() {
+        let item = json!({"type": "array", "items": {"type": "string"}});
+        let tools = [
+            // `Kept` is reached by a result, through `Held`; `Read` by none.
+            ToolDef::new(
+                "find",
+                json!({"$defs": {"Read": {"type": "object", "properties": {"tags": item}}},
+                       "properties": {"filter": {"$ref": "#/$defs/Read"}, "pairs": {"type": "array",
+                           "items": {"type": "array", "prefixItems": [{"type": "number"}], "minItems": 1, "items": false}}}}),
+            )
+            .with_output_schema(json!({"$defs": {
+                    "Held": {"type": "object", "properties": {"kept": {"$ref": "#/$defs/Kept"}}},
+                    "Kept": {"type": "object", "properties": {"tags": item, "more": item}}},
+                "properties": {"held": {"$ref": "#/$defs/Held"}, "list": item}})),
+            ToolDef::new(
+                "put",
+                json!({"$defs": {"Kept": {"type": "object", "properties": {"tags": item, "more": item}}},
+                       "properties": {"kept": {"$ref": "#/$defs/Kept"}, "ids": item}}),
+            ),
+        ];
+        let sdk = render(&lower_borrowed(&tools));
+        let line = |start: &str| {
+            sdk.lines()
+                .find(|l| l.trim_start().starts_with(start))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        // What only a tool reads, inline or named; a tuple in an array
+        // needs its parentheses.
+        assert!(
+            line("find(").contains("pairs?: readonly (readonly [number])[]"),
+            "{sdk}"
+        );
+        assert!(line("put(").contains("ids?: readonly string[]"), "{sdk}");
+        assert!(
+            line("type Read =").contains("tags?: readonly string[]"),
+            "{sdk}"
+        );
+        // What a result holds, even when an argument takes it too.
+        assert!(line("find(").contains("list?: string[]"), "{sdk}");
+        assert!(line("type Kept =").contains("tags?: string[]"), "{sdk}");
+        assert!(!line("type Kept =").contains("readonly"), "{sdk}");
     }
 
     /// The type of the property `x` of a one-tool SDK whose `x` is `schema`.

@@ -1885,7 +1885,7 @@ mod tests {
                 ("nullable", "O & { x: unknown } | null"),
                 // A reference to a union of arrays and null: the member's
                 // items spread over its arrays.
-                ("items", "unknown[] & string[] | null"),
+                ("items", "readonly unknown[] & readonly string[] | null"),
                 ("object", "O & { x: unknown }"),
                 ("typed", "P & { x: unknown }"),
                 ("both", "O & P & { x: unknown }"),
@@ -1910,7 +1910,7 @@ mod tests {
                     "{ [key: string]: unknown } & { x: unknown } | null",
                 ),
                 // Keywords of two kinds alone: an object or an array.
-                ("kinds", "{ x: unknown } | string[]"),
+                ("kinds", "{ x: unknown } | readonly string[]"),
                 (
                     "objects",
                     "{ [key: string]: unknown } & ({ x: unknown } | { y: unknown })",
@@ -1920,7 +1920,7 @@ mod tests {
                 ("union_member", "{ x: unknown } & { y: unknown } | string"),
                 // `{ x: unknown }` lets every array through, so `items` stands
                 // alone for arrays.
-                ("both_kinds", "{ x: unknown } | number[]"),
+                ("both_kinds", "{ x: unknown } | readonly number[]"),
                 // Other kinds pass both members, and so fail the `oneOf`: only
                 // the objects of the type are left.
                 (
@@ -1937,7 +1937,7 @@ mod tests {
                     "string | null | { [key: string]: unknown } & (R | { y: unknown })",
                 ),
                 ("ref_kinds", "R | A"),
-                ("ref_array", "unknown[] & A | null"),
+                ("ref_array", "readonly unknown[] & A | null"),
                 ("ref_beside_type", "R & { [key: string]: unknown } | null"),
                 // `null` is of no kind the type admits.
                 ("ref_nullable", "string | { [key: string]: unknown } & R"),
@@ -1948,7 +1948,10 @@ mod tests {
                     "string | { [key: string]: unknown } & R & { y: unknown }",
                 ),
                 ("nested_union", "string | { [key: string]: unknown } & R"),
-                ("one_of_kinds", "{ [key: string]: unknown } | unknown[]"),
+                (
+                    "one_of_kinds",
+                    "{ [key: string]: unknown } | readonly unknown[]",
+                ),
                 ("spread_kinds", "{ x: unknown } | string | A"),
             ],
         );
@@ -2021,7 +2024,7 @@ mod tests {
                 ("p", "string | null | { a?: number } & { x: string }"),
                 ("q", "string | null | { a?: number } & { x: unknown }"),
                 ("n", "O & { y?: string } | null"),
-                ("v", "string | number[]"),
+                ("v", "string | readonly number[]"),
                 (
                     "w",
                     "string | { [key: string]: unknown } & { name: unknown }",
@@ -2089,40 +2092,43 @@ mod tests {
         for (key, ty) in [
             (
                 "text",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
             (
                 "not",
-                "{ x?: number } | unknown[] | null | boolean | number | string;",
+                "{ x?: number } | readonly unknown[] | null | boolean | number | string;",
             ),
             // Keywords of two kinds: both kinds.
-            ("both", "{ x?: number } | string[];"),
+            ("both", "{ x?: number } | readonly string[];"),
             // Alone, the kind the keywords describe.
             ("plain", "{ x: unknown };"),
-            ("ref", "R | unknown[] | null | boolean | number | string;"),
+            (
+                "ref",
+                "R | readonly unknown[] | null | boolean | number | string;",
+            ),
             ("mail", "Mail;"),
-            ("counted", "{ x: unknown } | unknown[];"),
-            ("sized", "{ [key: string]: unknown } | number[];"),
+            ("counted", "{ x: unknown } | readonly unknown[];"),
+            ("sized", "{ [key: string]: unknown } | readonly number[];"),
             (
                 "media",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
             (
                 "member",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
             (
                 "union",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
             ("typed", "{ x: unknown };"),
             (
                 "deeper",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
             (
                 "around",
-                "{ x: unknown } | unknown[] | null | boolean | number | string;",
+                "{ x: unknown } | readonly unknown[] | null | boolean | number | string;",
             ),
         ] {
             assert!(text.contains(&format!(" {key}?: {ty}")), "{key}: {text}");
@@ -2242,7 +2248,7 @@ mod tests {
             &[
                 ("chain", "{ a: string }"),
                 ("anything", "{ [key: string]: unknown }"),
-                ("items", "string[]"),
+                ("items", "readonly string[]"),
                 ("place", "Place"),
                 ("tree", "Tree & { [key: string]: unknown }"),
                 ("text", "Label & { [key: string]: unknown }"),
@@ -2402,7 +2408,10 @@ mod tests {
             );
         }
         let text = crate::render(Language::TypeScript, &tools);
-        assert!(text.contains("type Tree = { kids?: unknown[] };"), "{text}");
+        assert!(
+            text.contains("type Tree = { kids?: readonly unknown[] };"),
+            "{text}"
+        );
         assert!(text.contains(" old?: string;"), "{text}");
     }
 
