@@ -264,7 +264,7 @@ impl Catalog {
     /// assert!(estimate_tokens(&prompt) <= budget);
     /// let index = catalog.render_within(Language::TypeScript, budget);
     /// assert!(index.contains("//   files_read_7: Reads a file.\n"));
-    /// assert!(index.contains("describe(names: string[]): Promise<string>;"));
+    /// assert!(index.contains("describe(names: readonly string[]): Promise<string>;"));
     /// ```
     pub fn render_within(&self, language: Language, budget: usize) -> Cow<'_, str> {
         self.within_by(language, budget, &estimate_tokens).sdk
@@ -722,7 +722,7 @@ fn typescript_index_header() -> String {
     format!(
         "declare class {ERROR_CLASS} extends Error {{ readonly toolName: string; readonly kind: {} }}\n\n\
          declare const {INDEX_GLOBAL}: {{\n  \
-         describe(names: string[]): Promise<string>;\n  \
+         describe(names: readonly string[]): Promise<string>;\n  \
          search(query: string, limit?: number): Promise<{{ name: string; summary: string }}[]>;\n\
          }};\n\n\
          declare const {GLOBAL}: {{\n  \
