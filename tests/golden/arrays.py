@@ -6,6 +6,16 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class MarksOutput(TypedDict):
+    marks: list[MarksOutputMarksItem]
+
+class MarksOutputMarksItem(TypedDict):
+    at: str
+    label: str
+
+class PinArgsMarksItem(TypedDict):
+    label: str
+
 class TileArgsWindowsItem(TypedDict):
     bounds: ReadOnly[Sequence[float]]
 
@@ -21,6 +31,11 @@ class ZoomArgsWindow(TypedDict):
     label: NotRequired[ReadOnly[str]]
 
 class Tools(Protocol):
+    async def marks(self, **kwargs: Any) -> MarksOutput:
+        """The plot's marks, with where each one sits."""
+        ...
+    async def pin(self, *, marks: Sequence[PinArgsMarksItem]) -> Any:
+        """Pin marks to the plot by their labels."""
     async def plot(self, *, empty: tuple[()] = ..., points: Sequence[tuple[float, float]], range: tuple[float] | tuple[float, float] = ..., series: Sequence[Sequence[float | None]] = ..., tags: tuple[str | int, ...] = ...) -> list[str]:
         """Plot points and labelled series."""
         ...

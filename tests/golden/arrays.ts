@@ -1,6 +1,10 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
+  // The plot's marks, with where each one sits.
+  marks(args?: { [key: string]: unknown }): Promise<{ marks: { at: string; label: string }[] }>;
+  // Pin marks to the plot by their labels.
+  pin(args: { marks: readonly { label: string }[] }): Promise<unknown>;
   // Plot points and labelled series.
   plot(args: { empty?: readonly []; points: readonly (readonly [number, number])[]; range?: readonly [number, number?]; series?: readonly (readonly (number | null)[])[]; tags?: readonly [string, ...number[]] }): Promise<string[]>;
   // Show several windows side by side.

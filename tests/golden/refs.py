@@ -1,5 +1,6 @@
 from __future__ import annotations
-from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
+from typing import Any, Literal, NotRequired, Protocol, Sequence, TypeAlias, TypedDict
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
@@ -15,10 +16,10 @@ class Location(TypedDict):
     lon: float
 
 NestedFilterArgs = TypedDict("NestedFilterArgs", {
-    "and": 'list[NestedFilterArgs]',
-    "escaped": 'AB',
-    "field": 'str',
-    "location": 'Location',
+    "and": 'ReadOnly[Sequence[NestedFilterArgs]]',
+    "escaped": 'ReadOnly[AB]',
+    "field": 'ReadOnly[str]',
+    "location": 'ReadOnly[Location]',
 }, total=False)
 
 Pairs: TypeAlias = 'tuple[list[Pairs]] | str'

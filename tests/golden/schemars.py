@@ -1,5 +1,6 @@
 from __future__ import annotations
 from typing import Literal, Mapping, NotRequired, Protocol, Sequence, TypeAlias, TypedDict
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
@@ -13,8 +14,8 @@ class Address(TypedDict):
 
 class Category(TypedDict):
     """A category tree."""
-    children: list[Category]
-    name: str
+    children: ReadOnly[Sequence[Category]]
+    name: ReadOnly[str]
 
 # ISO country, externally tagged (serde's default).
 # "Norway": Ships from Oslo.

@@ -316,11 +316,11 @@ impl<'k> Reading<'k> {
 
     /// Whether a program is likely to hold its values as a narrower type
     /// than this one (an `int` for a `float`, one member of a union, a
-    /// container of those, or an object of a result's class where a
-    /// read-only class is wanted), so that a container of it typed exactly
-    /// would refuse the program's own. Not other classes: a program builds
-    /// its dicts without naming the stub's classes, and checkers type them
-    /// as `dict` either way.
+    /// container of those, or an object of another class: a result's
+    /// class with more keys, say), so that a container of it typed exactly
+    /// would refuse the program's own. An alias counts only when reading
+    /// changes its body (see [`Reading`]); a list of any other alias
+    /// stays a `list`.
     fn has_narrower(&self, py: &Py) -> bool {
         match py {
             Py::Float
@@ -330,8 +330,11 @@ impl<'k> Reading<'k> {
             | Py::Dict(_)
             | Py::Map(_)
             | Py::Tuple(_)
-            | Py::TupleOf(_) => true,
-            Py::Class(_) | Py::Def(_) => self.is_read_only(py),
+            | Py::TupleOf(_)
+            | Py::Class(_) => true,
+            Py::Def(id) => {
+                matches!(self.def_kinds.get(*id), Some(DefKind::Class(_))) || self.is_read_only(py)
+            }
             Py::Any | Py::Never | Py::None | Py::Bool | Py::Int | Py::Str | Py::Literal(_) => false,
         }
     }

@@ -654,6 +654,52 @@ mod tests {
     }
 
     #[test]
+    fn lists_of_classes_a_tool_only_reads_are_sequences() {
+        let item = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+        let list_of = |items: serde_json::Value| json!({"type": "array", "items": items});
+        let tool = ToolDef::new(
+            "t",
+            json!({
+                "type": "object",
+                "required": ["items", "shared", "holder", "labels"],
+                "properties": {
+                    "items": list_of(item.clone()),
+                    "shared": list_of(json!({"$ref": "#/$defs/Kept"})),
+                    "holder": {"type": "object", "properties": {"rows": list_of(item)}, "required": ["rows"]},
+                    "labels": list_of(json!({"$ref": "#/$defs/Label"}))
+                },
+                "$defs": {
+                    "Kept": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
+                    "Label": {"type": "string"}
+                }
+            }),
+        )
+        .with_output_schema(json!({
+            "type": "object",
+            "properties": {"kept": {"type": "array", "items": {"$ref": "#/$defs/Kept"}}},
+            "required": ["kept"],
+            "$defs": {"Kept": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}
+        }));
+        let text = crate::render(crate::Language::Python, &[tool]);
+        for expected in [
+            // A parameter takes a list of any class as a `Sequence`, so a
+            // list of a result's class with more keys passes: the class a
+            // result reaches too, the other, and a class held in one.
+            "items: Sequence[NameItem]",
+            "shared: Sequence[Kept]",
+            // A class only the arguments use that holds such a list is
+            // read-only, with all its fields.
+            "    rows: ReadOnly[Sequence[NameItem]]\n",
+            // A result keeps its exact list, and a list of an alias of a
+            // string stays a list.
+            "    kept: list[Kept]\n",
+            "labels: list[Label]",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+    }
+
+    #[test]
     fn classes_that_hold_read_only_classes_read_them_covariantly() {
         let numbers = json!({"type": "array", "items": {"type": "number"}});
         let object = |props: serde_json::Value| {
