@@ -241,7 +241,9 @@ fn all_of_merges_objects_in_python() {
     // Anywhere else, one class.
     let sdk = py_sdk(json!({"type": "object", "properties": {"p": merged}, "required": ["p"]}));
     assert!(
-        sdk.contains("class TArgsP(TypedDict):\n    a: str\n    b: NotRequired[int]\n"),
+        sdk.contains(
+            "class TArgsP(TypedDict):\n    a: ReadOnly[str]\n    b: NotRequired[ReadOnly[int]]\n"
+        ),
         "{sdk}"
     );
 }
@@ -304,7 +306,7 @@ fn optional_and_nullable_stay_apart() {
     );
     let sdk = py_class_sdk(schema);
     assert!(
-        sdk.contains("    nul: str | None\n    opt: NotRequired[str]\n"),
+        sdk.contains("    nul: ReadOnly[str | None]\n    opt: NotRequired[ReadOnly[str]]\n"),
         "{sdk}"
     );
 }
@@ -486,7 +488,7 @@ fn recursion_is_exact() {
     );
     let sdk = py_sdk(schema);
     assert!(
-        sdk.contains("class Link(TypedDict):\n    next: NotRequired[Link | None]\n"),
+        sdk.contains("class Link(TypedDict):\n    next: NotRequired[ReadOnly[Link | None]]\n"),
         "{sdk}"
     );
 }
@@ -784,7 +786,7 @@ fn python_marks_the_rarer_of_required_and_optional() {
     );
     assert!(
         mostly_optional.contains(
-            "class TArgs(TypedDict, total=False):\n    a: Required[str]\n    b: str\n    c: str\n"
+            "class TArgs(TypedDict, total=False):\n    a: Required[ReadOnly[str]]\n    b: ReadOnly[str]\n    c: ReadOnly[str]\n"
         ),
         "{mostly_optional}"
     );
@@ -793,7 +795,7 @@ fn python_marks_the_rarer_of_required_and_optional() {
     );
     assert!(
         mostly_required
-            .contains("class TArgs(TypedDict):\n    a: str\n    b: str\n    c: NotRequired[str]\n"),
+            .contains("class TArgs(TypedDict):\n    a: ReadOnly[str]\n    b: ReadOnly[str]\n    c: NotRequired[ReadOnly[str]]\n"),
         "{mostly_required}"
     );
     let functional =
@@ -817,7 +819,9 @@ fn one_line_docs_trail_and_longer_ones_lead() {
     );
     let py = py_class_sdk(schema);
     assert!(
-        py.contains("    a: str  # One line.\n    # Two\n    # lines.\n    b: str\n"),
+        py.contains(
+            "    a: ReadOnly[str]  # One line.\n    # Two\n    # lines.\n    b: ReadOnly[str]\n"
+        ),
         "{py}"
     );
 }

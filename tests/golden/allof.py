@@ -1,21 +1,22 @@
 from __future__ import annotations
 from typing import Any, Literal, NotRequired, Protocol, TypeAlias, TypedDict
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class Filter(TypedDict):
-    field: str
-    value: NotRequired[str]
+    field: ReadOnly[str]
+    value: NotRequired[ReadOnly[str]]
 
 class IdName(TypedDict):
-    id: NotRequired[int]
-    name: str
+    id: NotRequired[ReadOnly[int]]
+    name: ReadOnly[str]
 
 class LabelArgsLabel(TypedDict):
-    id: int
-    name: NotRequired[str]
+    id: ReadOnly[int]
+    name: NotRequired[ReadOnly[str]]
 
 Note: TypeAlias = 'str | None'
 
@@ -23,8 +24,8 @@ class PickArgsItem(TypedDict):
     id: str
 
 class TagArgsTag(TypedDict):
-    kind: str
-    note: NotRequired[str]
+    kind: ReadOnly[str]
+    note: NotRequired[ReadOnly[str]]
 
 class Tools(Protocol):
     async def annotate(self, *, note: Note) -> Any:

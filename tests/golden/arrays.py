@@ -12,9 +12,11 @@ class MarksOutput(TypedDict):
 class MarksOutputMarksItem(TypedDict):
     at: str
     label: str
+    size: int
 
 class PinArgsMarksItem(TypedDict):
-    label: str
+    at: NotRequired[ReadOnly[str]]
+    label: ReadOnly[str]
 
 class TileArgsWindowsItem(TypedDict):
     bounds: ReadOnly[Sequence[float]]
@@ -35,7 +37,7 @@ class Tools(Protocol):
         """The plot's marks, with where each one sits."""
         ...
     async def pin(self, *, marks: Sequence[PinArgsMarksItem]) -> Any:
-        """Pin marks to the plot by their labels."""
+        """Pin marks to the plot by their labels, each where it says or at the top."""
     async def plot(self, *, empty: tuple[()] = ..., points: Sequence[tuple[float, float]], range: tuple[float] | tuple[float, float] = ..., series: Sequence[Sequence[float | None]] = ..., tags: tuple[str | int, ...] = ...) -> list[str]:
         """Plot points and labelled series."""
         ...

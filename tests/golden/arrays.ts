@@ -2,9 +2,9 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 declare const tools: {
   // The plot's marks, with where each one sits.
-  marks(args?: { [key: string]: unknown }): Promise<{ marks: { at: string; label: string }[] }>;
-  // Pin marks to the plot by their labels.
-  pin(args: { marks: readonly { label: string }[] }): Promise<unknown>;
+  marks(args?: { [key: string]: unknown }): Promise<{ marks: { at: string; label: string; size: number }[] }>;
+  // Pin marks to the plot by their labels, each where it says or at the top.
+  pin(args: { marks: readonly { at?: string; label: string }[] }): Promise<unknown>;
   // Plot points and labelled series.
   plot(args: { empty?: readonly []; points: readonly (readonly [number, number])[]; range?: readonly [number, number?]; series?: readonly (readonly (number | null)[])[]; tags?: readonly [string, ...number[]] }): Promise<string[]>;
   // Show several windows side by side.

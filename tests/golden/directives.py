@@ -1,5 +1,6 @@
 from __future__ import annotations
 from typing import Any, Awaitable, Callable, Literal, Protocol, TypeAlias, TypedDict
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
@@ -12,8 +13,8 @@ Kind: TypeAlias = 'Literal["plain", "rich"]'
 Level: TypeAlias = 'Literal["low", "high"]'
 
 OddTypeIgnoreArgs = TypedDict("OddTypeIgnoreArgs", {
-    "class": 'str',  # pyre -ignore
-    "x-y": 'int',  # Count # type : ignore[misc]
+    "class": 'ReadOnly[str]',  # pyre -ignore
+    "x-y": 'ReadOnly[int]',  # Count # type : ignore[misc]
 }, total=False)
 
 class Tools(Protocol):

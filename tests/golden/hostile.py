@@ -1,38 +1,39 @@
 from __future__ import annotations
 from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict, overload
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 ClassArgs = TypedDict("ClassArgs", {
-    "class": 'Required[str]',
-    "from": 'int',
-    "list": 'str',
-    "ok": 'list[str]',
+    "class": 'Required[ReadOnly[str]]',
+    "from": 'ReadOnly[int]',
+    "list": 'ReadOnly[str]',
+    "ok": 'ReadOnly[list[str]]',
 }, total=False)
 
 EndCommentArgs = TypedDict("EndCommentArgs", {
-    "*/": 'str',  # key */ here
+    "*/": 'ReadOnly[str]',  # key */ here
 }, total=False)
 
 LeArgs = TypedDict("LeArgs", {
-    "ﬁeld": 'bool',
+    "ﬁeld": 'ReadOnly[bool]',
 }, total=False)
 
 LineSepParaArgs = TypedDict("LineSepParaArgs", {
-    "\u2028": 'Literal["\\u2029"]',
+    "\u2028": 'ReadOnly[Literal["\\u2029"]]',
 }, total=False)
 
 QuoteBackSlashArgs = TypedDict("QuoteBackSlashArgs", {
-    "a\"b": 'str',
-    "c\\d": 'int',
+    "a\"b": 'ReadOnly[str]',
+    "c\\d": 'ReadOnly[int]',
 }, total=False)
 
 ToolCallErrorType: TypeAlias = 'str'
 
 class UnicodArgs(TypedDict, total=False):
-    naïve: str
+    naïve: ReadOnly[str]
 
 class Tools(Protocol):
     async def get_weather(self, *,

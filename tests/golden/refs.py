@@ -30,10 +30,10 @@ class Place(TypedDict):
     name: str
 
 PlanRouteArgs = TypedDict("PlanRouteArgs", {
-    "from": 'Place',
-    "legs": 'NotRequired[list[str]]',
-    "to": 'PlanRouteArgsTo',
-    "via": 'NotRequired[Place]',
+    "from": 'ReadOnly[Place]',
+    "legs": 'NotRequired[ReadOnly[list[str]]]',
+    "to": 'ReadOnly[PlanRouteArgsTo]',
+    "via": 'NotRequired[ReadOnly[Place]]',
 })
 
 class PlanRouteArgsTo(TypedDict):

@@ -8,9 +8,9 @@ class ToolCallError(Exception):
 
 class Address(TypedDict):
     """Where a parcel goes."""
-    country: Country
-    postcode: NotRequired[str | None]  # Postal code, if the country uses them.
-    street: str
+    country: ReadOnly[Country]
+    postcode: NotRequired[ReadOnly[str | None]]  # Postal code, if the country uses them.
+    street: ReadOnly[str]
 
 class Category(TypedDict):
     """A category tree."""

@@ -10,8 +10,8 @@ class HiddenArgs(TypedDict):
     r: str
 
 ProtoKeyArgs = TypedDict("ProtoKeyArgs", {
-    "__proto__": 'str',
-    "id": 'NotRequired[int]',
+    "__proto__": 'ReadOnly[str]',
+    "id": 'NotRequired[ReadOnly[int]]',
 })
 
 class ReadOnlyArgs(TypedDict):
@@ -23,12 +23,12 @@ ReadOnlyArgsFrame = TypedDict("ReadOnlyArgsFrame", {
 })
 
 class StrArgs(TypedDict, total=False):
-    s: str
+    s: ReadOnly[str]
 
 UnicodeArgs = TypedDict("UnicodeArgs", {
-    "k󠄀": 'bool',
-    "été": 'str',
-    "𞀰": 'int',
+    "k󠄀": 'ReadOnly[bool]',
+    "été": 'ReadOnly[str]',
+    "𞀰": 'ReadOnly[int]',
 }, total=False)
 
 class Tools(Protocol):

@@ -2135,7 +2135,7 @@ mod tests {
         }
         let python = crate::render(Language::Python, &tools);
         assert!(
-            python.contains(r#""text": 'R | list[Any] | None | bool | float | str',"#),
+            python.contains(r#""text": 'ReadOnly[R | list[Any] | None | bool | float | str]',"#),
             "{python}"
         );
     }

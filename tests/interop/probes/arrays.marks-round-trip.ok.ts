@@ -1,5 +1,6 @@
-// A list of one tool's result objects, each with a key more, passed to
-// another tool that only reads the keys it names.
+// A list of one tool's result objects passed to another tool that only
+// reads them: each has a key more (`size`), and has `at`, which the
+// argument leaves optional, as required.
 async function main() {
   const seen = await tools.marks();
   await tools.pin({ marks: seen.marks });

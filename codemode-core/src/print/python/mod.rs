@@ -700,6 +700,33 @@ mod tests {
     }
 
     #[test]
+    fn argument_classes_that_leave_a_key_optional_are_read_only() {
+        let object = |required: serde_json::Value| {
+            json!({"type": "object", "required": required,
+                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}})
+        };
+        let tool = ToolDef::new(
+            "t",
+            json!({"type": "object", "required": ["loose", "whole"],
+                   "properties": {"loose": object(json!(["id"])), "whole": object(json!(["id", "name"]))}}),
+        )
+        .with_output_schema(json!({"type": "object", "required": ["out"], "properties": {"out": {
+            "type": "object", "required": ["id", "name", "size"],
+            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "size": {"type": "integer"}}}}}));
+        let text = crate::render(crate::Language::Python, &[tool]);
+        for expected in [
+            // A result's object with `name` fits the first only read-only.
+            "class TArgsLoose(TypedDict):\n    id: ReadOnly[int]\n    name: NotRequired[ReadOnly[str]]\n",
+            // Every key required: a result's object fits as it is.
+            "class TArgsWhole(TypedDict):\n    id: int\n    name: str\n",
+            // What a result reaches stays exact.
+            "class TOutputOut(TypedDict):\n    id: int\n    name: str\n    size: int\n",
+        ] {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+    }
+
+    #[test]
     fn classes_that_hold_read_only_classes_read_them_covariantly() {
         let numbers = json!({"type": "array", "items": {"type": "number"}});
         let object = |props: serde_json::Value| {
@@ -770,7 +797,7 @@ mod tests {
         // Six levels merge into one class with every key.
         let (text, degradations) = chain(6);
         assert!(
-            text.contains("    p0: str\n") && text.contains("    p6: str\n"),
+            text.contains("    p0: ReadOnly[str]\n") && text.contains("    p6: ReadOnly[str]\n"),
             "{text}"
         );
         assert_eq!(degradations, []);
@@ -807,7 +834,9 @@ mod tests {
         let (large, _) = render_all(&lower_borrowed(&tools(200)));
         assert_eq!(large.matches("(TypedDict, total=False):").count(), 0);
         assert_eq!(large.matches(" = TypedDict(").count(), 200);
-        assert!(large.contains("Tool0ArgsO = TypedDict(\"Tool0ArgsO\", {\n    \"k0_0\": 'str',\n"));
+        assert!(large.contains(
+            "Tool0ArgsO = TypedDict(\"Tool0ArgsO\", {\n    \"k0_0\": 'ReadOnly[str]',\n"
+        ));
     }
 
     #[test]
@@ -827,7 +856,7 @@ mod tests {
             let (text, degradations) = render_all(&lowered);
             assert!(
                 text.contains(
-                    "class RSelf(TypedDict, total=False):\n    extra: bool\n    self: Any\n"
+                    "class RSelf(TypedDict, total=False):\n    extra: ReadOnly[bool]\n    self: ReadOnly[Any]\n"
                 ),
                 "{text}"
             );

@@ -5,7 +5,9 @@
 //! class's node). A node a result reaches keeps its exact types: they are
 //! what a program holds. Of the others, a node is read-only when reading
 //! its types changes one (a `list[float]` field becomes `Sequence[float]`),
-//! or when it holds a read-only node. One exception keeps a node exact: a
+//! when it is a class that leaves a key optional (a result's object that
+//! has the key required fits only a read-only field), or when it holds a
+//! read-only node. One exception keeps a node exact: a
 //! `list` whose items may be strings stays a `list` (as a `Sequence`, a lone
 //! string would pass), and a `list` of a read-only node would refuse a
 //! result's list of its exact twin; so a node such a list holds, and all
@@ -143,7 +145,12 @@ fn read_only_nodes<'k>(
             });
             changes |= plain.changes(ty);
         });
-        if changes {
+        // A key the class leaves optional: a result's object that has it
+        // required fits only a read-only field.
+        let optional = classes
+            .get(at)
+            .is_some_and(|class| class.fields.iter().any(|f| !f.required));
+        if changes || optional {
             seeds.push(at);
         }
     }
