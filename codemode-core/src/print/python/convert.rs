@@ -258,6 +258,9 @@ pub(super) struct Reading<'k> {
     def_kinds: &'k [DefKind],
     /// By definition: whether a lone `str` may be of it.
     def_str: Vec<bool>,
+    /// By definition: whether a program may hold its values as a narrower
+    /// type ([`Reading::has_narrower`] of its body).
+    def_narrower: Vec<bool>,
 }
 
 impl<'k> Reading<'k> {
@@ -268,6 +271,7 @@ impl<'k> Reading<'k> {
             classes: 0,
             def_kinds,
             def_str: defs_admitting_str(def_kinds),
+            def_narrower: defs_with_narrower(def_kinds),
         }
     }
 
@@ -318,24 +322,14 @@ impl<'k> Reading<'k> {
     /// than this one (an `int` for a `float`, one member of a union, a
     /// container of those, or an object of another class: a result's
     /// class with more keys, say), so that a container of it typed exactly
-    /// would refuse the program's own. An alias counts only when reading
-    /// changes its body (see [`Reading`]); a list of any other alias
-    /// stays a `list`.
+    /// would refuse the program's own. An alias counts when its body
+    /// does, or when reading changes it (see [`Reading`]).
     fn has_narrower(&self, py: &Py) -> bool {
         match py {
-            Py::Float
-            | Py::Union(_)
-            | Py::List(_)
-            | Py::Seq(_)
-            | Py::Dict(_)
-            | Py::Map(_)
-            | Py::Tuple(_)
-            | Py::TupleOf(_)
-            | Py::Class(_) => true,
             Py::Def(id) => {
-                matches!(self.def_kinds.get(*id), Some(DefKind::Class(_))) || self.is_read_only(py)
+                self.def_narrower.get(*id).copied().unwrap_or(false) || self.is_read_only(py)
             }
-            Py::Any | Py::Never | Py::None | Py::Bool | Py::Int | Py::Str | Py::Literal(_) => false,
+            other => kind_has_narrower(other),
         }
     }
 
@@ -382,6 +376,55 @@ fn defs_admitting_str(def_kinds: &[DefKind]) -> Vec<bool> {
         }
     }
     admits
+}
+
+/// Whether a program may hold values of `py`'s kind as a narrower type
+/// ([`Reading::has_narrower`]), for any type but a definition's name.
+fn kind_has_narrower(py: &Py) -> bool {
+    match py {
+        Py::Float
+        | Py::Union(_)
+        | Py::List(_)
+        | Py::Seq(_)
+        | Py::Dict(_)
+        | Py::Map(_)
+        | Py::Tuple(_)
+        | Py::TupleOf(_)
+        | Py::Class(_) => true,
+        Py::Any
+        | Py::Never
+        | Py::None
+        | Py::Bool
+        | Py::Int
+        | Py::Str
+        | Py::Literal(_)
+        | Py::Def(_) => false,
+    }
+}
+
+/// Whether a program may hold the values of each definition as a narrower
+/// type: a class (one with more keys), and an alias whose body is a float,
+/// a union, a container or a class, directly or through other aliases. One
+/// pass over the aliases' bodies, then each verdict spreads to the aliases
+/// that name it, as in [`defs_admitting_str`].
+fn defs_with_narrower(def_kinds: &[DefKind]) -> Vec<bool> {
+    let mut named_by: Vec<Vec<usize>> = vec![Vec::new(); def_kinds.len()];
+    let mut todo = Vec::new();
+    for (id, kind) in def_kinds.iter().enumerate() {
+        match kind {
+            DefKind::Class(_) => todo.push(id),
+            DefKind::Alias(Py::Def(named)) if *named < def_kinds.len() => named_by[*named].push(id),
+            DefKind::Alias(body) if kind_has_narrower(body) => todo.push(id),
+            DefKind::Alias(_) => {}
+        }
+    }
+    let mut narrower = vec![false; def_kinds.len()];
+    while let Some(id) = todo.pop() {
+        if !std::mem::replace(&mut narrower[id], true) {
+            todo.extend(&named_by[id]);
+        }
+    }
+    narrower
 }
 
 /// The node a class or definition is: classes are `0..classes`, and a

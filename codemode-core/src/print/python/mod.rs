@@ -661,16 +661,23 @@ mod tests {
             "t",
             json!({
                 "type": "object",
-                "required": ["items", "shared", "holder", "labels"],
+                "required": ["items", "shared", "holder", "labels", "maybe", "sizes", "codes"],
                 "properties": {
                     "items": list_of(item.clone()),
                     "shared": list_of(json!({"$ref": "#/$defs/Kept"})),
-                    "holder": {"type": "object", "properties": {"rows": list_of(item)}, "required": ["rows"]},
-                    "labels": list_of(json!({"$ref": "#/$defs/Label"}))
+                    "holder": {"type": "object", "properties": {"rows": list_of(item.clone())}, "required": ["rows"]},
+                    "labels": list_of(json!({"$ref": "#/$defs/Label"})),
+                    "maybe": list_of(json!({"$ref": "#/$defs/Maybe"})),
+                    "sizes": list_of(json!({"$ref": "#/$defs/Size"})),
+                    "codes": list_of(json!({"$ref": "#/$defs/Code"}))
                 },
                 "$defs": {
                     "Kept": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]},
-                    "Label": {"type": "string"}
+                    "Label": {"type": "string"},
+                    "Maybe": {"anyOf": [item, {"type": "null"}]},
+                    "Size": {"$ref": "#/$defs/Real"},
+                    "Real": {"type": "number"},
+                    "Code": {"type": "integer"}
                 }
             }),
         )
@@ -685,15 +692,20 @@ mod tests {
             // A parameter takes a list of any class as a `Sequence`, so a
             // list of a result's class with more keys passes: the class a
             // result reaches too, the other, and a class held in one.
-            "items: Sequence[NameItem]",
+            "items: Sequence[MaybeName]",
             "shared: Sequence[Kept]",
             // A class only the arguments use that holds such a list is
             // read-only, with all its fields.
-            "    rows: ReadOnly[Sequence[NameItem]]\n",
+            "    rows: ReadOnly[Sequence[MaybeName]]\n",
+            // So is a list of an alias of a union, or of a float through
+            // another alias.
+            "maybe: Sequence[Maybe]",
+            "sizes: Sequence[Size]",
             // A result keeps its exact list, and a list of an alias of a
-            // string stays a list.
+            // string, or of an integer, stays a list.
             "    kept: list[Kept]\n",
             "labels: list[Label]",
+            "codes: list[Code]",
         ] {
             assert!(text.contains(expected), "{expected:?} in\n{text}");
         }
