@@ -443,12 +443,15 @@ fn queued_blocking_calls_of_an_ended_run_are_not_made() {
     let runtime = JsRuntime::new(tool, limits(200));
     let out = futures_executor::block_on(runtime.run(
         Language::JavaScript,
-        "await Promise.all(Array.from({length: 900}, () => tools.nap({ms: 300})));",
+        "await Promise.all(Array.from({length: 900}, () => tools.nap({ms: 1000})));",
     ));
     assert_eq!(kind(&out), Some(RunErrorKind::Timeout), "{:?}", out.error);
-    // Only the calls that had a thread before the timeout are made: wait
-    // longer than the queue would take to drain (four rounds of 300 ms).
-    std::thread::sleep(Duration::from_millis(1_500));
+    // Only the calls that had a thread before the timeout are made. Each
+    // nap outlasts the 200 ms limit by 800 ms, so a timeout noticed late on
+    // a busy machine still comes before any thread is free for a queued
+    // call; then wait until well after the first round has ended, when a
+    // queued call would have started.
+    std::thread::sleep(Duration::from_millis(2_000));
     let made = started.load(Ordering::SeqCst);
     assert!(
         made <= 256,
