@@ -38,7 +38,8 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, each_child, weight_within,
+    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, reached_defs,
+    weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -68,30 +69,8 @@ pub(crate) fn render(lowered: &Lowered) -> String {
 /// say) where a tool only reads one, while an array a result holds stays
 /// one the program may change.
 fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
-    let mut reached = vec![false; lowered.defs.len()];
-    let mut todo = Vec::new();
-    for output in lowered.tools.iter().filter_map(|t| t.output.as_ref()) {
-        named_in(output, &mut todo);
-    }
-    while let Some(id) = todo.pop() {
-        if let Some(seen) = reached.get_mut(id)
-            && !std::mem::replace(seen, true)
-        {
-            named_in(&lowered.defs[id].ty, &mut todo);
-        }
-    }
-    reached
-}
-
-/// Pushes onto `found` every named type `ty` spells, without entering them.
-fn named_in(ty: &Ty, found: &mut Vec<usize>) {
-    let mut stack = vec![ty];
-    while let Some(ty) = stack.pop() {
-        if let Ty::Named(id) = ty {
-            found.push(*id);
-        }
-        each_child(ty, &mut |child, _| stack.push(child));
-    }
+    let outputs = lowered.tools.iter().filter_map(|t| t.output.as_ref());
+    reached_defs(outputs, &lowered.defs)
 }
 
 /// The SDK with the tools before `at` printed on this thread and the rest

@@ -70,4 +70,4 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
 pub(crate) use lower::{ToolSource, lower_tools};
 pub(crate) use pointer::{for_report, push_segment};
-pub(crate) use share::each_child;
+pub(crate) use share::{each_child, reached_defs};

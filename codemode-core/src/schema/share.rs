@@ -513,6 +513,28 @@ pub(crate) enum Step<'t> {
     Member,
 }
 
+/// Which definitions `roots` reach, directly or through other definitions
+/// (by [`each_child`]), each entered once.
+pub(crate) fn reached_defs<'t>(
+    roots: impl IntoIterator<Item = &'t Ty>,
+    defs: &'t [Def],
+) -> Vec<bool> {
+    let mut reached = vec![false; defs.len()];
+    let mut todo: Vec<&Ty> = roots.into_iter().collect();
+    while let Some(ty) = todo.pop() {
+        if let Ty::Named(id) = ty {
+            if let Some(seen) = reached.get_mut(*id)
+                && !std::mem::replace(seen, true)
+            {
+                todo.push(&defs[*id].ty);
+            }
+            continue;
+        }
+        each_child(ty, &mut |child, _| todo.push(child));
+    }
+    reached
+}
+
 /// Calls `f` on each type directly inside `ty`, with how it stands there.
 pub(crate) fn each_child<'t>(ty: &'t Ty, f: &mut impl FnMut(&'t Ty, Step<'t>)) {
     match ty {

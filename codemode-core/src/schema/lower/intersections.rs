@@ -497,28 +497,10 @@ fn drop_implied(
 /// out of an intersection may have been the only use of one), and numbers
 /// the rest again in their order.
 fn drop_unreachable(tools: &mut [LoweredTool], defs: &mut Vec<Def>) {
-    fn each_reference(ty: &Ty, out: &mut Vec<usize>) {
-        if let Ty::Named(id) = ty {
-            out.push(*id);
-        }
-        crate::schema::share::each_child(ty, &mut |child, _| each_reference(child, out));
-    }
-    let mut live = vec![false; defs.len()];
-    let mut stack = Vec::new();
-    for tool in tools.iter() {
-        each_reference(&tool.input, &mut stack);
-        if let Some(output) = &tool.output {
-            each_reference(output, &mut stack);
-        }
-    }
-    while let Some(id) = stack.pop() {
-        if let Some(seen) = live.get_mut(id)
-            && !*seen
-        {
-            *seen = true;
-            each_reference(&defs[id].ty, &mut stack);
-        }
-    }
+    let roots = tools
+        .iter()
+        .flat_map(|tool| std::iter::once(&tool.input).chain(&tool.output));
+    let live = crate::schema::share::reached_defs(roots, defs);
     if live.iter().all(|l| *l) {
         return;
     }
