@@ -369,13 +369,19 @@ fn defs_admitting_str(def_kinds: &[DefKind]) -> Vec<bool> {
             }
         }
     }
-    let mut admits = vec![false; def_kinds.len()];
+    marked_with_namers(todo, &named_by)
+}
+
+/// The definitions in `todo`, and every alias that names a marked one
+/// (`named_by` lists them), transitively: each marked once.
+fn marked_with_namers(mut todo: Vec<usize>, named_by: &[Vec<usize>]) -> Vec<bool> {
+    let mut marked = vec![false; named_by.len()];
     while let Some(id) = todo.pop() {
-        if !std::mem::replace(&mut admits[id], true) {
+        if !std::mem::replace(&mut marked[id], true) {
             todo.extend(&named_by[id]);
         }
     }
-    admits
+    marked
 }
 
 /// Whether a program may hold values of `py`'s kind as a narrower type
@@ -418,13 +424,7 @@ fn defs_with_narrower(def_kinds: &[DefKind]) -> Vec<bool> {
             DefKind::Alias(_) => {}
         }
     }
-    let mut narrower = vec![false; def_kinds.len()];
-    while let Some(id) = todo.pop() {
-        if !std::mem::replace(&mut narrower[id], true) {
-            todo.extend(&named_by[id]);
-        }
-    }
-    narrower
+    marked_with_namers(todo, &named_by)
 }
 
 /// The node a class or definition is: classes are `0..classes`, and a
