@@ -581,6 +581,14 @@ mod tests {
         render(lowered, &names)
     }
 
+    /// Asserts that `text` holds each of `expected`, naming the first it lacks.
+    #[track_caller]
+    fn assert_holds(text: &str, expected: &[&str]) {
+        for expected in expected {
+            assert!(text.contains(expected), "{expected:?} in\n{text}");
+        }
+    }
+
     #[test]
     fn a_union_with_a_name_for_any_value_is_any() {
         // Written `X | A` with `A: TypeAlias = 'Any'`, pyright strict reads
@@ -632,25 +640,26 @@ mod tests {
         )
         .with_output_schema(json!({"type": "object", "properties": {"out": numbers}, "required": ["out"]}));
         let text = crate::render(crate::Language::Python, &[tool]);
-        for expected in [
-            "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n\
-             from typing_extensions import ReadOnly\n\n",
-            "either: Sequence[int | None], ",
-            "ints: list[int], ",
-            "m: Mapping[str, Sequence[float]], ",
-            "mixed: list[str | float], ",
-            "nested: Sequence[Sequence[float]], ",
-            "ns: Sequence[float], ",
-            "strs: dict[str, str], ",
-            "words: list[str]",
-            // A class only the arguments use reads its field, read-only
-            // (a TypedDict's fields are invariant otherwise); a result's
-            // class keeps its exact type.
-            "    inner: ReadOnly[Sequence[float]]\n",
-            "    out: list[float]\n",
-        ] {
-            assert!(text.contains(expected), "{expected:?} in\n{text}");
-        }
+        assert_holds(
+            &text,
+            &[
+                "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n\
+                 from typing_extensions import ReadOnly\n\n",
+                "either: Sequence[int | None], ",
+                "ints: list[int], ",
+                "m: Mapping[str, Sequence[float]], ",
+                "mixed: list[str | float], ",
+                "nested: Sequence[Sequence[float]], ",
+                "ns: Sequence[float], ",
+                "strs: dict[str, str], ",
+                "words: list[str]",
+                // A class only the arguments use reads its field, read-only
+                // (a TypedDict's fields are invariant otherwise); a result's
+                // class keeps its exact type.
+                "    inner: ReadOnly[Sequence[float]]\n",
+                "    out: list[float]\n",
+            ],
+        );
     }
 
     #[test]
@@ -688,27 +697,28 @@ mod tests {
             "$defs": {"Kept": {"type": "object", "properties": {"id": {"type": "integer"}}, "required": ["id"]}}
         }));
         let text = crate::render(crate::Language::Python, &[tool]);
-        for expected in [
-            // A parameter takes a list of any class as a `Sequence`, so a
-            // list of a result's class with more keys passes: the class a
-            // result reaches too, the other, and a class held in one.
-            "items: Sequence[MaybeName]",
-            "shared: Sequence[Kept]",
-            // A class only the arguments use that holds such a list is
-            // read-only, with all its fields.
-            "    rows: ReadOnly[Sequence[MaybeName]]\n",
-            // So is a list of an alias of a union, or of a float through
-            // another alias.
-            "maybe: Sequence[Maybe]",
-            "sizes: Sequence[Size]",
-            // A result keeps its exact list, and a list of an alias of a
-            // string, or of an integer, stays a list.
-            "    kept: list[Kept]\n",
-            "labels: list[Label]",
-            "codes: list[Code]",
-        ] {
-            assert!(text.contains(expected), "{expected:?} in\n{text}");
-        }
+        assert_holds(
+            &text,
+            &[
+                // A parameter takes a list of any class as a `Sequence`, so a
+                // list of a result's class with more keys passes: the class a
+                // result reaches too, the other, and a class held in one.
+                "items: Sequence[MaybeName]",
+                "shared: Sequence[Kept]",
+                // A class only the arguments use that holds such a list is
+                // read-only, with all its fields.
+                "    rows: ReadOnly[Sequence[MaybeName]]\n",
+                // So is a list of an alias of a union, or of a float through
+                // another alias.
+                "maybe: Sequence[Maybe]",
+                "sizes: Sequence[Size]",
+                // A result keeps its exact list, and a list of an alias of a
+                // string, or of an integer, stays a list.
+                "    kept: list[Kept]\n",
+                "labels: list[Label]",
+                "codes: list[Code]",
+            ],
+        );
     }
 
     #[test]
@@ -726,16 +736,17 @@ mod tests {
             "type": "object", "required": ["id", "name", "size"],
             "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "size": {"type": "integer"}}}}}));
         let text = crate::render(crate::Language::Python, &[tool]);
-        for expected in [
-            // A result's object with `name` fits the first only read-only.
-            "class TArgsLoose(TypedDict):\n    id: ReadOnly[int]\n    name: NotRequired[ReadOnly[str]]\n",
-            // Every key required: a result's object fits as it is.
-            "class TArgsWhole(TypedDict):\n    id: int\n    name: str\n",
-            // What a result reaches stays exact.
-            "class TOutputOut(TypedDict):\n    id: int\n    name: str\n    size: int\n",
-        ] {
-            assert!(text.contains(expected), "{expected:?} in\n{text}");
-        }
+        assert_holds(
+            &text,
+            &[
+                // A result's object with `name` fits the first only read-only.
+                "class TArgsLoose(TypedDict):\n    id: ReadOnly[int]\n    name: NotRequired[ReadOnly[str]]\n",
+                // Every key required: a result's object fits as it is.
+                "class TArgsWhole(TypedDict):\n    id: int\n    name: str\n",
+                // What a result reaches stays exact.
+                "class TOutputOut(TypedDict):\n    id: int\n    name: str\n    size: int\n",
+            ],
+        );
     }
 
     #[test]
@@ -764,25 +775,26 @@ mod tests {
         output["$defs"] = json!({"Kept": object(json!({"ys": numbers}))});
         let tool = ToolDef::new("t", input).with_output_schema(output);
         let text = crate::render(crate::Language::Python, &[tool]);
-        for expected in [
-            // Changed by reading alone.
-            "class Frame(TypedDict):\n    at: ReadOnly[Sequence[float]]\n",
-            "    bounds: ReadOnly[Sequence[float]]\n    name: ReadOnly[str]\n",
-            // Holding a read-only class: the field, and a list of it.
-            "    window: ReadOnly[Window]\n    windows: ReadOnly[Sequence[Window]]\n",
-            // An alias of a read-only class, and a parameter of it.
-            "Shown: TypeAlias = 'Frame | None'",
-            "shown: Shown",
-            // A list whose items may be strings keeps `list`, and what it
-            // holds stays exact.
-            "texts: list[str | Loose]",
-            "class Loose(TypedDict):\n    inner: LooseInner\n",
-            "class LooseInner(TypedDict):\n    xs: list[float]\n",
-            // What a result reaches stays exact.
-            "class Kept(TypedDict):\n    ys: list[float]\n",
-        ] {
-            assert!(text.contains(expected), "{expected:?} in\n{text}");
-        }
+        assert_holds(
+            &text,
+            &[
+                // Changed by reading alone.
+                "class Frame(TypedDict):\n    at: ReadOnly[Sequence[float]]\n",
+                "    bounds: ReadOnly[Sequence[float]]\n    name: ReadOnly[str]\n",
+                // Holding a read-only class: the field, and a list of it.
+                "    window: ReadOnly[Window]\n    windows: ReadOnly[Sequence[Window]]\n",
+                // An alias of a read-only class, and a parameter of it.
+                "Shown: TypeAlias = 'Frame | None'",
+                "shown: Shown",
+                // A list whose items may be strings keeps `list`, and what it
+                // holds stays exact.
+                "texts: list[str | Loose]",
+                "class Loose(TypedDict):\n    inner: LooseInner\n",
+                "class LooseInner(TypedDict):\n    xs: list[float]\n",
+                // What a result reaches stays exact.
+                "class Kept(TypedDict):\n    ys: list[float]\n",
+            ],
+        );
     }
 
     #[test]
