@@ -1601,20 +1601,27 @@ fn embedded_refs(root: &Json<'_>) -> HashSet<usize> {
                 if embedded && let Some(reference) = fields.get("$ref") {
                     refs.insert(reference as *const Json<'_> as usize);
                 }
-                todo.extend(fields.iter().filter_map(|(_, child)| {
-                    matches!(child, Json::Object(_) | Json::Array(_)).then_some((child, embedded))
-                }));
+                let children = fields.iter().map(|(_, child)| child);
+                todo.extend(children.filter(|c| is_container(c)).map(|c| (c, embedded)));
             }
             Json::Array(items) => {
                 at_root = false;
-                todo.extend(items.iter().filter_map(|child| {
-                    matches!(child, Json::Object(_) | Json::Array(_)).then_some((child, embedded))
-                }));
+                todo.extend(
+                    items
+                        .iter()
+                        .filter(|c| is_container(c))
+                        .map(|c| (c, embedded)),
+                );
             }
             _ => at_root = false,
         }
     }
     refs
+}
+
+/// Whether `json` is an object or an array: only those can hold a `$ref`.
+fn is_container(json: &Json<'_>) -> bool {
+    matches!(json, Json::Object(_) | Json::Array(_))
 }
 
 /// The literal type of an enum or const value, if it has one.
