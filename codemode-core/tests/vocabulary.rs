@@ -186,7 +186,7 @@ fn all_of_merges_objects_in_python() {
     let sdk = py_sdk(alternatives);
     assert!(sdk.contains("p: TArgsP | TArgsP2"), "{sdk}");
     assert!(
-        sdk.contains("    w: int\n    y: str\n    z: str\n"),
+        sdk.contains("    w: ReadOnly[int]\n    y: ReadOnly[str]\n    z: ReadOnly[str]\n"),
         "{sdk}"
     );
     // A key the members type differently: anything and T is T; two other

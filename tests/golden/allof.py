@@ -21,7 +21,7 @@ class LabelArgsLabel(TypedDict):
 Note: TypeAlias = 'str | None'
 
 class PickArgsItem(TypedDict):
-    id: str
+    id: ReadOnly[str]
 
 class TagArgsTag(TypedDict):
     kind: ReadOnly[str]

@@ -6,6 +6,17 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class CenterOnArgsPoint(TypedDict):
+    x: ReadOnly[float]
+    y: ReadOnly[float]
+
+class CursorOutput(TypedDict):
+    at: CursorOutputAt
+
+class CursorOutputAt(TypedDict):
+    x: int
+    y: int
+
 class MarksOutput(TypedDict):
     marks: list[MarksOutputMarksItem]
 
@@ -33,6 +44,11 @@ class ZoomArgsWindow(TypedDict):
     label: NotRequired[ReadOnly[str]]
 
 class Tools(Protocol):
+    async def center_on(self, *, point: CenterOnArgsPoint) -> Any:
+        """Center the plot on a point."""
+    async def cursor(self, **kwargs: Any) -> CursorOutput:
+        """Where the cursor is, in whole pixels."""
+        ...
     async def marks(self, **kwargs: Any) -> MarksOutput:
         """The plot's marks, with where each one sits."""
         ...

@@ -1,6 +1,10 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
+  // Center the plot on a point.
+  center_on(args: { point: { x: number; y: number } }): Promise<unknown>;
+  // Where the cursor is, in whole pixels.
+  cursor(args?: { [key: string]: unknown }): Promise<{ at: { x: number; y: number } }>;
   // The plot's marks, with where each one sits.
   marks(args?: { [key: string]: unknown }): Promise<{ marks: { at: string; label: string; size: number }[] }>;
   // Pin marks to the plot by their labels, each where it says or at the top.

@@ -12,8 +12,8 @@ AB: TypeAlias = 'str'
 Json: TypeAlias = 'str | float | bool | None | list[Json] | dict[str, Json]'
 
 class Location(TypedDict):
-    lat: float
-    lon: float
+    lat: ReadOnly[float]
+    lon: ReadOnly[float]
 
 NestedFilterArgs = TypedDict("NestedFilterArgs", {
     "and": 'ReadOnly[Sequence[NestedFilterArgs]]',
@@ -27,7 +27,7 @@ Pairs: TypeAlias = 'tuple[list[Pairs]] | str'
 Path: TypeAlias = 'list[str]'
 
 class Place(TypedDict):
-    name: str
+    name: ReadOnly[str]
 
 PlanRouteArgs = TypedDict("PlanRouteArgs", {
     "from": 'ReadOnly[Place]',
@@ -37,8 +37,8 @@ PlanRouteArgs = TypedDict("PlanRouteArgs", {
 })
 
 class PlanRouteArgsTo(TypedDict):
-    name: str
-    note: str
+    name: ReadOnly[str]
+    note: ReadOnly[str]
 
 Steps: TypeAlias = 'tuple[str | list[Any], ...] | None'
 

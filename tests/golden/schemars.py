@@ -22,27 +22,27 @@ class Category(TypedDict):
 Country: TypeAlias = 'Literal["Chile", "Norway"] | CountryOther'
 
 class CountryOther(TypedDict):
-    Other: str
+    Other: ReadOnly[str]
 
 # Adjacently tagged.
 Payment: TypeAlias = 'PaymentCard | PaymentInvoice'
 
 class PaymentCard(TypedDict):
-    c: str
-    t: Literal["Card"]
+    c: ReadOnly[str]
+    t: ReadOnly[Literal["Card"]]
 
 class PaymentInvoice(TypedDict):
-    c: PaymentInvoiceC
-    t: Literal["Invoice"]
+    c: ReadOnly[PaymentInvoiceC]
+    t: ReadOnly[Literal["Invoice"]]
 
 class PaymentInvoiceC(TypedDict):
-    due_days: int  # @format uint16
+    due_days: ReadOnly[int]  # @format uint16
 
 # Untagged.
 Quantity: TypeAlias = 'int | QuantityGrams'
 
 class QuantityGrams(TypedDict):
-    grams: float
+    grams: ReadOnly[float]
 
 class ShipOutput(TypedDict):
     eta: NotRequired[tuple[int, int, int] | None]
@@ -52,11 +52,11 @@ class ShipOutput(TypedDict):
 Shipping: TypeAlias = 'ShippingStandard | ShippingExpress'
 
 class ShippingExpress(TypedDict):
-    days: int  # @format uint8
-    kind: Literal["express"]
+    days: ReadOnly[int]  # @format uint8
+    kind: ReadOnly[Literal["express"]]
 
 class ShippingStandard(TypedDict):
-    kind: Literal["standard"]
+    kind: ReadOnly[Literal["standard"]]
 
 class Tools(Protocol):
     async def ship(self, *,

@@ -7,7 +7,7 @@ class ToolCallError(Exception):
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class HiddenArgs(TypedDict):
-    r: str
+    r: ReadOnly[str]
 
 ProtoKeyArgs = TypedDict("ProtoKeyArgs", {
     "__proto__": 'ReadOnly[str]',

@@ -1,17 +1,18 @@
 from __future__ import annotations
 from typing import Literal, Protocol, TypedDict
+from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class NotifyArgsTargetChannel(TypedDict):
-    id: str
-    kind: Literal["channel"]
+    id: ReadOnly[str]
+    kind: ReadOnly[Literal["channel"]]
 
 class NotifyArgsTargetUser(TypedDict):
-    email: str  # @format email
-    kind: Literal["user"]
+    email: ReadOnly[str]  # @format email
+    kind: ReadOnly[Literal["user"]]
 
 class NotifyOutputSentAt(TypedDict):
     sent_at: str  # @format date-time

@@ -243,13 +243,14 @@ impl Py {
 /// [`Py::for_reading`] needs to know of definitions.
 ///
 /// A TypedDict's fields are invariant, so a class only the arguments use
-/// may not simply take `Sequence` fields: a result's object with a `list`
-/// there would no longer fit it when a program passes it back. Such a
-/// field is `ReadOnly[...]` (PEP 705), which makes it covariant; a class
-/// with one is *read-only* here, and so is an alias whose body changes.
-/// Holding a read-only class changes a type too: a mutable field of it, or
-/// a `list` of it, would again refuse the result's own class, so those
-/// read covariantly in turn, up to the arguments.
+/// may not simply take `Sequence` fields (a result's object with a `list`
+/// there would no longer fit it when a program passes it back), nor keep
+/// a `float` field that a result's `int` should fill. Its fields are
+/// `ReadOnly[...]` (PEP 705), which makes them covariant: such a class is
+/// *read-only* here, and so is an alias whose body changes. Holding a
+/// read-only class changes a type too: a `list` of it would again refuse
+/// the result's own class, so it reads covariantly in turn, up to the
+/// arguments.
 pub(super) struct Reading<'k> {
     /// By node: the classes, then the definitions (a definition that is a
     /// class is that class's node).

@@ -722,27 +722,30 @@ mod tests {
     }
 
     #[test]
-    fn argument_classes_that_leave_a_key_optional_are_read_only() {
-        let object = |required: serde_json::Value| {
-            json!({"type": "object", "required": required,
-                   "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}})
+    fn argument_classes_are_read_only() {
+        let object = |required: serde_json::Value, size: &str| {
+            json!({"type": "object", "required": required, "properties": {
+                "id": {"type": "integer"}, "name": {"type": "string"}, "size": {"type": size}}})
         };
         let tool = ToolDef::new(
             "t",
-            json!({"type": "object", "required": ["loose", "whole"],
-                   "properties": {"loose": object(json!(["id"])), "whole": object(json!(["id", "name"]))}}),
+            json!({"type": "object", "required": ["loose", "whole"], "properties": {
+                "loose": object(json!(["id"]), "integer"),
+                "whole": object(json!(["id", "name", "size"]), "number")}}),
         )
-        .with_output_schema(json!({"type": "object", "required": ["out"], "properties": {"out": {
-            "type": "object", "required": ["id", "name", "size"],
-            "properties": {"id": {"type": "integer"}, "name": {"type": "string"}, "size": {"type": "integer"}}}}}));
+        .with_output_schema(
+            json!({"type": "object", "required": ["out"], "properties": {
+            "out": object(json!(["id", "name", "size"]), "integer")}}),
+        );
         let text = crate::render(crate::Language::Python, &[tool]);
         assert_holds(
             &text,
             &[
-                // A result's object with `name` fits the first only read-only.
-                "class TArgsLoose(TypedDict):\n    id: ReadOnly[int]\n    name: NotRequired[ReadOnly[str]]\n",
-                // Every key required: a result's object fits as it is.
-                "class TArgsWhole(TypedDict):\n    id: int\n    name: str\n",
+                // A result's object with `name` fits only a read-only field.
+                "class TArgsLoose(TypedDict, total=False):\n    id: Required[ReadOnly[int]]\n    name: ReadOnly[str]\n",
+                // Every key required, but a result's `int` size fits only a
+                // read-only `float`.
+                "class TArgsWhole(TypedDict):\n    id: ReadOnly[int]\n    name: ReadOnly[str]\n    size: ReadOnly[float]\n",
                 // What a result reaches stays exact.
                 "class TOutputOut(TypedDict):\n    id: int\n    name: str\n    size: int\n",
             ],

@@ -3,11 +3,13 @@
 //!
 //! A node is a class or an alias (a definition that is a class is that
 //! class's node). A node a result reaches keeps its exact types: they are
-//! what a program holds. Of the others, a node is read-only when reading
-//! its types changes one (a `list[float]` field becomes `Sequence[float]`),
-//! when it is a class that leaves a key optional (a result's object that
-//! has the key required fits only a read-only field), or when it holds a
-//! read-only node. One exception keeps a node exact: a
+//! what a program holds. Of the others, every class is read-only (its
+//! fields would otherwise be invariant, and a result's object whose field
+//! is narrower would not fit: an `int` where the class says `float`, a
+//! literal where it says `str`, a key required where it is optional), and
+//! an alias is when reading its body changes it (a `list[float]` becomes
+//! `Sequence[float]`) or when it names a read-only node. One exception
+//! keeps a node exact: a
 //! `list` whose items may be strings stays a `list` (as a `Sequence`, a lone
 //! string would pass), and a `list` of a read-only node would refuse a
 //! result's list of its exact twin; so a node such a list holds, and all
@@ -145,12 +147,11 @@ fn read_only_nodes<'k>(
             });
             changes |= plain.changes(ty);
         });
-        // A key the class leaves optional: a result's object that has it
-        // required fits only a read-only field.
-        let optional = classes
-            .get(at)
-            .is_some_and(|class| class.fields.iter().any(|f| !f.required));
-        if changes || optional {
+        // Every class: its fields are invariant unless read-only, so a
+        // result's object whose field is narrower (an `int` where the class
+        // says `float`, a key required where it is optional, an object
+        // with a key more) would not fit.
+        if changes || at < classes.len() {
             seeds.push(at);
         }
     }
