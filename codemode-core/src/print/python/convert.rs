@@ -375,11 +375,23 @@ fn defs_admitting_str(def_kinds: &[DefKind]) -> Vec<bool> {
 
 /// The definitions in `todo`, and every alias that names a marked one
 /// (`named_by` lists them), transitively: each marked once.
-fn marked_with_namers(mut todo: Vec<usize>, named_by: &[Vec<usize>]) -> Vec<bool> {
-    let mut marked = vec![false; named_by.len()];
-    while let Some(id) = todo.pop() {
-        if !std::mem::replace(&mut marked[id], true) {
-            todo.extend(&named_by[id]);
+fn marked_with_namers(todo: Vec<usize>, named_by: &[Vec<usize>]) -> Vec<bool> {
+    marked_along(todo, named_by, &vec![false; named_by.len()])
+}
+
+/// The nodes in `todo`, and every node `up` lists for a marked one,
+/// transitively, each marked once; a node `kept_out` marks is never
+/// marked, nor reached through.
+pub(super) fn marked_along(
+    mut todo: Vec<usize>,
+    up: &[Vec<usize>],
+    kept_out: &[bool],
+) -> Vec<bool> {
+    let mut marked = vec![false; up.len()];
+    todo.retain(|&at| !kept_out[at]);
+    while let Some(at) = todo.pop() {
+        if !std::mem::replace(&mut marked[at], true) {
+            todo.extend(up[at].iter().filter(|&&next| !kept_out[next]));
         }
     }
     marked

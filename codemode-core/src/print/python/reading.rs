@@ -15,7 +15,7 @@
 //! result's list of its exact twin; so a node such a list holds, and all
 //! that node holds, stay exact.
 
-use super::convert::{Args, Class, DefKind, Py, Reading, node_of};
+use super::convert::{Args, Class, DefKind, Py, Reading, marked_along, node_of};
 
 /// Reads every argument type ([`Py::for_reading`]), and rewrites the
 /// read-only nodes: every field of a read-only class is marked `ReadOnly`
@@ -158,7 +158,7 @@ fn read_only_nodes<'k>(
     if seeds.is_empty() {
         return plain;
     }
-    let first = close(&seeds, &holders, &vec![false; n]);
+    let first = marked_along(seeds.clone(), &holders, &vec![false; n]);
 
     // The lists that stay lists but hold a read-only node.
     let first_reading = plain.with(first, classes.len());
@@ -190,19 +190,5 @@ fn read_only_nodes<'k>(
     }
     let mut exact = vec![false; n];
     spread(pinned, &mut exact);
-    first_reading.with(close(&seeds, &holders, &exact), classes.len())
-}
-
-/// The seeds and every node that holds one, transitively, but none that
-/// `exact` keeps exact.
-fn close(seeds: &[usize], holders: &[Vec<usize>], exact: &[bool]) -> Vec<bool> {
-    let mut read_only = vec![false; holders.len()];
-    let mut todo: Vec<usize> = seeds.iter().copied().filter(|&s| !exact[s]).collect();
-    while let Some(at) = todo.pop() {
-        if std::mem::replace(&mut read_only[at], true) {
-            continue;
-        }
-        todo.extend(holders[at].iter().copied().filter(|&h| !exact[h]));
-    }
-    read_only
+    first_reading.with(marked_along(seeds, &holders, &exact), classes.len())
 }
