@@ -350,9 +350,15 @@ impl Catalog {
     }
 
     /// What `describe(names)` answers: the declarations of the named tools
-    /// in `language` (each once, in name order), as the full SDK would
-    /// print them, without the error class; a comment for each name that
-    /// is no tool. At most [`MAX_DESCRIBED`] names are declared.
+    /// in `language` (each once, in name order), as an SDK of those tools
+    /// alone prints them, without the error class; a comment for each name
+    /// that is no tool. At most [`MAX_DESCRIBED`] names are declared.
+    ///
+    /// The chosen tools decide what is shared and what is read-only: a
+    /// type that another tool's result reaches in the full SDK, and so
+    /// stays mutable there, is read-only here when only the chosen tools'
+    /// arguments reach it. Both are true of the chosen tools; the text
+    /// only depends on which tools are asked for, not on the order.
     pub fn describe(&self, language: Language, names: &[&str]) -> String {
         let mut wanted: Vec<&str> = names.to_vec();
         wanted.sort_unstable();
