@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Awaitable, Callable, Literal, Protocol, Required, TypeAlias, TypedDict, overload
+from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol, Required, TypeAlias, TypedDict, overload
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
@@ -48,21 +48,21 @@ class Tools(Protocol):
     async def unicodé(self, args: UnicodArgs = ...) -> Any:
         """Unicode identifiers are fine in Python"""
     @overload
-    def __getitem__(self, name: Literal[""]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+    def __getitem__(self, name: Literal[""]) -> Callable[[Mapping[str, Any]], Awaitable[Any]]:
         """The empty name"""
     @overload
     def __getitem__(self, name: Literal["*/ end comment"]) -> Callable[[EndCommentArgs], Awaitable[Any]]:
         """Closes */ a comment and opens /* another"""
     @overload
-    def __getitem__(self, name: Literal["__init__"]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+    def __getitem__(self, name: Literal["__init__"]) -> Callable[[Mapping[str, Any]], Awaitable[Any]]:
         """A dunder name"""
     @overload
-    def __getitem__(self, name: Literal["__private"]) -> Callable[[dict[str, Any]], Awaitable[Any]]: ...
+    def __getitem__(self, name: Literal["__private"]) -> Callable[[Mapping[str, Any]], Awaitable[Any]]: ...
     @overload
     def __getitem__(self, name: Literal["class"]) -> Callable[[ClassArgs], Awaitable[Any]]:
         """A Python keyword \"\"\" with a triple quote"""
     @overload
-    def __getitem__(self, name: Literal["ctrl\u0001\u007f"]) -> Callable[[dict[str, Any]], Awaitable[Any]]:
+    def __getitem__(self, name: Literal["ctrl\u0001\u007f"]) -> Callable[[Mapping[str, Any]], Awaitable[Any]]:
         """Control \\u{0} \\u{7} \\u{1b} characters"""
     @overload
     def __getitem__(self, name: Literal["line\u2028sep\u2029para"]) -> Callable[[LineSepParaArgs], Awaitable[Any]]:

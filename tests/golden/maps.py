@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Literal, Never, Protocol, TypedDict
+from typing import Any, Literal, Mapping, Never, Protocol, TypedDict
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
@@ -9,8 +9,18 @@ class ToolCallError(Exception):
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
+class WhoamiOutput(TypedDict):
+    account: WhoamiOutputAccount
+
+class WhoamiOutputAccount(TypedDict):
+    id: int
+    name: str
+
 class Tools(Protocol):
-    async def set_headers(self, *, counts: dict[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: dict[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
+    async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
+    async def whoami(self, **kwargs: Any) -> WhoamiOutput:
+        """The signed-in account."""
+        ...
 
 tools: Tools

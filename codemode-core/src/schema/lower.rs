@@ -2266,7 +2266,7 @@ mod tests {
         // values, it declares the reference whole, and says so.
         let py = crate::render_report(Language::Python, &tools);
         for line in [
-            "anything: dict[str, Any] = ...",
+            "anything: Mapping[str, Any] = ...",
             "items: list[str] = ...",
             "place: Place = ...",
             "tree: Tree = ...",

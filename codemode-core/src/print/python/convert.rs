@@ -223,7 +223,7 @@ impl Py {
                 }
             }
             Py::Dict(value) => {
-                let narrower = reading.has_narrower(&value);
+                let narrower = reading.dict_reads_as_mapping(&value);
                 let value = Box::new(read(*value));
                 if narrower {
                     Py::Map(value)
@@ -296,7 +296,7 @@ impl<'k> Reading<'k> {
     pub(super) fn changes(&self, py: &Py) -> bool {
         match py {
             Py::List(item) => self.list_reads_as_sequence(item) || self.changes(item),
-            Py::Dict(value) => self.has_narrower(value) || self.changes(value),
+            Py::Dict(value) => self.dict_reads_as_mapping(value) || self.changes(value),
             Py::TupleOf(item) => self.changes(item),
             Py::Tuple(items) | Py::Union(items) => items.iter().any(|i| self.changes(i)),
             _ => false,
@@ -307,6 +307,14 @@ impl<'k> Reading<'k> {
     /// narrower, and none may be a lone string.
     fn list_reads_as_sequence(&self, item: &Py) -> bool {
         self.has_narrower(item) && !self.admits_str(item)
+    }
+
+    /// Whether a `dict` of `value` reads as a `Mapping`: its values may be
+    /// narrower, or may be anything. A TypedDict (a result's object, say)
+    /// is no `dict` to the checkers, only a `Mapping[str, object]`, so a
+    /// free-form `dict[str, Any]` would refuse every one.
+    fn dict_reads_as_mapping(&self, value: &Py) -> bool {
+        matches!(value, Py::Any) || self.has_narrower(value)
     }
 
     /// The node a class or definition is, if `py` is one.

@@ -624,8 +624,9 @@ mod tests {
             "t",
             json!({
                 "type": "object",
-                "required": ["ns", "nested", "either", "words", "mixed", "ints", "m", "strs", "obj"],
+                "required": ["ns", "nested", "either", "words", "mixed", "ints", "m", "strs", "obj", "any"],
                 "properties": {
+                    "any": {"type": "object"},
                     "ns": numbers,
                     "nested": array(numbers.clone()),
                     "either": array(json!({"type": ["integer", "null"]})),
@@ -638,13 +639,16 @@ mod tests {
                 }
             }),
         )
-        .with_output_schema(json!({"type": "object", "properties": {"out": numbers}, "required": ["out"]}));
+        .with_output_schema(json!({"type": "object", "required": ["out", "raw"],
+            "properties": {"out": numbers, "raw": {"type": "object"}}}));
         let text = crate::render(crate::Language::Python, &[tool]);
         assert_holds(
             &text,
             &[
-                "from typing import Literal, Mapping, Protocol, Sequence, TypedDict\n\
+                "from typing import Any, Literal, Mapping, Protocol, Sequence, TypedDict\n\
                  from typing_extensions import ReadOnly\n\n",
+                // Any object: a result's TypedDict is a `Mapping`, no `dict`.
+                "any: Mapping[str, Any], ",
                 "either: Sequence[int | None], ",
                 "ints: list[int], ",
                 "m: Mapping[str, Sequence[float]], ",
@@ -657,7 +661,7 @@ mod tests {
                 // (a TypedDict's fields are invariant otherwise); a result's
                 // class keeps its exact type.
                 "    inner: ReadOnly[Sequence[float]]\n",
-                "    out: list[float]\n",
+                "    out: list[float]\n    raw: dict[str, Any]\n",
             ],
         );
     }
@@ -920,8 +924,8 @@ mod tests {
         for line in [
             "big: int = ...",
             "small: int = ...",
-            "o: dict[str, Any] = ...",
-            "m: dict[str, Any] = ...",
+            "o: Mapping[str, Any] = ...",
+            "m: Mapping[str, Any] = ...",
         ] {
             assert!(text.contains(line), "{line:?} in\n{text}");
         }

@@ -1,0 +1,4 @@
+# expect: arg-type
+# expect-pyright: reportArgumentType
+async def main() -> None:
+    await tools.set_headers(headers={}, meta=[1, 2])

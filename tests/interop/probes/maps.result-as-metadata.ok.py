@@ -1,0 +1,4 @@
+# A result's object passed where a tool takes any object.
+async def main() -> None:
+    me = await tools.whoami()
+    await tools.set_headers(headers={}, meta=me["account"])
