@@ -14,6 +14,10 @@ ProtoKeyArgs = TypedDict("ProtoKeyArgs", {
     "id": 'NotRequired[ReadOnly[int]]',
 })
 
+class ProtoStyleArgsStyle(TypedDict, total=False):
+    toString: ReadOnly[str]
+    valueOf: ReadOnly[float]
+
 class ReadOnlyArgs(TypedDict):
     frame: ReadOnly[ReadOnlyArgsFrame]
 
@@ -44,6 +48,8 @@ class Tools(Protocol):
     async def proto(self, *, constructor: int = ..., id: str, toString: str = ..., valueOf: bool = ...) -> Any: ...
     async def proto_key(self, args: ProtoKeyArgs) -> Any:
         """A key an object literal cannot write plainly."""
+    async def proto_style(self, *, style: ProtoStyleArgsStyle) -> Any:
+        """Every key optional, two named like Object members."""
     async def unicode(self, args: UnicodeArgs = ...) -> Any:
         """One key Python 3.11 can spell as a name, one it cannot."""
     async def with_dash(self, **kwargs: Any) -> Any: ...

@@ -24,6 +24,8 @@ declare const tools: {
     __proto__: string; // Write this key as ["__proto__"]: a plain __proto__ sets the prototype and sends no key.
     id?: number;
   }): Promise<unknown>;
+  // Every key optional, two named like Object members.
+  proto_style(args: { style: { toString?: string | Object["toString"]; valueOf?: number | Object["valueOf"] } & object }): Promise<unknown>;
   str(args?: { s?: string }): Promise<unknown>;
   // One key Python 3.11 can spell as a name, one it cannot.
   unicode(args?: { "k\udb40\udd00"?: boolean; "été"?: string; "𞀰"?: number }): Promise<unknown>;

@@ -290,7 +290,7 @@ impl<'a> Printer<'a> {
                 p.out.push_str("[]");
             }),
             Ty::Tuple(tuple) => self.read_only_prefix(ctx, |p| p.tuple(tuple)),
-            Ty::Object(obj) => self.object(obj, &[]),
+            Ty::Object(obj) => self.object(obj, &[], ctx),
             // In an intersection, a union's objects are views of one value
             // (the keys `anyOf` requires, say), not whole values.
             Ty::Union(members) if ctx == Ctx::InterMember => {
@@ -358,7 +358,7 @@ impl<'a> Printer<'a> {
         match absent_keys(members) {
             None => self.list(members, " | ", parens, Ctx::Top),
             Some(absent) => self.list_with(members, " | ", parens, |p, i, member| match member {
-                Ty::Object(obj) => p.object(obj, &absent[i]),
+                Ty::Object(obj) => p.object(obj, &absent[i], Ctx::Top),
                 _ => p.ty(member, Ctx::Top),
             }),
         }
@@ -413,7 +413,36 @@ impl<'a> Printer<'a> {
 
     /// An object type; `absent` are keys it must not have, written as
     /// optional properties of type `never` (see [`Printer::union`]).
-    fn object(&mut self, obj: &Object, absent: &[&str]) {
+    ///
+    /// An object type whose keys are all optional is *weak* to TypeScript:
+    /// any value that shares one of its keys passes for it. A number, a
+    /// string or a boolean has every member of `Object.prototype`, so a weak
+    /// type with such a key would take them (the key's type takes the
+    /// inherited method, see [`Printer::inherited`]). Such a type is
+    /// intersected with `object`, which no primitive is.
+    fn object(&mut self, obj: &Object, absent: &[&str], ctx: Ctx) {
+        let weak = !obj.props.is_empty()
+            && matches!(obj.extra, Extra::Unspecified | Extra::Closed)
+            && obj.props.iter().all(|p| !p.required);
+        let inherits = |name: &str| OBJECT_MEMBERS.contains(&name);
+        let primitives_fit = weak
+            && (obj.props.iter().any(|p| inherits(&p.name)) || absent.iter().any(|k| inherits(k)));
+        if !primitives_fit {
+            return self.object_type(obj, absent);
+        }
+        let parens = ctx == Ctx::Postfix;
+        if parens {
+            self.out.push('(');
+        }
+        self.object_type(obj, absent);
+        self.out.push_str(" & object");
+        if parens {
+            self.out.push(')');
+        }
+    }
+
+    /// The object type itself (see [`Printer::object`]).
+    fn object_type(&mut self, obj: &Object, absent: &[&str]) {
         if obj.props.is_empty() {
             // An index signature rather than `Record<...>`: a recursive type
             // alias may refer to itself through the former but not the latter.
@@ -793,6 +822,33 @@ mod tests {
         let want = "args?: { toString?: string | Object[\"toString\"]; \
                     [key: string]: number | string | Object[\"toString\"] | undefined }";
         assert!(text.contains(want), "{text}");
+    }
+
+    #[test]
+    fn weak_objects_with_object_member_keys_take_no_primitive() {
+        let weak = json!({"type": "object", "properties": {"toString": {"type": "string"}}});
+        let tools = [ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "one": weak,
+                "many": {"type": "array", "items": weak},
+                "kept": {"type": "object", "properties": {"toString": {"type": "string"}, "id": {"type": "integer"}},
+                         "required": ["id"]},
+                "plain": {"type": "object", "properties": {"name": {"type": "string"}}}
+            }}),
+        )];
+        let text = render(&lower_borrowed(&tools));
+        for want in [
+            // Every key optional: a number has `toString` too.
+            "one?: { toString?: string | Object[\"toString\"] } & object",
+            "many?: readonly ({ toString?: string | Object[\"toString\"] } & object)[]",
+            // A required key already refuses a primitive; nor does a key
+            // that no primitive has need the intersection.
+            "kept?: { id: number; toString?: string | Object[\"toString\"] };",
+            "plain?: { name?: string } }",
+        ] {
+            assert!(text.contains(want), "{want} in {text}");
+        }
     }
 
     #[test]
