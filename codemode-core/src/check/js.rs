@@ -786,8 +786,19 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     return Val::Unknown;
                 }
                 if key == "__proto__" && !p.computed && !p.shorthand {
-                    // Sets the prototype; it is no key.
-                    open = true;
+                    // Sets the prototype; it is no key. A primitive sets
+                    // nothing; an object might pass on a `toJSON`, which
+                    // decides what is sent.
+                    let primitive = matches!(
+                        value_of(&p.value),
+                        Val::Absent
+                            | Val::Null
+                            | Val::Huge
+                            | Val::Bool(_)
+                            | Val::Num(_)
+                            | Val::Str(_)
+                    );
+                    open |= !primitive;
                     continue;
                 }
                 let val = if p.kind == PropertyKind::Set {
@@ -841,7 +852,14 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                         items.push((e.span.start as usize, Val::Null))
                     }
                     other => match other.as_expression() {
-                        Some(e) => items.push((e.span().start as usize, value_of(e))),
+                        // JSON sends `undefined` in an array as `null`.
+                        Some(e) => items.push((
+                            e.span().start as usize,
+                            match value_of(e) {
+                                Val::Absent => Val::Null,
+                                val => val,
+                            },
+                        )),
                         None => items.push((element.span().start as usize, Val::Unknown)),
                     },
                 }

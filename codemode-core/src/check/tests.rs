@@ -1058,3 +1058,52 @@ fn a_program_with_many_problems_reports_the_first_few_and_says_so() {
     let last = &found.last().unwrap().message;
     assert!(last.ends_with("fix these and check again)"), "{last}");
 }
+
+/// A plain `__proto__:` sets the prototype: a primitive sets nothing, so
+/// the object holds its other keys only; an object might pass on a
+/// `toJSON`, so the keys are then unknown.
+#[test]
+fn a_plain_proto_key_is_no_key() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "tag",
+        json!({"type": "object", "properties": {"__proto__": {"type": "string"}, "id": {"type": "integer"}},
+               "required": ["__proto__"]}),
+    )]);
+    let messages = |code: &str| -> Vec<String> {
+        catalog
+            .check_program(Js, code)
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(
+        messages("await tools.tag({ __proto__: 'x', id: 1 });"),
+        [
+            r#"tools.tag(): the arguments lack the required key "__proto__" (a string); write it as ["__proto__"]: ..., since a plain __proto__: sets the prototype"#
+        ]
+    );
+    for code in [
+        "await tools.tag({ ['__proto__']: 'x' });",
+        "await tools.tag({ __proto__: { toJSON() { return { ['__proto__']: 'x' }; } } });",
+    ] {
+        assert_eq!(messages(code), Vec::<String>::new(), "{code}");
+    }
+    // Without the key in the schema: the other keys are still checked.
+    assert_eq!(
+        found(Js, "await tools.search({ __proto__: null });"),
+        [(1, 20, "missing-key")]
+    );
+}
+
+/// JSON sends `undefined` in an array as `null`, which a number refuses.
+#[test]
+fn undefined_in_an_array_is_sent_as_null() {
+    assert_eq!(
+        messages(Js, "await tools.shape({ point: [undefined, 2] })"),
+        ["tools.shape(): `point[0]` must be a number, not null"]
+    );
+    assert_eq!(
+        found(Js, "await tools.shape({ point: [1, 2], s: undefined })"),
+        []
+    );
+}

@@ -485,11 +485,18 @@ impl Checker<'_> {
                 } else {
                     format!("the object `{}` lacks", path.show(self.style))
                 };
+                // A plain `__proto__:` in a JavaScript object literal sets
+                // the prototype instead of the key.
+                let hint = if prop.name == "__proto__" && matches!(self.style, super::Style::Js) {
+                    "; write it as [\"__proto__\"]: ..., since a plain __proto__: sets the prototype"
+                } else {
+                    ""
+                };
                 self.out.push(Finding {
                     at,
                     code: DiagnosticCode::MissingKey,
                     message: format!(
-                        "{}(): {subject} the required key {:?} ({what})",
+                        "{}(): {subject} the required key {:?} ({what}){hint}",
                         self.call, prop.name
                     ),
                 });
