@@ -6,6 +6,9 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class NotesOutput(TypedDict):
+    entries: list[str | dict[str, Any]]
+
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
@@ -17,6 +20,11 @@ class WhoamiOutputAccount(TypedDict):
     name: str
 
 class Tools(Protocol):
+    async def notes(self, **kwargs: Any) -> NotesOutput:
+        """The notes, each a line of text or a structured entry."""
+        ...
+    async def save_notes(self, *, entries: list[str | dict[str, Any]]) -> Any:
+        """Replace the notes."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
     async def whoami(self, **kwargs: Any) -> WhoamiOutput:

@@ -1,6 +1,10 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
 declare const tools: {
+  // The notes, each a line of text or a structured entry.
+  notes(args?: { [key: string]: unknown }): Promise<{ entries: (string | { [key: string]: unknown })[] }>;
+  // Replace the notes.
+  save_notes(args: { entries: readonly (string | { [key: string]: unknown })[] }): Promise<unknown>;
   // Replace request headers and metadata.
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
   // The signed-in account.

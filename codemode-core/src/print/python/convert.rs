@@ -213,23 +213,13 @@ impl Py {
     pub(super) fn for_reading(self, reading: &Reading) -> Py {
         let read = |py: Py| py.for_reading(reading);
         match self {
-            Py::List(item) => {
-                let narrower = reading.list_reads_as_sequence(&item);
-                let item = Box::new(read(*item));
-                if narrower {
-                    Py::Seq(item)
-                } else {
-                    Py::List(item)
-                }
+            // A list that stays a list is invariant: its items keep their
+            // exact type, or a result's own list would no longer fit.
+            Py::List(item) if reading.list_reads_as_sequence(&item) => {
+                Py::Seq(Box::new(read(*item)))
             }
-            Py::Dict(value) => {
-                let narrower = reading.dict_reads_as_mapping(&value);
-                let value = Box::new(read(*value));
-                if narrower {
-                    Py::Map(value)
-                } else {
-                    Py::Dict(value)
-                }
+            Py::Dict(value) if reading.dict_reads_as_mapping(&value) => {
+                Py::Map(Box::new(read(*value)))
             }
             Py::TupleOf(item) => Py::TupleOf(Box::new(read(*item))),
             Py::Tuple(items) => Py::Tuple(items.into_iter().map(read).collect()),
@@ -295,8 +285,8 @@ impl<'k> Reading<'k> {
     /// `list` or `dict` that reads as `Sequence` or `Mapping`.
     pub(super) fn changes(&self, py: &Py) -> bool {
         match py {
-            Py::List(item) => self.list_reads_as_sequence(item) || self.changes(item),
-            Py::Dict(value) => self.dict_reads_as_mapping(value) || self.changes(value),
+            Py::List(item) => self.list_reads_as_sequence(item),
+            Py::Dict(value) => self.dict_reads_as_mapping(value),
             Py::TupleOf(item) => self.changes(item),
             Py::Tuple(items) | Py::Union(items) => items.iter().any(|i| self.changes(i)),
             _ => false,

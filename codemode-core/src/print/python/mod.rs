@@ -726,6 +726,24 @@ mod tests {
     }
 
     #[test]
+    fn lists_that_stay_lists_keep_their_items_exact() {
+        let may_be_text = |other: serde_json::Value| json!({"type": "array", "items": {"anyOf": [{"type": "string"}, other]}});
+        let tool = ToolDef::new(
+            "t",
+            json!({"type": "object", "required": ["items", "nums"], "properties": {
+                "items": may_be_text(json!({"type": "object"})),
+                "nums": may_be_text(json!({"type": "array", "items": {"type": "number"}}))}}),
+        );
+        let text = crate::render(crate::Language::Python, &[tool]);
+        // `list` is invariant: a `Mapping` or `Sequence` inside would refuse
+        // a result's own `list[str | dict[str, Any]]`.
+        assert_holds(
+            &text,
+            &["items: list[str | dict[str, Any]], nums: list[str | list[float]]"],
+        );
+    }
+
+    #[test]
     fn argument_classes_are_read_only() {
         let object = |required: serde_json::Value, size: &str| {
             json!({"type": "object", "required": required, "properties": {
