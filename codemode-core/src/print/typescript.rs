@@ -414,18 +414,20 @@ impl<'a> Printer<'a> {
     /// An object type; `absent` are keys it must not have, written as
     /// optional properties of type `never` (see [`Printer::union`]).
     ///
-    /// An object type whose keys are all optional is *weak* to TypeScript:
-    /// any value that shares one of its keys passes for it. A number, a
-    /// string or a boolean has every member of `Object.prototype`, so a weak
-    /// type with such a key would take them (the key's type takes the
-    /// inherited method, see [`Printer::inherited`]). Such a type is
-    /// intersected with `object`, which no primitive is.
+    /// A number, a string or a boolean has every member of
+    /// `Object.prototype`, so it passes for an object type whose keys are
+    /// such members, where optional (the key's type takes the inherited
+    /// method, see [`Printer::inherited`]) or of any type, and whose other
+    /// keys are all optional (TypeScript then only asks that a value share
+    /// one key). Such a type is intersected with `object`, which no
+    /// primitive is. The cost: TypeScript no longer asks a value that is
+    /// not a literal to share a key with it.
     fn object(&mut self, obj: &Object, absent: &[&str], ctx: Ctx) {
-        let weak = !obj.props.is_empty()
-            && matches!(obj.extra, Extra::Unspecified | Extra::Closed)
-            && obj.props.iter().all(|p| !p.required);
         let inherits = |name: &str| OBJECT_MEMBERS.contains(&name);
-        let primitives_fit = weak
+        let primitives_fit = !obj.props.is_empty()
+            && matches!(obj.extra, Extra::Unspecified | Extra::Closed)
+            && (obj.props.iter())
+                .all(|p| !p.required || (inherits(&p.name) && matches!(p.ty, Ty::Unknown)))
             && (obj.props.iter().any(|p| inherits(&p.name)) || absent.iter().any(|k| inherits(k)));
         if !primitives_fit {
             return self.object_type(obj, absent);
@@ -834,6 +836,7 @@ mod tests {
                 "many": {"type": "array", "items": weak},
                 "kept": {"type": "object", "properties": {"toString": {"type": "string"}, "id": {"type": "integer"}},
                          "required": ["id"]},
+                "any": {"type": "object", "properties": {"valueOf": {}}, "required": ["valueOf"]},
                 "plain": {"type": "object", "properties": {"name": {"type": "string"}}}
             }}),
         )];
@@ -842,9 +845,11 @@ mod tests {
             // Every key optional: a number has `toString` too.
             "one?: { toString?: string | Object[\"toString\"] } & object",
             "many?: readonly ({ toString?: string | Object[\"toString\"] } & object)[]",
-            // A required key already refuses a primitive; nor does a key
-            // that no primitive has need the intersection.
+            // A required key a primitive lacks already refuses one; nor does
+            // a key that no primitive has need the intersection.
             "kept?: { id: number; toString?: string | Object[\"toString\"] };",
+            // A primitive has `valueOf`, of any type.
+            "any?: { valueOf: unknown } & object;",
             "plain?: { name?: string } }",
         ] {
             assert!(text.contains(want), "{want} in {text}");
