@@ -3,7 +3,7 @@
 //! walk over the tree.
 
 use super::flow::{Flow, Flows};
-use super::value::{Entries, Entry, Val};
+use super::value::{AsNull, Entries, Entry, Val};
 use super::{Context, Finding, Positions, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
@@ -793,7 +793,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                         value_of(&p.value),
                         Val::Absent
                             | Val::Null
-                            | Val::Huge
+                            | Val::AsNull(_)
                             | Val::Bool(_)
                             | Val::Num(_)
                             | Val::Str(_)
@@ -849,14 +849,14 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                         fixed.get_or_insert(items.len());
                     }
                     ArrayExpressionElement::Elision(e) => {
-                        items.push((e.span.start as usize, Val::Null))
+                        items.push((e.span.start as usize, Val::AsNull(AsNull::Hole)))
                     }
                     other => match other.as_expression() {
                         // JSON sends `undefined` in an array as `null`.
                         Some(e) => items.push((
                             e.span().start as usize,
                             match value_of(e) {
-                                Val::Absent => Val::Null,
+                                Val::Absent => Val::AsNull(AsNull::Undefined),
                                 val => val,
                             },
                         )),
@@ -877,7 +877,7 @@ fn number<'a>(value: f64) -> Val<'a> {
     if value.is_finite() {
         Val::Num(value)
     } else {
-        Val::Huge
+        Val::AsNull(AsNull::Huge)
     }
 }
 

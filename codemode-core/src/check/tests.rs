@@ -1100,7 +1100,13 @@ fn a_plain_proto_key_is_no_key() {
 fn undefined_in_an_array_is_sent_as_null() {
     assert_eq!(
         messages(Js, "await tools.shape({ point: [undefined, 2] })"),
-        ["tools.shape(): `point[0]` must be a number, not null"]
+        [
+            "tools.shape(): `point[0]` must be a number, not undefined (JSON sends it as null in an array)"
+        ]
+    );
+    assert_eq!(
+        messages(Js, "await tools.shape({ point: [, 2] })"),
+        ["tools.shape(): `point[0]` must be a number, not an empty slot (JSON sends it as null)"]
     );
     assert_eq!(
         found(Js, "await tools.shape({ point: [1, 2], s: undefined })"),

@@ -22,9 +22,8 @@ pub(super) enum Val<'a> {
     Absent,
     /// `null` / `None`.
     Null,
-    /// A number too large for a double (`1e999`), which JSON sends as
-    /// `null`.
-    Huge,
+    /// A value that JSON sends as `null`, and which one it was.
+    AsNull(AsNull),
     /// A boolean.
     Bool(bool),
     /// A number.
@@ -42,6 +41,17 @@ pub(super) enum Val<'a> {
     /// An object literal; `open` when a spread or a computed key makes its
     /// keys unknown.
     Obj { entries: Vec<Entry<'a>>, open: bool },
+}
+
+/// Why a value is sent as `null`.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum AsNull {
+    /// A number too large for a double (`1e999`).
+    Huge,
+    /// `undefined` as an array's item.
+    Undefined,
+    /// A hole in an array literal (`[, 2]`).
+    Hole,
 }
 
 /// One key of an object literal.
@@ -69,7 +79,11 @@ impl Val<'_> {
         match (self, style) {
             (Val::Null, Style::Js) => "null",
             (Val::Null, Style::Py) => "None",
-            (Val::Huge, _) => "a number too large for a double (JSON sends it as null)",
+            (Val::AsNull(AsNull::Huge), _) => {
+                "a number too large for a double (JSON sends it as null)"
+            }
+            (Val::AsNull(AsNull::Undefined), _) => "undefined (JSON sends it as null in an array)",
+            (Val::AsNull(AsNull::Hole), _) => "an empty slot (JSON sends it as null)",
             (Val::Bool(_), _) => "a boolean",
             (Val::Num(_), Style::Js) => "a number",
             (Val::Num(n), Style::Py) if n.fract() == 0.0 => "an int",
@@ -575,7 +589,7 @@ impl Checker<'_> {
             (ty, val),
             (Ty::Unknown, _)
                 | (_, Val::Unknown | Val::Absent)
-                | (Ty::Null, Val::Null | Val::Huge)
+                | (Ty::Null, Val::Null | Val::AsNull(_))
                 | (Ty::Bool, Val::Bool(_))
                 | (Ty::Str, Val::Str(_))
                 | (Ty::Int | Ty::Num, Val::Num(_))
