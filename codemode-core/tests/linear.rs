@@ -71,6 +71,14 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     let members: Vec<Value> = (0..n)
         .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
         .collect();
+    // Four optional items a level, as deep as `n` leaves allow: a union of
+    // lengths spells each item but the last again for every longer length.
+    let mut nested_tuples = json!({"type": "string"});
+    for _ in 0..n.ilog(4) {
+        let item = nested_tuples;
+        nested_tuples =
+            json!({"type": "array", "prefixItems": [item, item, item, item], "items": false});
+    }
     let same_named: Vec<ToolDef> = (0..n)
         .map(|i| {
             let item =
@@ -383,6 +391,13 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"a": {"type": "string"}}, "dependentSchemas": branches}),
+            )],
+        ),
+        (
+            "tuples of optional items nested in each other",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"x": nested_tuples}}),
             )],
         ),
     ]

@@ -17,6 +17,9 @@ class CursorOutputAt(TypedDict):
     x: int
     y: int
 
+class ExtentOutput(TypedDict):
+    span: tuple[float] | tuple[float, float]
+
 class MarksOutput(TypedDict):
     marks: list[MarksOutputMarksItem]
 
@@ -48,6 +51,9 @@ class Tools(Protocol):
         """Center the plot on a point."""
     async def cursor(self, **kwargs: Any) -> CursorOutput:
         """Where the cursor is, in whole pixels."""
+        ...
+    async def extent(self, **kwargs: Any) -> ExtentOutput:
+        """The plot's extent along x: where it starts, and where it ends when it has an end."""
         ...
     async def marks(self, **kwargs: Any) -> MarksOutput:
         """The plot's marks, with where each one sits."""

@@ -5,12 +5,14 @@ declare const tools: {
   center_on(args: { point: { x: number; y: number } }): Promise<unknown>;
   // Where the cursor is, in whole pixels.
   cursor(args?: { [key: string]: unknown }): Promise<{ at: { x: number; y: number } }>;
+  // The plot's extent along x: where it starts, and where it ends when it has an end.
+  extent(args?: { [key: string]: unknown }): Promise<{ span: [number] | [number, number] }>;
   // The plot's marks, with where each one sits.
   marks(args?: { [key: string]: unknown }): Promise<{ marks: { at: string; label: string; size: number }[] }>;
   // Pin marks to the plot by their labels, each where it says or at the top.
   pin(args: { marks: readonly { at?: string; label: string }[] }): Promise<unknown>;
   // Plot points and labelled series.
-  plot(args: { empty?: readonly []; points: readonly (readonly [number, number])[]; range?: readonly [number, number?]; series?: readonly (readonly (number | null)[])[]; tags?: readonly [string, ...number[]] }): Promise<string[]>;
+  plot(args: { empty?: readonly []; points: readonly (readonly [number, number])[]; range?: readonly [number] | readonly [number, number]; series?: readonly (readonly (number | null)[])[]; tags?: readonly [string, ...number[]] }): Promise<string[]>;
   // Show several windows side by side.
   tile(args: { windows: readonly { bounds: readonly number[] }[] }): Promise<unknown>;
   // The plot's window.

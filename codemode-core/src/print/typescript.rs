@@ -38,8 +38,7 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Tuple, Ty, reached_defs,
-    weight_within,
+    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Ty, reached_defs, weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -289,7 +288,30 @@ impl<'a> Printer<'a> {
                 p.ty(item, Ctx::Postfix);
                 p.out.push_str("[]");
             }),
-            Ty::Tuple(tuple) => self.read_only_prefix(ctx, |p| p.tuple(tuple)),
+            // A union of lengths, not `[A, B?]`: an optional element's type
+            // takes `undefined`, which no JSON array holds, so `[A, B?]`
+            // would not pass for `(A | B)[]`.
+            Ty::Tuple(tuple) => match tuple.lengths() {
+                Some(lengths) => {
+                    let parens = ctx != Ctx::Top;
+                    if parens {
+                        self.out.push('(');
+                    }
+                    for len in lengths {
+                        if len > tuple.required {
+                            self.out.push_str(" | ");
+                        }
+                        let items = &tuple.items[..len];
+                        self.read_only_prefix(Ctx::Top, |p| p.tuple(items, len, None));
+                    }
+                    if parens {
+                        self.out.push(')');
+                    }
+                }
+                None => self.read_only_prefix(ctx, |p| {
+                    p.tuple(&tuple.items, tuple.required, tuple.rest.as_deref())
+                }),
+            },
             Ty::Object(obj) => self.object(obj, &[], ctx),
             // In an intersection, a union's objects are views of one value
             // (the keys `anyOf` requires, say), not whole values.
@@ -387,21 +409,23 @@ impl<'a> Printer<'a> {
         }
     }
 
-    fn tuple(&mut self, tuple: &Tuple) {
+    /// `[A, B?, ...R[]]`: `items`, the first `required` of them present,
+    /// then any number of `rest`.
+    fn tuple(&mut self, items: &[Ty], required: usize, rest: Option<&Ty>) {
         self.out.push('[');
-        for (i, item) in tuple.items.iter().enumerate() {
+        for (i, item) in items.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
-            if i < tuple.required {
+            if i < required {
                 self.ty(item, Ctx::Top);
             } else {
                 self.ty(item, Ctx::Postfix);
                 self.out.push('?');
             }
         }
-        if let Some(rest) = &tuple.rest {
-            if !tuple.items.is_empty() {
+        if let Some(rest) = rest {
+            if !items.is_empty() {
                 self.out.push_str(", ");
             }
             self.out.push_str("...");

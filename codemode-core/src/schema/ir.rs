@@ -131,6 +131,35 @@ pub struct Tuple {
     pub rest: Option<Box<Ty>>,
 }
 
+impl Tuple {
+    /// At most this many optional elements are spelled as a union of
+    /// tuples, one per length; past it, each SDK has its own fallback.
+    pub(crate) const MAX_LENGTHS: usize = 4;
+
+    /// How heavy (in [`weight_within`] units) the elements a union of
+    /// lengths repeats may be in all. The union spells every element but
+    /// the last once more for each longer length, so tuples nested in
+    /// its elements would multiply their text level by level.
+    const MAX_REPEATED: usize = 64;
+
+    /// The lengths a union of tuples spells, one member each, when the
+    /// tuple has optional elements, no more than [`Self::MAX_LENGTHS`],
+    /// the elements repeated are light (see [`Self::MAX_REPEATED`]), and
+    /// no rest. (TypeScript defers a rest element's alias in a tuple that
+    /// is an alias's whole body, not in a union of tuples.)
+    pub(crate) fn lengths(&self) -> Option<std::ops::RangeInclusive<usize>> {
+        let optional = self.items.len().saturating_sub(self.required);
+        if self.rest.is_some() || !(1..=Self::MAX_LENGTHS).contains(&optional) {
+            return None;
+        }
+        let mut left = Self::MAX_REPEATED;
+        for item in &self.items[..self.items.len() - 1] {
+            left -= weight_within(item, left)?;
+        }
+        Some(self.required..=self.items.len())
+    }
+}
+
 /// An object type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Object {

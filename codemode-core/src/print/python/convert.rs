@@ -21,10 +21,6 @@ pub(super) const MAX_MERGED_ALTERNATIVES: usize = 16;
 /// merge is the escape hatch.
 pub(super) const MAX_MERGED: usize = 1 << 18;
 
-/// How many optional trailing tuple elements are spelled as a union of
-/// fixed-length tuples; more widen to `tuple[T, ...]`.
-pub(super) const MAX_TUPLE_LENGTHS: usize = 4;
-
 /// A Python type expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(super) enum Py {
@@ -977,14 +973,12 @@ impl<'a> Convert<'a> {
         let rest = tuple.rest.as_ref().map(|rest| {
             self.conv_part(rest, || (format!("{base}Item"), format!("{key}[]")), origin)
         });
-        match rest {
-            None if items.len() - tuple.required <= MAX_TUPLE_LENGTHS => {
-                let lengths = (tuple.required..=items.len())
-                    .map(|n| Py::Tuple(items[..n].to_vec()))
-                    .collect();
-                py_union(lengths)
+        match (rest, tuple.lengths()) {
+            (None, _) if items.len() == tuple.required => Py::Tuple(items),
+            (_, Some(lengths)) => {
+                py_union(lengths.map(|n| Py::Tuple(items[..n].to_vec())).collect())
             }
-            rest => {
+            (rest, None) => {
                 let mut all = items;
                 all.extend(rest);
                 Py::TupleOf(Box::new(py_union(all)))
