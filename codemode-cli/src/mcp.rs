@@ -207,7 +207,12 @@ pub fn serve(args: ServeArgs) -> Result<(), String> {
             .check(args.check)
             .list_changes(changes);
         if let Some(budget) = args.budget {
-            server = server.budget(budget);
+            // Counted with o200k, as `render --budget` counts it.
+            let counter = crate::tokens::Counter::load()?;
+            let past = budget.saturating_add(1);
+            server = server
+                .budget(budget)
+                .token_counter(move |text| counter.count_until(text, past));
         }
         match args.http {
             None => server.serve(Transport::Stdio).await,

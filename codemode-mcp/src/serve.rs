@@ -4,7 +4,7 @@
 
 use codemode_core::{
     Catalog, Language, RUN_CODE, RunCodeArgs, ToolCallError, ToolDef, ToolFormat, Toolset,
-    json_kind, native_tools,
+    estimate_tokens, json_kind, native_tools,
 };
 use codemode_runtime::{CheckPolicy, Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
@@ -20,6 +20,7 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
@@ -76,6 +77,10 @@ struct Shared<T: ?Sized> {
     language: Language,
     /// The token budget of `run_code`'s description, if any.
     budget: Option<usize>,
+    /// What counts the budget's tokens ([`estimate_tokens`] unless set).
+    counter: Option<TokenCounter>,
+    /// Whether the server has said that the budget cannot be kept.
+    said_past_budget: AtomicBool,
     limits: Limits,
     max_result_bytes: usize,
     /// What the check of each program before it runs may do.
@@ -91,6 +96,9 @@ struct Shared<T: ?Sized> {
     /// Sessions an HTTP server keeps open at once.
     max_sessions: usize,
 }
+
+/// A count of tokens ([`CodeModeServer::token_counter`]).
+type TokenCounter = Arc<dyn Fn(&str) -> usize + Send + Sync>;
 
 /// What a program the client cancelled, waiting or running, answers.
 const CANCELLED: &str = "the run was cancelled by the client";
@@ -188,6 +196,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             shared: Arc::new(Shared {
                 language: Language::JavaScript,
                 budget: None,
+                counter: None,
+                said_past_budget: AtomicBool::new(false),
                 limits: Limits::default(),
                 max_result_bytes: 100_000,
                 check: CheckPolicy::default(),
@@ -211,6 +221,8 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             Err(shared) => Shared {
                 language: shared.language,
                 budget: shared.budget,
+                counter: shared.counter.clone(),
+                said_past_budget: AtomicBool::new(false),
                 limits: shared.limits.clone(),
                 max_result_bytes: shared.max_result_bytes,
                 check: shared.check,
@@ -239,12 +251,28 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
 
     /// Keeps `run_code`'s description within `tokens`: past it, the SDK
     /// in it is an index, and programs read declarations through
-    /// `catalog.describe` (see `Catalog::run_code_tool_within`).
+    /// `catalog.describe` (see `Catalog::run_code_tool_within`). The
+    /// tokens are counted with [`estimate_tokens`] unless a
+    /// [`token_counter`](Self::token_counter) is set. When even the
+    /// smallest index is past the budget, the server says so once, as a
+    /// warning in its log.
     pub fn budget(self, tokens: usize) -> Self
     where
         T: Sized,
     {
         self.with(|s| s.budget = Some(tokens))
+    }
+
+    /// Counts the [`budget`](Self::budget)'s tokens with `count`, such as
+    /// the tokenizer of the model the prompt is for: [`estimate_tokens`]
+    /// can undercount some languages and scripts, and text that is no
+    /// language (identifiers, random strings). The fit only asks whether a
+    /// text is past the budget, so `count` may stop counting once it is.
+    pub fn token_counter(self, count: impl Fn(&str) -> usize + Send + Sync + 'static) -> Self
+    where
+        T: Sized,
+    {
+        self.with(|s| s.counter = Some(Arc::new(count)))
     }
 
     /// The limits of every run.
@@ -319,9 +347,23 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
         let catalog = self.shared.catalog.get(toolset.defs());
+        let language = self.shared.language;
         let run_code = match self.shared.budget {
-            Some(budget) => catalog.run_code_tool_within(self.shared.language, budget),
-            None => catalog.run_code_tool(self.shared.language),
+            Some(budget) => {
+                let fitted = match &self.shared.counter {
+                    Some(count) => catalog.within_by(language, budget, &**count),
+                    None => catalog.within_by(language, budget, &estimate_tokens),
+                };
+                if fitted.tokens > budget && !self.shared.said_past_budget.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        "the run_code description takes {} tokens or more, past the budget of {budget}, even with the smallest index ({:?})",
+                        fitted.tokens,
+                        fitted.fit
+                    );
+                }
+                fitted.run_code_tool
+            }
+            None => catalog.run_code_tool(language),
         }
         .to_format(ToolFormat::Mcp);
         std::iter::once(run_code)
@@ -880,5 +922,18 @@ mod tests {
             description(&CodeModeServer::new(Two).budget(1_000_000)),
             full
         );
+        // A count of its own decides the fit: the full SDK within the
+        // estimate's budget is past it by bytes.
+        let estimated = codemode_core::estimate_tokens(&full);
+        assert_eq!(
+            description(&CodeModeServer::new(Two).budget(estimated)),
+            full
+        );
+        let by_bytes = description(
+            &CodeModeServer::new(Two)
+                .budget(estimated)
+                .token_counter(str::len),
+        );
+        assert!(by_bytes.contains("catalog.describe"), "{by_bytes}");
     }
 }
