@@ -52,6 +52,14 @@ impl Counter {
         Ok(Counter { bpe })
     }
 
+    /// The tokens of `text`, counted until `until` is reached: the count
+    /// if it is less, else a number at least `until` (see
+    /// [`CodeModeServer::token_counter`](codemode::mcp::CodeModeServer::token_counter)).
+    #[cfg(feature = "mcp")]
+    pub fn count_until(&self, text: &str, until: usize) -> usize {
+        token_count_until(&self.bpe, text, until)
+    }
+
     /// The SDK for `language` within `budget` tokens, as
     /// [`Catalog::within_by`] fits it. Each text is counted only until it is
     /// past the budget, as the fit asks of a count no more than whether it
@@ -322,6 +330,10 @@ fn native_tokens(bpe: &CoreBPE, tool: &ToolDef) -> usize {
 /// tool list is cut first.
 const MAX_PIECE: usize = 4096;
 
+/// Tokens added for each cut in the middle of a run with no space (see
+/// [`token_count_until`]).
+const CUT_MARGIN: usize = 4;
+
 /// The o200k token count of `text`, cut into pieces of at most
 /// [`MAX_PIECE`] bytes. A piece ends before a space that follows a
 /// non-space, where the tokenizer splits anyway, so ordinary text counts
@@ -351,6 +363,12 @@ fn token_count_until(bpe: &CoreBPE, text: &str, until: usize) -> usize {
             .map(|(i, _)| i);
         let cut = natural.unwrap_or(window.len());
         total += bpe.encode_ordinary(&rest[..cut]).len();
+        if natural.is_none() {
+            // Cut mid-run: merges across the cut are lost or made, which
+            // moves the count a little either way. The margin keeps it at
+            // or above the exact count, so that a budget it allows holds.
+            total += CUT_MARGIN;
+        }
         rest = &rest[cut..];
     }
     if total < until {
@@ -589,6 +607,37 @@ mod tests {
         ] {
             let n = token_count(&bpe, &hostile);
             assert!(n > 0 && n < hostile.len(), "{n}");
+        }
+    }
+
+    /// A run with no space is cut in the middle, which can move the count
+    /// either way; with the margin per cut it stays at or above the exact
+    /// count.
+    #[test]
+    fn a_run_cut_in_the_middle_is_not_undercounted() {
+        let bpe = tiktoken_rs::o200k_base().unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let alphabets: [&[u8]; 4] = [
+            b"ab",
+            b"abcdefghijklmnopqrstuvwxyz",
+            b"bcdfghjklmnpqrstvwxz",
+            b"ab1_-.",
+        ];
+        for round in 0..40 {
+            let alphabet = alphabets[round % alphabets.len()];
+            let len = 6_000 + next(6_000) as usize;
+            let run: String = (0..len)
+                .map(|_| alphabet[next(alphabet.len() as u64) as usize] as char)
+                .collect();
+            let exact = bpe.encode_ordinary(&run).len();
+            let counted = token_count(&bpe, &run);
+            assert!(counted >= exact, "{counted} < {exact} for a run of {len}");
         }
     }
 

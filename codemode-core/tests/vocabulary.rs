@@ -391,14 +391,21 @@ fn tuples() {
     // Past four optional elements, or where the elements a union of
     // lengths would repeat are heavy, TypeScript keeps `?`.
     let five = json!({"prefixItems": vec![json!({"type": "string"}); 5], "items": false});
-    assert_eq!(ts(five.clone()), "[string?, string?, string?, string?, string?]");
+    assert_eq!(
+        ts(five.clone()),
+        "[string?, string?, string?, string?, string?]"
+    );
     assert_eq!(py(five), "tuple[str, ...]");
     let props: serde_json::Map<String, Value> = (0..70)
         .map(|i| (format!("k{i}"), json!({"type": "string"})))
         .collect();
     let heavy = json!({"type": "object", "properties": props});
     let pair = json!({"prefixItems": [heavy, {"type": "number"}], "minItems": 1, "items": false});
-    assert!(ts(pair.clone()).ends_with("}, number?]"), "{}", ts(pair.clone()));
+    assert!(
+        ts(pair.clone()).ends_with("}, number?]"),
+        "{}",
+        ts(pair.clone())
+    );
     assert_eq!(py(pair), "tuple[dict[str, Any] | float, ...]");
 }
 
