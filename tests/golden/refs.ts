@@ -15,7 +15,7 @@ type Path = readonly string[];
 
 type Place = { name: string };
 
-type Steps = readonly [] | readonly [string, ...(readonly unknown[])[]] | null;
+type Steps = readonly [string?, ...(readonly unknown[])[]] | null;
 
 // A node and its children.
 type Tree = { children: Tree[]; value: number };
