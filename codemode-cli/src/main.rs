@@ -71,6 +71,11 @@ enum Command {
         /// declarations from through `catalog.describe`.
         #[arg(long, value_name = "TOKENS")]
         budget: Option<usize>,
+        /// Print instead what a program's `catalog.describe` answers for
+        /// these tools (the option repeated, one name each): their
+        /// declarations, which check on their own.
+        #[arg(long, value_name = "NAME", conflicts_with = "budget")]
+        describe: Vec<String>,
         /// The tool list to read; `-` or nothing reads standard input.
         file: Option<PathBuf>,
     },
@@ -269,6 +274,7 @@ fn run(cli: Cli, early: Early) -> Result<u8, String> {
             language,
             report,
             budget,
+            describe,
             file,
         } => {
             let counting = budget.zip(counter);
@@ -300,6 +306,10 @@ fn run(cli: Cli, early: Early) -> Result<u8, String> {
             }
             let written = match &fitted {
                 Some(fitted) => write_stdout(&fitted.sdk),
+                None if !describe.is_empty() => {
+                    let names: Vec<&str> = describe.iter().map(String::as_str).collect();
+                    write_stdout(&catalog.describe(language, &names))
+                }
                 None => write_stdout(&rendered.text),
             };
             // The process ends next: freeing the catalog one node at a time

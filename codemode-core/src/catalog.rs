@@ -227,7 +227,8 @@ impl Catalog {
 
     /// The SDK text of these tools as part of a larger tool set, `among`
     /// (every name in it): in Python, the methods for dashed names are
-    /// chosen in that set, as the sandbox serving it chooses them.
+    /// chosen in that set, as the sandbox serving it chooses them, and the
+    /// error class (which the index declares) is left out.
     pub(crate) fn render_among(&self, language: Language, among: &[&str]) -> String {
         print(language, &self.lowered, Some(among)).text
     }
@@ -312,7 +313,8 @@ fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
     }
 }
 
-/// Prints a lowered tool set (part of the tool set `among`, when given).
+/// Prints a lowered tool set (part of the tool set `among`, when given,
+/// whose index declared the error class: the text then leaves it out).
 /// The one place degradations are merged: the lowering's, with those only
 /// TypeScript has, or with those of Python's own conversion.
 pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]>) -> Rendered {
@@ -331,14 +333,14 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
         }
         Language::Python => {
             let own: Vec<&str>;
-            let among = match among {
-                Some(among) => among,
+            let (among, error_class) = match among {
+                Some(among) => (among, false),
                 None => {
                     own = lowered.tools.iter().map(|t| t.name.as_str()).collect();
-                    &own
+                    (&own[..], true)
                 }
             };
-            let (text, extra) = python::render(lowered, among);
+            let (text, extra) = python::render(lowered, among, error_class);
             let mut degradations = lowered.degradations.clone();
             degradations.extend(extra);
             degradations.sort();

@@ -411,7 +411,10 @@ impl Catalog {
             let sdk = Catalog::new(chosen);
             let all: Vec<&str> = self.tool_names().collect();
             let text = sdk.render_among(language, &all);
-            out.push_str(without_error_class(&text, language));
+            out.push_str(match language {
+                Language::Python => &text,
+                Language::JavaScript | Language::TypeScript => without_error_class(&text),
+            });
         }
         out
     }
@@ -703,16 +706,12 @@ fn words(text: &str) -> Vec<String> {
     out
 }
 
-/// An SDK's text after its error class (which the index declared already).
-fn without_error_class(sdk: &str, language: Language) -> &str {
-    let start = match language {
-        Language::Python => sdk
-            .find(&format!("class {ERROR_CLASS}(Exception):"))
-            .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2)),
-        Language::JavaScript | Language::TypeScript => sdk
-            .find(&format!("declare class {ERROR_CLASS} "))
-            .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2)),
-    };
+/// A TypeScript SDK's text after its error class (which the index
+/// declared already).
+fn without_error_class(sdk: &str) -> &str {
+    let start = sdk
+        .find(&format!("declare class {ERROR_CLASS} "))
+        .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2));
     &sdk[start.unwrap_or(0)..]
 }
 
@@ -975,6 +974,13 @@ mod tests {
             "{py}"
         );
         assert!(!py.contains("class ToolCallError"), "{py}");
+        // Its imports, for what it uses alone: it checks on its own.
+        assert!(
+            py.starts_with(
+                "from __future__ import annotations\nfrom typing import Any, Protocol\n\n"
+            ),
+            "{py}"
+        );
     }
 
     #[test]
@@ -988,6 +994,12 @@ mod tests {
         // whole set is another tool: it stays a subscript.
         let py = c.describe(Language::Python, &["get-sum", "kv_set"]);
         assert!(py.contains("Literal[\"get-sum\"]"), "{py}");
+        assert!(
+            py.contains(
+                "from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol\n"
+            ),
+            "{py}"
+        );
         assert!(!py.contains("async def get_sum"), "{py}");
         // `kv_set`, the method, names the tool `kv.set`.
         assert!(py.contains("async def kv_set(self, **kwargs: Any)"), "{py}");

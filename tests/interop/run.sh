@@ -67,6 +67,27 @@ for json in "$root"/tests/golden/hostile.json "$cache"/servers/*.json; do
     sets+=("$name")
   done
 done
+# What `catalog.describe` answers (the declarations of the tools named,
+# without the error class the index declared): all of a set's tools at
+# once, and its first alone. Each must check on its own. (A name with a
+# NUL cannot be an argument; the rest of its set still is.)
+for json in "$root"/tests/golden/*.json "$cache"/servers/*.json; do
+  stem="$(basename "$json" .json)"
+  name="${stem//[^A-Za-z0-9]/_}_described"
+  "$cache/venv/bin/python" - "$json" > "$work/describe-args" <<'PY'
+import json, sys
+data = json.load(open(sys.argv[1]))
+tools = data["tools"] if isinstance(data, dict) else data
+names = [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str) and "\0" not in t["name"]]
+sys.stdout.write("".join(f"--describe={n}\0" for n in names))
+PY
+  for lang in typescript python; do
+    ext=ts; [ "$lang" = python ] && ext=py
+    xargs -0 -a "$work/describe-args" "$codemode" render --language "$lang" "$json" > "$work/sdk/$name.$ext"
+    head -z -n 1 "$work/describe-args" | xargs -0 "$codemode" render --language "$lang" "$json" > "$work/sdk/${name}_first.$ext"
+  done
+  sets+=("$name" "${name}_first")
+done
 # The example agent's SDK, as its build script fixed it at compile time.
 "$root/target/debug/agent" --sdk --language typescript > "$work/sdk/agent.ts" 2>/dev/null
 "$root/target/debug/agent" --sdk --language python > "$work/sdk/agent.py" 2>/dev/null

@@ -261,6 +261,7 @@ impl Printer<'_> {
         if !subscripted.is_empty() {
             self.imports.insert("Awaitable");
             self.imports.insert("Callable");
+            self.imports.insert("Literal");
             let overload = subscripted.len() > 1;
             if overload {
                 self.imports.insert("overload");

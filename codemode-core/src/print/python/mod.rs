@@ -42,8 +42,14 @@ use std::fmt::Write;
 /// degradations that only Python has. `among` is the whole tool set that
 /// methods for dashed names are chosen in (as the sandbox and the check
 /// choose them): the tools themselves, or the catalog a few of them are
-/// declared from.
-pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradation>) {
+/// declared from. Without `error_class`, the module leaves out the error
+/// class (which an index declared already) and imports only what the rest
+/// uses.
+pub(crate) fn render(
+    lowered: &Lowered,
+    among: &[&str],
+    error_class: bool,
+) -> (String, Vec<Degradation>) {
     let mut cv = Convert::new(&lowered.defs, false);
     // Definitions first, in id order, then tools in name order: both orders
     // depend only on the tool set.
@@ -220,7 +226,9 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         p.read_only |= rest.read_only;
     }
     p.imports.insert("Protocol");
-    p.imports.insert("Literal");
+    if error_class {
+        p.imports.insert("Literal");
+    }
     p.tools(&methods);
     let body = std::mem::take(&mut p.out);
     // No module docstring: how to call tools the `run_code` instructions say
@@ -235,17 +243,19 @@ pub(crate) fn render(lowered: &Lowered, among: &[&str]) -> (String, Vec<Degradat
         out.push_str("from typing_extensions import ReadOnly\n");
     }
     out.push('\n');
-    let kinds: Vec<String> = ErrorKind::ALL
-        .iter()
-        .map(|k| python_string(k.as_str()))
-        .collect();
-    let _ = write!(
-        out,
-        "class {ERROR_CLASS}(Exception):\n    \
-         toolName: str\n    \
-         kind: Literal[{}]\n\n",
-        kinds.join(", ")
-    );
+    if error_class {
+        let kinds: Vec<String> = ErrorKind::ALL
+            .iter()
+            .map(|k| python_string(k.as_str()))
+            .collect();
+        let _ = write!(
+            out,
+            "class {ERROR_CLASS}(Exception):\n    \
+             toolName: str\n    \
+             kind: Literal[{}]\n\n",
+            kinds.join(", ")
+        );
+    }
     out.push_str(&body);
     (out, cv.degradations)
 }
@@ -578,7 +588,7 @@ mod tests {
     /// The stub of a tool set on its own.
     fn render_all(lowered: &Lowered) -> (String, Vec<Degradation>) {
         let names: Vec<&str> = lowered.tools.iter().map(|t| t.name.as_str()).collect();
-        render(lowered, &names)
+        render(lowered, &names, true)
     }
 
     /// Asserts that `text` holds each of `expected`, naming the first it lacks.
