@@ -11,7 +11,7 @@ use crate::canonical::{json_string, python_string};
 use crate::catalog::Catalog;
 use crate::error::ErrorKind;
 use crate::language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
-use crate::print::comment::{clean_lines, defuse_python, defuse_typescript};
+use crate::print::comment::{clean_lines, defuse_python, defuse_typescript, escape_directives};
 use crate::run_code::{RunCodeTool, run_code_tool_for_index};
 use crate::schema::LoweredTool;
 use crate::tool::ToolDef;
@@ -488,12 +488,14 @@ fn defuse(language: Language, text: &str) -> String {
 }
 
 /// A name as a comment line shows it: bare when it is printable ASCII
-/// without spaces or quotes, else quoted (see [`quoted`]).
+/// without spaces or quotes and forms no checker directive, else quoted
+/// (see [`quoted`]).
 fn shown(language: Language, name: &str) -> String {
     let bare = !name.is_empty()
         && name
             .bytes()
-            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\');
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\'' && b != b'\\')
+        && defuse(language, name) == name;
     if bare {
         name.to_owned()
     } else {
@@ -502,13 +504,18 @@ fn shown(language: Language, name: &str) -> String {
 }
 
 /// `name` as a string literal of `language`, so a program can copy it: no
-/// comment line can end inside it (line separators are escaped), and what
-/// prints as nothing is escaped.
+/// comment line can end inside it (line separators are escaped), what
+/// prints as nothing is escaped, and so is what would help form a checker
+/// directive (`"\u0040ts-nocheck"`), so that the comment needs no
+/// defusing there and the literal still names the tool.
 fn quoted(language: Language, name: &str) -> String {
-    match language {
-        Language::Python => python_string(name),
-        _ => json_string(name),
-    }
+    let python = language == Language::Python;
+    let literal = if python {
+        python_string(name)
+    } else {
+        json_string(name)
+    };
+    escape_directives(&literal, python).into_owned()
 }
 
 /// The characters that end a part of a tool's name, for grouping.
@@ -1056,6 +1063,30 @@ mod tests {
         }
     }
 
+    /// A name that would form a checker directive is shown as a literal
+    /// with the telling character escaped: no directive, and copying it
+    /// names the tool (parting the words with a space named another).
+    #[test]
+    fn names_that_form_directives_are_escaped_not_parted() {
+        let c = Catalog::new([
+            ToolDef::new("@ts-nocheck", json!({})),
+            ToolDef::new("# type: ignore", json!({})),
+            ToolDef::new("pyre-check", json!({})),
+            ToolDef::new("plain", json!({})),
+        ]);
+        let ts = c.index(Language::TypeScript, Fit::Names);
+        assert!(ts.contains("//   \"\\u0040ts-nocheck\"\n"), "{ts}");
+        assert!(ts.contains("//   pyre-check\n"), "{ts}");
+        let py = c.index(Language::Python, Fit::Names);
+        assert!(py.contains("#   \"# type\\u003a ignore\"\n"), "{py}");
+        assert!(py.contains("#   \"pyre\\u002dcheck\"\n"), "{py}");
+        assert!(py.contains("#   @ts-nocheck\n"), "{py}");
+        let hint = c.describe(Language::TypeScript, &["ts-nocheck"]);
+        assert!(hint.contains("close: \"\\u0040ts-nocheck\""), "{hint}");
+        let hint = c.describe(Language::Python, &["type ignore"]);
+        assert!(hint.contains("\"# type\\u003a ignore\""), "{hint}");
+    }
+
     #[test]
     fn names_in_an_index_are_literals_of_its_language() {
         // A tag character: a UTF-16 pair in TypeScript, itself in Python.
@@ -1082,7 +1113,7 @@ mod tests {
         );
         let py = c.index(Language::Python, Fit::Summaries);
         assert!(
-            py.contains("# type : ignore") && !py.contains("# type: ignore"),
+            py.contains("# type\\u003a ignore") && !py.contains("# type: ignore"),
             "{py}"
         );
         // A name and its summary, each harmless alone.

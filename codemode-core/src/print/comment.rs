@@ -179,6 +179,44 @@ pub(crate) fn defuse_typescript(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// A string literal (Python's or JSON's, for TypeScript) with every
+/// character that could help form a checker directive in a comment
+/// written as a `\u` escape instead: the `:` or `-` that ends a Python
+/// directive's word, an `@` before `ts-`. Unlike [`defuse_python`] and
+/// [`defuse_typescript`], which part the words with a space, this keeps
+/// the value: a program that copies the literal names the same string.
+pub(crate) fn escape_directives(literal: &str, python: bool) -> Cow<'_, str> {
+    let mut out = String::new();
+    let mut from = 0;
+    let bytes = literal.as_bytes();
+    for (at, &b) in bytes.iter().enumerate() {
+        // Every mark is ASCII, so `at + 1` is a character's boundary.
+        let escape = if python {
+            (matches!(b, b':' | b'-')
+                && PYTHON_DIRECTIVES
+                    .iter()
+                    .any(|d| literal[..=at].ends_with(*d)))
+            .then_some(b)
+        } else {
+            (bytes[at] == b'@'
+                && bytes
+                    .get(at + 1..at + 4)
+                    .is_some_and(|w| w.eq_ignore_ascii_case(b"ts-")))
+            .then_some(b'@')
+        };
+        if let Some(mark) = escape {
+            out.push_str(&literal[from..at]);
+            let _ = write!(out, "\\u{:04x}", mark);
+            from = at + 1;
+        }
+    }
+    if from == 0 {
+        return Cow::Borrowed(literal);
+    }
+    out.push_str(&literal[from..]);
+    Cow::Owned(out)
+}
+
 /// The lines a doc comment shows: the description, then the notes on one
 /// line in `@keyword value` form (`@deprecated` alone). A one-line
 /// description shares its line with the notes, to keep the prompt short.
