@@ -125,6 +125,7 @@ pub use codemode_core::{
     Language,
     // Tool lists from MCP servers.
     MAX_DESCRIBED,
+    MAX_DESCRIBED_DOC,
     MAX_LISTED_NAMES,
     MAX_MATCHES,
     MAX_NESTING,

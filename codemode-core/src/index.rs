@@ -384,7 +384,7 @@ impl Catalog {
                 self.tools().find(|t| t.name == *tool)
             });
             match found {
-                Some(tool) => chosen.push(tool.clone()),
+                Some(tool) => chosen.push(with_docs_cut(tool)),
                 None => {
                     let close: Vec<String> = self
                         .search(name, 3)
@@ -713,6 +713,53 @@ fn words(text: &str) -> Vec<String> {
     out
 }
 
+/// The most characters of one description (or title) that `describe`
+/// keeps; the rest is cut, and the cut says how much it left out. A real
+/// server's longest is under 3,000; one of a megabyte would otherwise
+/// fill a run's output, and the program could not read the declaration.
+pub const MAX_DESCRIBED_DOC: usize = 8192;
+
+/// `tool` with every description and title past [`MAX_DESCRIBED_DOC`]
+/// characters cut (its own, and those in its schemas).
+fn with_docs_cut(tool: &ToolDef) -> ToolDef {
+    let mut tool = tool.clone();
+    if let Some(text) = &mut tool.description {
+        cut_doc(text);
+    }
+    // A walk with a stack of its own: schemas may nest deeper than a
+    // thread's stack allows a recursion.
+    let mut todo: Vec<&mut serde_json::Value> = vec![&mut tool.input_schema];
+    todo.extend(tool.output_schema.as_mut());
+    while let Some(value) = todo.pop() {
+        match value {
+            serde_json::Value::Object(map) => {
+                for (key, value) in map.iter_mut() {
+                    match value {
+                        serde_json::Value::String(text)
+                            if key == "description" || key == "title" =>
+                        {
+                            cut_doc(text)
+                        }
+                        _ => todo.push(value),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => todo.extend(items.iter_mut()),
+            _ => {}
+        }
+    }
+    tool
+}
+
+/// `text` cut after [`MAX_DESCRIBED_DOC`] characters, if it is longer.
+fn cut_doc(text: &mut String) {
+    if let Some((at, _)) = text.char_indices().nth(MAX_DESCRIBED_DOC) {
+        let left = text[at..].chars().count();
+        text.truncate(at);
+        let _ = write!(text, "… (cut here: {left} more characters)");
+    }
+}
+
 /// A TypeScript SDK's text after its error class (which the index
 /// declared already).
 fn without_error_class(sdk: &str) -> &str {
@@ -988,6 +1035,33 @@ mod tests {
             ),
             "{py}"
         );
+    }
+
+    /// A description of a megabyte (or one in a schema) is cut in what
+    /// `describe` answers, so the declaration fits a run's output; the
+    /// signature is still all there.
+    #[test]
+    fn described_docs_are_cut_past_the_limit() {
+        let huge = "word ".repeat(200_000);
+        let c = Catalog::new([ToolDef::new(
+            "big",
+            json!({"type": "object", "properties": {"id": {"type": "integer", "description": huge}}, "required": ["id"]}),
+        )
+        .with_description(huge.clone())]);
+        for language in Language::ALL {
+            let text = c.describe(language, &["big"]);
+            assert!(text.len() < 3 * MAX_DESCRIBED_DOC, "{}", text.len());
+            assert!(
+                text.contains("… (cut here: 991808 more characters)"),
+                "{text}"
+            );
+            assert!(text.contains("big("), "{text}");
+        }
+        // Short ones are as the SDK has them.
+        let c = catalog(3);
+        let full = c.render(Language::TypeScript);
+        let described = c.describe(Language::TypeScript, &["db_op002"]);
+        assert!(full.contains(described.lines().find(|l| l.contains("db_op002(")).unwrap()));
     }
 
     #[test]

@@ -64,7 +64,8 @@ pub use ident::{
     server_prefix,
 };
 pub use index::{
-    Fit, Fitted, MAX_DESCRIBED, MAX_MATCHES, SUMMARY_CHARS, ToolMatch, estimate_tokens,
+    Fit, Fitted, MAX_DESCRIBED, MAX_DESCRIBED_DOC, MAX_MATCHES, SUMMARY_CHARS, ToolMatch,
+    estimate_tokens,
 };
 pub use language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language, UnknownLanguage};
 pub use parallel::set_render_threads;
