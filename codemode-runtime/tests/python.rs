@@ -708,8 +708,11 @@ fn the_index_functions_answer_in_python_too() {
                     d = catalog.describe\n\
                     again = await d(names=['echo'])\n\
                     try:\n    await catalog.search(5)\nexcept ToolCallError as e:\n    err = [e.toolName, e.kind]\n\
+                    shapes = []\n\
+                    for bad in [lambda: catalog.search(q='x'), lambda: catalog.search('x', 2, 3), lambda: catalog.describe({'echo'}), lambda: catalog.search(b'x')]:\n    \
+                    try:\n        await bad()\n    except ToolCallError as e:\n        shapes.append([e.toolName, e.kind])\n\
                     [found[0]['name'], 'async def echo(self, args: ' in text, \
-                     'async def kv_set(' in text, again == (await catalog.describe(['echo'])), err]";
+                     'async def kv_set(' in text, again == (await catalog.describe(['echo'])), err, shapes]";
         assert_eq!(
             value(&isolation, code),
             json!([
@@ -717,7 +720,13 @@ fn the_index_functions_answer_in_python_too() {
                 true,
                 true,
                 true,
-                ["catalog.search", "invalid_arguments"]
+                ["catalog.search", "invalid_arguments"],
+                [
+                    ["catalog.search", "invalid_arguments"],
+                    ["catalog.search", "invalid_arguments"],
+                    ["catalog.describe", "invalid_arguments"],
+                    ["catalog.search", "invalid_arguments"]
+                ]
             ]),
             "{isolation:?}"
         );

@@ -442,9 +442,9 @@ impl Engine {
                     "search" => "search(query, limit=10)",
                     _ => "describe(names) and search(query, limit)",
                 };
-                let exception = MontyException::new(
-                    ExcType::TypeError,
-                    Some(format!("{INDEX_GLOBAL} has {usage}: check the arguments")),
+                let exception = self.invalid_arguments(
+                    function,
+                    format!("{INDEX_GLOBAL} has {usage}: check the arguments"),
                 );
                 return self.resume(|p| call.resume(exception, p));
             };
@@ -453,15 +453,29 @@ impl Engine {
                     args.insert(param.to_owned(), json);
                 }
                 Err(problem) => {
-                    let exception = MontyException::new(
-                        ExcType::TypeError,
-                        Some(format!("{INDEX_GLOBAL}.{function}(): {problem}")),
+                    let exception = self.invalid_arguments(
+                        function,
+                        format!("{INDEX_GLOBAL}.{function}(): {problem}"),
                     );
                     return self.resume(|p| call.resume(exception, p));
                 }
             }
         }
         self.send_call(call, format!("\0{function}"), &Value::Object(args))
+    }
+
+    /// The failure a call of `catalog.{function}` with arguments it cannot
+    /// take raises: the same `invalid_arguments` as the host's answer to
+    /// arguments of the wrong type, so one `except` catches both.
+    fn invalid_arguments(&mut self, function: &str, message: String) -> MontyException {
+        let kind = codemode_core::ErrorKind::InvalidArguments
+            .as_str()
+            .to_owned();
+        (self.failures).insert(
+            message.clone(),
+            (format!("{INDEX_GLOBAL}.{function}"), kind),
+        );
+        MontyException::new(FAILURE, Some(message))
     }
 
     /// Sends a call with JSON `args` to the host and leaves it pending.
