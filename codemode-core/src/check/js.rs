@@ -547,7 +547,7 @@ impl<'a> Visit<'a> for Walk<'a> {
             matches!(init.get_inner_expression(), Expression::Identifier(id) if id.name == crate::GLOBAL)
         });
         if from_tools && let BindingPattern::BindingIdentifier(id) = &it.id {
-            self.seen.aliases.push(id.name.as_str());
+            self.seen.aliases.insert(id.name.as_str());
             self.base_uses += 1;
         }
         walk::walk_variable_declarator(self, it);

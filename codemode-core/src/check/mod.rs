@@ -101,7 +101,7 @@ impl Catalog {
                 Language::Python => self.python_aliases(),
                 Language::JavaScript | Language::TypeScript => &[],
             },
-            union_work: std::cell::Cell::new(UNION_WORK),
+            work: std::cell::Cell::new(CHECK_WORK),
             suggest_work: std::cell::Cell::new(SUGGEST_WORK),
             methods: match language {
                 Language::Python => (self.python_aliases().iter())
@@ -232,9 +232,9 @@ pub(crate) struct Context<'c> {
     /// The methods the Python SDK declares for tools whose names cannot be
     /// methods, with their tools, by method (none for JavaScript).
     aliases: &'c [(String, String)],
-    /// Members of unions the check may still weigh a value against, in the
-    /// whole program (see [`UNION_WORK`]).
-    union_work: std::cell::Cell<usize>,
+    /// Steps the check may still take in judging values, in the whole
+    /// program (see [`CHECK_WORK`]).
+    work: std::cell::Cell<usize>,
     /// What comparing names for "did you mean" may still cost in the whole
     /// program (see [`SUGGEST_WORK`]).
     suggest_work: std::cell::Cell<usize>,
@@ -252,12 +252,14 @@ const SUGGEST_WORK: usize = 1 << 22;
 /// further call, and says so: a model fixes the first few and checks again.
 const MAX_FINDINGS: usize = 64;
 
-/// Members of unions that the check of one program weighs values against
-/// at most. Past it, a value in a union is taken as it is (the check
-/// reports only what it is sure of): a long program of calls into a tool
-/// whose schema holds a union of thousands of members is checked in
-/// bounded time, and never holds up its run for long.
-const UNION_WORK: usize = 1 << 20;
+/// Steps the check of one program may take in judging values: each type
+/// a value is weighed against counts one, and each member of a union one
+/// more. Past it, a value is taken as it is (the check reports only what
+/// it is sure of): a long program of calls into a tool whose schema holds
+/// a union of thousands of members, or intersections that each reach the
+/// same recursive type (so that every level doubles the work), is checked
+/// in bounded time, and never holds up its run for long.
+const CHECK_WORK: usize = 1 << 20;
 
 /// A problem at a byte offset of the text the walk parsed.
 #[derive(Debug, Clone)]
@@ -326,7 +328,7 @@ pub(crate) struct Seen<'a> {
     /// assigned, a parameter, an import).
     bound: foldhash::HashMap<&'a str, u32>,
     /// Names given `tools` itself (`const t = tools`): aliases, if bound once.
-    aliases: Vec<&'a str>,
+    aliases: foldhash::HashSet<&'a str>,
     /// Tool calls, with the name of the object each was made on.
     calls: Vec<(&'a str, ToolCall<'a>)>,
     /// Where calls whose result is dropped start, sorted.
@@ -569,8 +571,9 @@ impl Context<'_> {
             style,
             call: shown,
             out: Vec::new(),
-            union_work: &self.union_work,
+            work: &self.work,
             suggest_work: &self.suggest_work,
+            seen: Default::default(),
         };
         checker.check(&tool.input, &args, at, &value::Path::Root, 0);
         out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));

@@ -257,7 +257,7 @@ impl<'a> Visitor<'a> for Walk<'a> {
                     (&assign.targets[..], assign.value.as_ref())
                     && value.id.as_str() == crate::GLOBAL
                 {
-                    self.seen.aliases.push(target.id.as_str());
+                    self.seen.aliases.insert(target.id.as_str());
                     self.base_uses += 1;
                 }
             }

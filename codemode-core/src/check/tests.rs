@@ -1113,3 +1113,52 @@ fn undefined_in_an_array_is_sent_as_null() {
         []
     );
 }
+
+/// Both parts of `T = allOf[A, B]` reach `T` again for the same value, so
+/// without remembering what was checked every level doubled the work: a
+/// value 20 levels deep took a million steps, spent the program's work,
+/// and left a later call unjudged. Each value meets each named type once.
+#[test]
+fn intersections_reaching_one_type_check_each_value_once() {
+    let catalog = Catalog::new([ToolDef::new(
+        "a",
+        json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/T"}}, "$defs": {
+            "T": {"allOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]},
+            "A": {"type": "object", "properties": {"x": {"$ref": "#/$defs/T"}, "a": {"type": "string"}}},
+            "B": {"type": "object", "properties": {"x": {"$ref": "#/$defs/T"}, "b": {"type": "integer"}}}
+        }}),
+    )]);
+    let mut deep = "{\"a\": 1}".to_owned();
+    for _ in 0..20 {
+        deep = format!("{{\"x\": {deep}}}");
+    }
+    let code = format!("await tools.a(v={deep})\nawait tools.a(v={{\"b\": \"s\"}})\n");
+    let found: Vec<(u32, String)> = catalog
+        .check_program(Py, &code)
+        .into_iter()
+        .map(|d| (d.line, d.message))
+        .collect();
+    let path = format!("v{}[\"a\"]", "[\"x\"]".repeat(20));
+    assert_eq!(
+        found,
+        [
+            (
+                1,
+                format!("tools.a(): `{path}` must be a string, not an int")
+            ),
+            (
+                2,
+                "tools.a(): `v[\"b\"]` must be an int, not a string".to_owned()
+            ),
+        ]
+    );
+}
+
+/// Many names given `tools` are looked up in a set: each of the program's
+/// names is asked about, and a list took time in their product.
+#[test]
+fn many_aliases_of_tools_are_still_aliases() {
+    let mut code: String = (0..2_000).map(|i| format!("t{i} = tools\n")).collect();
+    code.push_str("await t1999.serch(query='x')\n");
+    assert_eq!(found(Py, &code), [(2001, 13, "unknown-tool")]);
+}

@@ -147,11 +147,17 @@ pub(super) struct Checker<'c> {
     pub(super) style: Style,
     pub(super) call: super::Spelled<'c>,
     pub(super) out: Vec<Finding>,
-    /// What is left of the program's union work (see `UNION_WORK`).
-    pub(super) union_work: &'c std::cell::Cell<usize>,
+    /// What is left of the program's work (see `CHECK_WORK`).
+    pub(super) work: &'c std::cell::Cell<usize>,
     /// What is left of the program's work for suggestions (see
     /// `SUGGEST_WORK`).
     pub(super) suggest_work: &'c std::cell::Cell<usize>,
+    /// The named types each value was checked against already (by the
+    /// value's address, and whether as a part of an intersection): the
+    /// members of an intersection often reach the same type for the same
+    /// value, and checking it again would find the same again, level by
+    /// level, twice the work at each.
+    pub(super) seen: foldhash::HashSet<(usize, usize, bool)>,
 }
 
 impl Checker<'_> {
@@ -169,8 +175,9 @@ impl Checker<'_> {
             style: self.style,
             call: self.call,
             out: Vec::new(),
-            union_work: self.union_work,
+            work: self.work,
             suggest_work: self.suggest_work,
+            seen: Default::default(),
         };
         inner.check(ty, val, at, path, depth);
         inner.out
@@ -194,7 +201,7 @@ impl Checker<'_> {
         path: &Path<'_>,
         depth: usize,
     ) {
-        if matches!(val, Val::Unknown | Val::Absent) || depth > MAX_DEPTH {
+        if matches!(val, Val::Unknown | Val::Absent) || depth > MAX_DEPTH || !self.spend(1) {
             return;
         }
         match ty {
@@ -206,7 +213,9 @@ impl Checker<'_> {
                 "takes no value: leave it out".to_owned(),
             ),
             Ty::Named(id) => {
-                if let Some(def) = self.lowered.defs.get(*id) {
+                if let Some(def) = self.lowered.defs.get(*id)
+                    && self.first_time(*id, val, false)
+                {
                     self.check(&def.ty, val, at, path, depth + 1);
                 }
             }
@@ -272,11 +281,34 @@ impl Checker<'_> {
         }
     }
 
+    /// Takes `steps` from the program's work; false (and nothing taken)
+    /// when too few are left.
+    fn spend(&self, steps: usize) -> bool {
+        match self.work.get().checked_sub(steps) {
+            Some(left) => {
+                self.work.set(left);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether `val` meets the named type `id` here for the first time (as
+    /// a part of an intersection, or whole).
+    fn first_time(&mut self, id: usize, val: &Val<'_>, part: bool) -> bool {
+        self.seen.insert((id, std::ptr::from_ref(val).addr(), part))
+    }
+
     /// One part of an intersection: objects without judging unknown keys.
     fn check_part(&mut self, ty: &Ty, val: &Val<'_>, at: usize, path: &Path<'_>, depth: usize) {
+        if !self.spend(1) {
+            return;
+        }
         match ty {
             Ty::Named(id) if depth <= MAX_DEPTH => {
-                if let Some(def) = self.lowered.defs.get(*id) {
+                if let Some(def) = self.lowered.defs.get(*id)
+                    && self.first_time(*id, val, true)
+                {
                     self.check_part(&def.ty, val, at, path, depth + 1);
                 }
             }
@@ -293,11 +325,10 @@ impl Checker<'_> {
         path: &Path<'_>,
         depth: usize,
     ) {
-        let Some(left) = self.union_work.get().checked_sub(members.len()) else {
+        if !self.spend(members.len()) {
             // Out of work: taken as it is.
             return;
-        };
-        self.union_work.set(left);
+        }
         let choice = members.iter().all(|m| matches!(m, Ty::Lit(_)));
         if choice {
             // A choice of values: one comparison each, not a check (and its
@@ -602,6 +633,10 @@ impl Checker<'_> {
     }
 
     fn kind_fits_deep(&self, ty: &Ty, val: &Val<'_>, depth: usize) -> bool {
+        if !self.spend(1) {
+            // Out of work: taken as fitting, as an unchecked value is.
+            return true;
+        }
         match ty {
             Ty::Named(id) if depth <= MAX_DEPTH => self
                 .lowered
