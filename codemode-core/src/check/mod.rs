@@ -103,6 +103,7 @@ impl Catalog {
             },
             work: std::cell::Cell::new(CHECK_WORK),
             suggest_work: std::cell::Cell::new(SUGGEST_WORK),
+            stopped: std::cell::Cell::new(false),
             methods: match language {
                 Language::Python => (self.python_aliases().iter())
                     .map(|(method, tool)| (tool.as_str(), method.as_str()))
@@ -156,8 +157,26 @@ impl Catalog {
             (a.line, a.column, a.code, &a.message).cmp(&(b.line, b.column, b.code, &b.message))
         });
         diagnostics.dedup();
-        if diagnostics.len() >= MAX_FINDINGS {
-            diagnostics.truncate(MAX_FINDINGS);
+        let stopped = context.stopped.get() || diagnostics.len() > MAX_FINDINGS;
+        if diagnostics.len() > MAX_FINDINGS {
+            // Errors first: a warning never takes an error's place.
+            let errors = (diagnostics.iter())
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            let mut warnings_left = MAX_FINDINGS.saturating_sub(errors);
+            let mut errors_left = MAX_FINDINGS;
+            diagnostics.retain(|d| {
+                let left = if d.severity == Severity::Error {
+                    &mut errors_left
+                } else {
+                    &mut warnings_left
+                };
+                let keep = *left > 0;
+                *left = left.saturating_sub(1);
+                keep
+            });
+        }
+        if stopped {
             if let Some(last) = diagnostics.last_mut() {
                 last.message.push_str(&format!(
                     " (the check stops after {MAX_FINDINGS} problems; fix these and check again)"
@@ -240,6 +259,9 @@ pub(crate) struct Context<'c> {
     suggest_work: std::cell::Cell<usize>,
     /// The method of each tool in `aliases`, by tool.
     methods: foldhash::HashMap<&'c str, &'c str>,
+    /// Whether the check left calls (or problems of a call) out, past
+    /// [`MAX_FINDINGS`].
+    stopped: std::cell::Cell<bool>,
 }
 
 /// What finding the names near a misspelt one may cost in the check of
@@ -429,6 +451,9 @@ impl<'a> Seen<'a> {
             }
         }
         let calls = std::mem::take(&mut self.calls);
+        // Only errors count toward the limit: warnings (code that may never
+        // run) must not crowd out a call that certainly fails.
+        let mut errors = out.iter().filter(|(s, _)| *s == Severity::Error).count();
         for (base, call) in calls {
             if base != crate::GLOBAL && !once(base) {
                 continue;
@@ -462,7 +487,7 @@ impl<'a> Seen<'a> {
                     ),
                 ));
             }
-            context.check_call(call, style, out);
+            context.check_call(call, style, out, &mut errors);
         }
     }
 }
@@ -513,11 +538,27 @@ impl Context<'_> {
         self.tool(name).is_some()
     }
 
-    /// The findings for one call.
-    fn check_call(&self, call: ToolCall<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
-        if out.len() >= MAX_FINDINGS {
+    /// The findings for one call; `errors` counts the program's errors so
+    /// far, and past [`MAX_FINDINGS`] of them no call is checked.
+    fn check_call(
+        &self,
+        call: ToolCall<'_>,
+        style: Style,
+        out: &mut Vec<(Severity, Finding)>,
+        errors: &mut usize,
+    ) {
+        if *errors >= MAX_FINDINGS {
+            self.stopped.set(true);
             return;
         }
+        let before = out.len();
+        self.judge_call(call, style, out);
+        *errors += out.len() - before;
+    }
+
+    /// [`check_call`](Self::check_call) without the count: each finding
+    /// here is an error.
+    fn judge_call(&self, call: ToolCall<'_>, style: Style, out: &mut Vec<(Severity, Finding)>) {
         let Some(tool) = self.tool(&call.name) else {
             if call.optional {
                 return;
@@ -576,7 +617,14 @@ impl Context<'_> {
             seen: Default::default(),
         };
         checker.check(&tool.input, &args, at, &value::Path::Root, 0);
-        out.extend(checker.out.into_iter().map(|f| (Severity::Error, f)));
+        // The parts of an intersection may each find the same problem.
+        let mut found = checker.out;
+        found.sort_by(|a, b| (a.at, a.code, &a.message).cmp(&(b.at, b.code, &b.message)));
+        found.dedup_by(|a, b| (a.at, a.code, &a.message) == (b.at, b.code, &b.message));
+        if found.len() >= MAX_FINDINGS {
+            self.stopped.set(true);
+        }
+        out.extend(found.into_iter().map(|f| (Severity::Error, f)));
     }
 }
 

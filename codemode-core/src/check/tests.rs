@@ -1057,6 +1057,49 @@ fn a_program_with_many_problems_reports_the_first_few_and_says_so() {
     assert_eq!(found.len(), MAX_FINDINGS);
     let last = &found.last().unwrap().message;
     assert!(last.ends_with("fix these and check again)"), "{last}");
+    // Exactly as many as the limit: nothing left out, nothing said.
+    let code = "await tools.search({});\n".repeat(MAX_FINDINGS);
+    let found = catalog().check_program(Js, &code);
+    assert_eq!(found.len(), MAX_FINDINGS);
+    assert!(!found.last().unwrap().message.contains("check stops"));
+}
+
+/// Warnings (code that may never run) do not count toward the limit: an
+/// error after many of them is still reported, and so the run is denied.
+#[test]
+fn warnings_never_crowd_out_an_error() {
+    let mut code: String = (0..80)
+        .map(|i| format!("def f{i}():\n    open('x')\n"))
+        .collect();
+    code.push_str("await tools.search(query=1)\n");
+    let found = catalog().check_program(Py, &code);
+    let errors: Vec<&Diagnostic> = (found.iter())
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert_eq!(errors.len(), 1, "{found:?}");
+    assert_eq!(errors[0].code, DiagnosticCode::WrongType);
+    assert_eq!(found.len(), MAX_FINDINGS);
+    assert!(
+        found
+            .last()
+            .unwrap()
+            .message
+            .ends_with("fix these and check again)")
+    );
+}
+
+/// The same problem found by both parts of an intersection counts once.
+#[test]
+fn a_problem_both_parts_of_an_intersection_find_counts_once() {
+    let catalog = Catalog::new([ToolDef::new(
+        "s",
+        json!({"allOf": [{"$ref": "#/$defs/Base"}, {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}],
+               "$defs": {"Base": {"type": "object", "properties": {"q": {"type": "string"}}}}}),
+    )]);
+    let code = "await tools.s(q=1)\n".repeat(40);
+    let found = catalog.check_program(Py, &code);
+    assert_eq!(found.len(), 40, "{found:?}");
+    assert!(!found.last().unwrap().message.contains("check stops"));
 }
 
 /// A plain `__proto__:` sets the prototype: a primitive sets nothing, so
