@@ -176,12 +176,10 @@ impl Catalog {
                 keep
             });
         }
-        if stopped {
-            if let Some(last) = diagnostics.last_mut() {
-                last.message.push_str(&format!(
-                    " (the check stops after {MAX_FINDINGS} problems; fix these and check again)"
-                ));
-            }
+        if stopped && let Some(last) = diagnostics.last_mut() {
+            last.message.push_str(&format!(
+                " (the check stops after {MAX_FINDINGS} problems; fix these and check again)"
+            ));
         }
         diagnostics
     }
