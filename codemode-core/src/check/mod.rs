@@ -138,7 +138,13 @@ impl Catalog {
         };
         let (findings, positions) = match stack_for(code) {
             Stack::Here => walk(),
-            Stack::Another(size) => stack::on_stack(size, walk),
+            // No stack to be had (a limited address space): nothing is
+            // certain, so nothing is reported, and the program runs under
+            // the runtime's own limits.
+            Stack::Another(size) => match stack::on_stack(size, walk) {
+                Some(found) => found,
+                None => return Vec::new(),
+            },
         };
         let offsets: Vec<usize> = (findings.iter())
             .map(|(_, finding)| positions.original(finding.at))

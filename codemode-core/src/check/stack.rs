@@ -16,8 +16,10 @@ const KEPT: usize = 16 << 20;
 /// ordinary length share one.
 const LEAST: usize = 4 << 20;
 
-/// Runs `f` on a stack of at least `size` bytes.
-pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> R {
+/// Runs `f` on a stack of at least `size` bytes; `None` when no such
+/// stack can be had (a process whose address space is limited), rather
+/// than the panic stacker would give.
+pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> Option<R> {
     imp::on_stack(size, f)
 }
 
@@ -92,14 +94,18 @@ mod imp {
                 static SPARE: Cell<Option<Stack>> = const { Cell::new(None) };
             }
 
-            pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> R {
+            pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> Option<R> {
                 let spare = SPARE.try_with(Cell::take).ok().flatten();
                 let stack = match spare {
                     Some(stack) if stack.usable >= size => stack,
-                    _ => match Stack::map(size) {
-                        Some(stack) => stack,
-                        None => return stacker::grow(size, f),
-                    },
+                    spare => {
+                        // Kept for the next check if this one cannot map.
+                        let mapped = Stack::map(size);
+                        if mapped.is_none() {
+                            let _ = SPARE.try_with(|s| s.set(spare));
+                        }
+                        mapped?
+                    }
                 };
                 // SAFETY: the base is page-aligned and the length a multiple
                 // of the page, which meets every target's stack alignment;
@@ -114,14 +120,14 @@ mod imp {
                     let _ = SPARE.try_with(|spare| spare.set(Some(stack)));
                 }
                 match result {
-                    Ok(value) => value,
+                    Ok(value) => Some(value),
                     Err(panic) => resume_unwind(panic),
                 }
             }
         }
         no {
-            pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> R {
-                stacker::grow(size, f)
+            pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> Option<R> {
+                Some(stacker::grow(size, f))
             }
         }
     }
@@ -129,8 +135,8 @@ mod imp {
 
 #[cfg(not(unix))]
 mod imp {
-    pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> R {
-        stacker::grow(size, f)
+    pub(super) fn on_stack<R>(size: usize, f: impl FnOnce() -> R) -> Option<R> {
+        Some(stacker::grow(size, f))
     }
 }
 
@@ -154,11 +160,11 @@ mod tests {
             .spawn(|| {
                 for _ in 0..3 {
                     // About 3 MiB of frames, far past the thread's own.
-                    assert_eq!(on_stack(8 << 20, || deep(3_000)), 3_000);
+                    assert_eq!(on_stack(8 << 20, || deep(3_000)), Some(3_000));
                 }
                 // Larger than the kept stack: mapped for this call.
-                assert_eq!(on_stack(KEPT + 1, || deep(10)), 10);
-                assert_eq!(on_stack(1 << 20, || deep(100)), 100);
+                assert_eq!(on_stack(KEPT + 1, || deep(10)), Some(10));
+                assert_eq!(on_stack(1 << 20, || deep(100)), Some(100));
             })
             .map(|t| t.join())
             .expect("spawn")
@@ -170,16 +176,26 @@ mod tests {
         let caught = std::panic::catch_unwind(|| on_stack(1 << 20, || panic!("inside")));
         let message = caught.expect_err("the panic comes back");
         assert_eq!(message.downcast_ref::<&str>(), Some(&"inside"));
-        assert_eq!(on_stack(1 << 20, || deep(50)), 50);
+        assert_eq!(on_stack(1 << 20, || deep(50)), Some(50));
+    }
+
+    /// A stack larger than the address space can hold is no stack: the
+    /// caller hears so, and nothing panics.
+    #[test]
+    fn a_stack_that_cannot_be_mapped_is_none() {
+        #[cfg(unix)]
+        assert_eq!(on_stack(usize::MAX / 2, || deep(1)), None);
+        assert_eq!(on_stack(1 << 20, || deep(5)), Some(5));
     }
 
     #[test]
     fn a_check_nested_in_another_gets_its_own_stack() {
         let outer = on_stack(1 << 20, || {
             let here = psm_position();
-            let inner = on_stack(1 << 20, psm_position);
+            let inner = on_stack(1 << 20, psm_position).unwrap_or_default();
             (here, inner, deep(20))
-        });
+        })
+        .expect("a stack");
         assert_ne!(outer.0 >> 20, outer.1 >> 20, "two stacks");
         assert_eq!(outer.2, 20);
     }
