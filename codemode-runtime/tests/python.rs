@@ -732,3 +732,53 @@ fn the_index_functions_answer_in_python_too() {
         );
     }
 }
+
+/// The check before a run reports the places past the runtime's own
+/// limits of nesting, from the same numbers: each such program the run
+/// refuses, in the same words. (The interpreter's parser has a budget of
+/// its own, counted its own way and lower in a debug build, so programs a
+/// little below the limits may still be refused; the check, which reports
+/// only what is certain, leaves those to the run.)
+#[test]
+fn the_check_reports_what_the_runtime_refuses_for_depth() {
+    let concat = |terms: usize| format!("q = {}\nq\n", vec!["'a'"; terms].join(" + "));
+    let defs = |levels: usize| {
+        let mut code = String::new();
+        for i in 0..levels {
+            code.push_str(&format!("{}def f{i}():\n", "    ".repeat(i)));
+        }
+        code.push_str(&format!("{}return 1\n1\n", "    ".repeat(levels)));
+        code
+    };
+    let cases = [
+        (concat(20), false),
+        (concat(201), true),
+        (concat(250), true),
+    ]
+    .into_iter()
+    .chain([(defs(5), false), (defs(7), true)]);
+    for (code, past) in cases {
+        let out = run(&Isolation::InProcess, Limits::default(), &code);
+        let reported: Vec<&str> = (out.diagnostics.iter())
+            .filter(|d| d.code == codemode_core::DiagnosticCode::SyntaxError)
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(
+            !reported.is_empty(),
+            past,
+            "{}\n{out:?}",
+            &code[..code.len().min(60)]
+        );
+        if past {
+            let error = out.error.as_ref().expect("refused");
+            let first_words = |m: &str| m.split(';').next().unwrap_or_default().to_owned();
+            assert_eq!(
+                first_words(reported[0]),
+                first_words(&error.message),
+                "{out:?}"
+            );
+        } else {
+            assert!(out.error.is_none(), "{out:?}");
+        }
+    }
+}

@@ -13,7 +13,7 @@
 
 mod flow;
 pub(crate) mod js;
-mod python;
+pub(crate) mod python;
 mod stack;
 mod value;
 

@@ -6,6 +6,15 @@ use super::value::{Entries, Entry, Val};
 use super::{Context, Finding, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
+
+/// Statements and expressions nest at most this deep in a program the
+/// Python runtime runs; it refuses a deeper one.
+pub const PYTHON_MAX_NESTING: usize = 200;
+
+/// Functions (`def` and `lambda`) nest at most this deep in a program the
+/// Python runtime runs: its interpreter compiles each level several times
+/// over, so 20 levels take minutes.
+pub const PYTHON_MAX_DEF_NESTING: usize = 6;
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{
     Alias, ExceptHandler, Expr, ExprCall, ExprContext, Number, Parameter, Pattern, Stmt, UnaryOp,
@@ -60,6 +69,12 @@ struct Walk<'a> {
     /// `hasattr(tools, ...)` tests, which pass `tools` as a value.
     probes: usize,
     depth: usize,
+    /// Statements and expressions around the walk, and the functions
+    /// among them, counted as the runtime counts them (see `enter`).
+    nesting: usize,
+    functions: usize,
+    /// The first place past the runtime's limits of nesting.
+    past_limits: Option<Finding>,
 }
 
 impl<'a> Walk<'a> {
@@ -182,6 +197,9 @@ impl<'a> Walk<'a> {
         if self.base_refs > self.base_uses + self.probes {
             self.seen.escaped = true;
         }
+        if let Some(finding) = self.past_limits.take() {
+            out.push((Severity::Error, finding));
+        }
         for (module, at) in self.modules {
             out.push(error(
                 at,
@@ -202,8 +220,40 @@ impl Flows for Walk<'_> {
     }
 }
 
-impl<'a> Visitor<'a> for Walk<'a> {
-    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+impl<'a> Walk<'a> {
+    /// Counts one more level (a function's too, for `def` and `lambda`)
+    /// as the runtime counts them, and notes the first place past its
+    /// limits, which the runtime refuses to run.
+    fn enter(&mut self, at: usize, function: bool) {
+        self.nesting += 1;
+        self.functions += usize::from(function);
+        if self.past_limits.is_some() {
+            return;
+        }
+        let message = if self.nesting > PYTHON_MAX_NESTING {
+            format!(
+                "the program nests more than {PYTHON_MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
+            )
+        } else if self.functions > PYTHON_MAX_DEF_NESTING {
+            format!(
+                "functions (`def` and `lambda`) nest more than {PYTHON_MAX_DEF_NESTING} deep here; move inner functions out to the top level"
+            )
+        } else {
+            return;
+        };
+        self.past_limits = Some(Finding {
+            at,
+            code: DiagnosticCode::SyntaxError,
+            message,
+        });
+    }
+
+    fn leave(&mut self, function: bool) {
+        self.nesting -= 1;
+        self.functions -= usize::from(function);
+    }
+
+    fn stmt(&mut self, stmt: &'a Stmt) {
         if self.depth >= MAX_DEPTH {
             return;
         }
@@ -322,12 +372,78 @@ impl<'a> Visitor<'a> for Walk<'a> {
         self.statements -= 1;
         self.depth -= 1;
     }
+}
+
+impl<'a> Visitor<'a> for Walk<'a> {
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        let function = matches!(stmt, Stmt::FunctionDef(_));
+        self.enter(usize::from(stmt.range().start()), function);
+        self.stmt(stmt);
+        self.leave(function);
+    }
 
     fn visit_body(&mut self, body: &'a [Stmt]) {
         self.in_turn(body, |walk, stmt| walk.visit_stmt(stmt));
     }
 
     fn visit_expr(&mut self, expr: &'a Expr) {
+        let function = matches!(expr, Expr::Lambda(_));
+        self.enter(usize::from(expr.range().start()), function);
+        self.expr(expr);
+        self.leave(function);
+    }
+
+    fn visit_parameter(&mut self, parameter: &'a Parameter) {
+        self.bind(parameter.name.as_str());
+        visitor::walk_parameter(self, parameter);
+    }
+
+    fn visit_alias(&mut self, alias: &'a Alias) {
+        let bound = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
+        // `import a.b` binds `a`.
+        let bound = bound.split('.').next().unwrap_or(bound);
+        self.bind(bound);
+        visitor::walk_alias(self, alias);
+    }
+
+    fn visit_except_handler(&mut self, handler: &'a ExceptHandler) {
+        let ExceptHandler::ExceptHandler(h) = handler;
+        if let Some(name) = &h.name {
+            self.bind(name.as_str());
+        }
+        visitor::walk_except_handler(self, handler);
+    }
+
+    fn visit_pattern(&mut self, pattern: &'a Pattern) {
+        match pattern {
+            Pattern::MatchAs(p) => {
+                if let Some(name) = &p.name {
+                    self.bind(name.as_str());
+                }
+            }
+            Pattern::MatchStar(p) => {
+                if let Some(name) = &p.name {
+                    self.bind(name.as_str());
+                }
+            }
+            Pattern::MatchMapping(p) => {
+                if let Some(name) = &p.rest {
+                    self.bind(name.as_str());
+                }
+            }
+            _ => {}
+        }
+        visitor::walk_pattern(self, pattern);
+    }
+
+    fn visit_type_param(&mut self, type_param: &'a ruff_python_ast::TypeParam) {
+        self.bind(type_param.name().as_str());
+        visitor::walk_type_param(self, type_param);
+    }
+}
+
+impl<'a> Walk<'a> {
+    fn expr(&mut self, expr: &'a Expr) {
         if self.depth >= MAX_DEPTH {
             return;
         }
@@ -432,54 +548,6 @@ impl<'a> Visitor<'a> for Walk<'a> {
             _ => visitor::walk_expr(self, expr),
         }
         self.depth -= 1;
-    }
-
-    fn visit_parameter(&mut self, parameter: &'a Parameter) {
-        self.bind(parameter.name.as_str());
-        visitor::walk_parameter(self, parameter);
-    }
-
-    fn visit_alias(&mut self, alias: &'a Alias) {
-        let bound = alias.asname.as_ref().unwrap_or(&alias.name).as_str();
-        // `import a.b` binds `a`.
-        let bound = bound.split('.').next().unwrap_or(bound);
-        self.bind(bound);
-        visitor::walk_alias(self, alias);
-    }
-
-    fn visit_except_handler(&mut self, handler: &'a ExceptHandler) {
-        let ExceptHandler::ExceptHandler(h) = handler;
-        if let Some(name) = &h.name {
-            self.bind(name.as_str());
-        }
-        visitor::walk_except_handler(self, handler);
-    }
-
-    fn visit_pattern(&mut self, pattern: &'a Pattern) {
-        match pattern {
-            Pattern::MatchAs(p) => {
-                if let Some(name) = &p.name {
-                    self.bind(name.as_str());
-                }
-            }
-            Pattern::MatchStar(p) => {
-                if let Some(name) = &p.name {
-                    self.bind(name.as_str());
-                }
-            }
-            Pattern::MatchMapping(p) => {
-                if let Some(name) = &p.rest {
-                    self.bind(name.as_str());
-                }
-            }
-            _ => {}
-        }
-        visitor::walk_pattern(self, pattern);
-    }
-
-    fn visit_type_param(&mut self, type_param: &'a ruff_python_ast::TypeParam) {
-        self.bind(type_param.name().as_str());
-        visitor::walk_type_param(self, type_param);
     }
 }
 

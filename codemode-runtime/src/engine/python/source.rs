@@ -31,11 +31,13 @@ use ruff_text_size::Ranged;
 
 /// Brackets may nest this deep (the parser recurses on each).
 const MAX_BRACKETS: usize = 200;
-/// Expressions and statements may nest this deep.
-const MAX_NESTING: usize = 200;
-/// Function definitions may nest this deep: the interpreter's compile time
-/// grows about threefold with each level, so 20 levels take minutes.
-pub(crate) const MAX_DEF_NESTING: usize = 6;
+/// Expressions and statements may nest this deep, and function
+/// definitions this deep (the interpreter's compile time grows about
+/// threefold with each level, so 20 levels take minutes). The check
+/// before a run reports the same places, from the same numbers.
+use codemode_core::program::{
+    PYTHON_MAX_DEF_NESTING as MAX_DEF_NESTING, PYTHON_MAX_NESTING as MAX_NESTING,
+};
 
 /// The host function that gives the tool function of a name.
 pub(crate) const TOOL_HOST: &str = "__codemode_tool";
