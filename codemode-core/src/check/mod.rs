@@ -156,7 +156,7 @@ impl Catalog {
                 column,
                 severity,
                 code: finding.code,
-                message: finding.message,
+                message: visible(finding.message),
             })
             .collect();
         diagnostics.sort_by(|a, b| {
@@ -438,6 +438,11 @@ impl<'a> Seen<'a> {
             Style::Js => "collect it in `Promise.all`",
             Style::Py => "pass it to `asyncio.gather`",
         };
+        // A Python method takes keyword arguments, a subscript a dict.
+        let args = match style {
+            Style::Js => "args",
+            Style::Py => "...",
+        };
         for (at, head, tool) in std::mem::take(&mut self.dotted) {
             if !context.declares(head)
                 && context.declares(&tool)
@@ -448,7 +453,7 @@ impl<'a> Seen<'a> {
                     at,
                     DiagnosticCode::UnknownTool,
                     format!(
-                        "no tool is named {head:?}: the tool {tool:?} is called as {}(args)",
+                        "no tool is named {head:?}: the tool {tool:?} is called as {}({args})",
                         context.spelled(&tool, style)
                     ),
                 ));
@@ -765,8 +770,36 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
         column,
         severity,
         code: finding.code,
-        message: finding.message,
+        message: visible(finding.message),
     }
+}
+
+/// `message` with every character that prints as nothing or moves the
+/// text around (controls, line and paragraph separators, bidirectional
+/// marks and embeddings) written as `\u{...}`: a message quotes the
+/// program's text, and a model (or a terminal) should see what is there.
+fn visible(message: String) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{feff}'
+            )
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+    };
+    if !message.chars().any(hidden) {
+        return message;
+    }
+    let mut out = String::with_capacity(message.len() + 8);
+    for c in message.chars() {
+        if hidden(c) {
+            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// [`line_column`] of each offset, in one pass over `code` however many

@@ -439,7 +439,7 @@ fn a_dashed_tool_written_as_a_member_is_named() {
         assert_eq!((found[0].line, found[0].column), at, "{code}");
         assert_eq!(found[0].code, DiagnosticCode::UnknownTool);
         let spelled = match language {
-            Py => "tools.get_page(args)",
+            Py => "tools.get_page(...)",
             _ => "tools[\"get-page\"](args)",
         };
         assert!(found[0].message.contains(spelled), "{}", found[0].message);
@@ -771,7 +771,7 @@ fn programs_that_list_tools_or_drop_values_are_not_judged_on_them() {
             (13, DiagnosticCode::UnknownTool)
         );
         let spelled = match language {
-            Py => "tools.kv_set(args)",
+            Py => "tools.kv_set(...)",
             _ => r#"tools["kv.set"](args)"#,
         };
         assert!(found[0].message.contains(spelled), "{}", found[0].message);
@@ -1204,4 +1204,25 @@ fn many_aliases_of_tools_are_still_aliases() {
     let mut code: String = (0..2_000).map(|i| format!("t{i} = tools\n")).collect();
     code.push_str("await t1999.serch(query='x')\n");
     assert_eq!(found(Py, &code), [(2001, 13, "unknown-tool")]);
+}
+
+/// A message quotes the program's text; what prints as nothing (or turns
+/// the text around) is written out.
+#[test]
+fn messages_show_hidden_characters() {
+    for (language, code) in [
+        (Py, "x = 1 \u{1b}\n"),
+        (Js, "let x = 1 \u{1b};"),
+        (Py, "await tools.serch\u{202e}x(query='a')"),
+    ] {
+        let found = messages(language, code);
+        assert!(!found.is_empty(), "{code:?}");
+        for message in found {
+            assert!(!message.contains(['\u{1b}', '\u{202e}']), "{message:?}");
+            assert!(
+                message.contains("\\u{1b}") || message.contains("\\u{202e}"),
+                "{message:?}"
+            );
+        }
+    }
 }
