@@ -3,7 +3,7 @@
 //! walk over the tree.
 
 use super::flow::{Flow, Flows};
-use super::value::{AsNull, Entries, Entry, Val};
+use super::value::{AsNull, Entries, Entry, Numeral, Val};
 use super::{Context, Finding, Positions, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::javascript_absent;
@@ -795,7 +795,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                             | Val::Null
                             | Val::AsNull(_)
                             | Val::Bool(_)
-                            | Val::Num(_)
+                            | Val::Num(..)
                             | Val::Str(_)
                     );
                     open |= !primitive;
@@ -865,7 +865,12 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                 }
             }
             let fixed = fixed.unwrap_or(items.len());
-            Val::Arr { items, open, fixed }
+            Val::Arr {
+                items,
+                open,
+                fixed,
+                tuple: false,
+            }
         }
         _ => Val::Unknown,
     }
@@ -875,7 +880,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
 /// negation) is `null`.
 fn number<'a>(value: f64) -> Val<'a> {
     if value.is_finite() {
-        Val::Num(value)
+        Val::Num(value, Numeral::Float)
     } else {
         Val::AsNull(AsNull::Huge)
     }

@@ -573,7 +573,17 @@ impl Context<'_> {
                 return;
             }
             let names: Vec<&str> = self.lowered.tools.iter().map(|t| t.name.as_str()).collect();
-            let hint = match suggest(&call.name, &names, &self.suggest_work) {
+            // Python reads an identifier in NFKC form: `tools.ﬁle` is
+            // `tools.file`, and the tool "ﬁle" is reached only by subscript.
+            let folded = (style == Style::Py)
+                .then(|| {
+                    use unicode_normalization::UnicodeNormalization;
+                    (names.iter().copied()).find(|n| {
+                        !n.is_ascii() && *n != call.name && n.nfkc().eq(call.name.chars())
+                    })
+                })
+                .flatten();
+            let hint = match folded.or_else(|| suggest(&call.name, &names, &self.suggest_work)) {
                 Some(near) => format!("; did you mean {}?", self.spelled(near, style)),
                 None if names.is_empty() => "; there are no tools".to_owned(),
                 None if names.len() <= 12 => {

@@ -2,7 +2,7 @@
 //! Python runtime uses), then one walk over the tree.
 
 use super::flow::{Flow, Flows};
-use super::value::{Entries, Entry, Val};
+use super::value::{Entries, Entry, Numeral, Val};
 use super::{Context, Finding, Seen, Style, ToolCall, error};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
@@ -558,15 +558,15 @@ fn value_of(expr: &Expr) -> Val<'_> {
         Expr::FString(_) => Val::Str(None),
         Expr::NumberLiteral(n) => match &n.value {
             Number::Int(i) => match i.as_i64() {
-                Some(v) => Val::Num(v as f64),
+                Some(v) => Val::Num(v as f64, Numeral::Int),
                 None => Val::Unknown,
             },
-            Number::Float(f) if f.is_finite() => Val::Num(*f),
+            Number::Float(f) if f.is_finite() => Val::Num(*f, Numeral::Float),
             _ => Val::Unknown,
         },
         Expr::UnaryOp(u) => match (u.op, value_of(&u.operand)) {
-            (UnaryOp::USub, Val::Num(v)) => Val::Num(-v),
-            (UnaryOp::UAdd, Val::Num(v)) => Val::Num(v),
+            (UnaryOp::USub, Val::Num(v, written)) => Val::Num(-v, written),
+            (UnaryOp::UAdd, Val::Num(v, written)) => Val::Num(v, written),
             _ => Val::Unknown,
         },
         Expr::BooleanLiteral(b) => Val::Bool(b.value),
@@ -598,13 +598,13 @@ fn value_of(expr: &Expr) -> Val<'_> {
                 open,
             }
         }
-        Expr::List(list) => sequence(&list.elts),
-        Expr::Tuple(tuple) => sequence(&tuple.elts),
+        Expr::List(list) => sequence(&list.elts, false),
+        Expr::Tuple(tuple) => sequence(&tuple.elts, true),
         _ => Val::Unknown,
     }
 }
 
-fn sequence(elements: &[Expr]) -> Val<'_> {
+fn sequence(elements: &[Expr], tuple: bool) -> Val<'_> {
     let mut items = Vec::new();
     let mut fixed = None;
     for element in elements {
@@ -619,5 +619,6 @@ fn sequence(elements: &[Expr]) -> Val<'_> {
         open: fixed.is_some(),
         fixed: fixed.unwrap_or(items.len()),
         items,
+        tuple,
     }
 }

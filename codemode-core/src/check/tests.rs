@@ -1226,3 +1226,35 @@ fn messages_show_hidden_characters() {
         }
     }
 }
+
+/// Python messages name what the program wrote: `1.0` is a float, `(1,)`
+/// a tuple.
+#[test]
+fn python_messages_name_floats_and_tuples_as_written() {
+    assert_eq!(
+        messages(Py, "await tools.search(query=1.0)"),
+        ["tools.search(): `query` must be a string, not a float"]
+    );
+    assert_eq!(
+        messages(Py, "await tools.search(query=-2)"),
+        ["tools.search(): `query` must be a string, not an int"]
+    );
+    assert_eq!(
+        messages(Py, "await tools.search(query=('a',))"),
+        ["tools.search(): `query` must be a string, not a tuple"]
+    );
+}
+
+/// Python reads `tools.ﬁle` as `tools.file`: a tool named with the
+/// ligature is pointed to by its subscript.
+#[test]
+fn a_name_python_folds_points_to_its_subscript() {
+    let catalog = Catalog::new([ToolDef::new("\u{fb01}le", json!({}))]);
+    let found: Vec<String> = (catalog
+        .check_program(Py, "await tools.\u{fb01}le()")
+        .into_iter())
+    .map(|d| d.message)
+    .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].contains("tools[\"\u{fb01}le\"]"), "{found:?}");
+}

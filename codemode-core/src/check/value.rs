@@ -26,21 +26,31 @@ pub(super) enum Val<'a> {
     AsNull(AsNull),
     /// A boolean.
     Bool(bool),
-    /// A number.
-    Num(f64),
+    /// A number, and how the program wrote it.
+    Num(f64, Numeral),
     /// A string, with its text when it is known.
     Str(Option<Cow<'a, str>>),
-    /// An array literal; `open` when a spread makes its length unknown.
-    /// Items after the first spread are listed too, but their positions are
-    /// not known: only the first `fixed` are where they stand.
+    /// An array literal (a Python list or `tuple`); `open` when a spread
+    /// makes its length unknown. Items after the first spread are listed
+    /// too, but their positions are not known: only the first `fixed` are
+    /// where they stand.
     Arr {
         items: Vec<(usize, Val<'a>)>,
         open: bool,
         fixed: usize,
+        tuple: bool,
     },
     /// An object literal; `open` when a spread or a computed key makes its
     /// keys unknown.
     Obj { entries: Vec<Entry<'a>>, open: bool },
+}
+
+/// How a number was written: Python tells an `int` from a `float` (`1.0`),
+/// and messages name the one the program wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Numeral {
+    Int,
+    Float,
 }
 
 /// Why a value is sent as `null`.
@@ -85,11 +95,12 @@ impl Val<'_> {
             (Val::AsNull(AsNull::Undefined), _) => "undefined (JSON sends it as null in an array)",
             (Val::AsNull(AsNull::Hole), _) => "an empty slot (JSON sends it as null)",
             (Val::Bool(_), _) => "a boolean",
-            (Val::Num(_), Style::Js) => "a number",
-            (Val::Num(n), Style::Py) if n.fract() == 0.0 => "an int",
-            (Val::Num(_), Style::Py) => "a float",
+            (Val::Num(..), Style::Js) => "a number",
+            (Val::Num(_, Numeral::Int), Style::Py) => "an int",
+            (Val::Num(_, Numeral::Float), Style::Py) => "a float",
             (Val::Str(_), _) => "a string",
             (Val::Arr { .. }, Style::Js) => "an array",
+            (Val::Arr { tuple: true, .. }, Style::Py) => "a tuple",
             (Val::Arr { .. }, Style::Py) => "a list",
             (Val::Obj { .. }, Style::Js) => "an object",
             (Val::Obj { .. }, Style::Py) => "a dict",
@@ -230,7 +241,7 @@ impl Checker<'_> {
             Ty::Lit(lit) => self.check_lit(lit, val, at, path),
             _ if !self.kind_fits(ty, val) => self.wrong_type(ty, val, at, path),
             Ty::Int => {
-                if let Val::Num(n) = val
+                if let Val::Num(n, _) = val
                     && n.fract() != 0.0
                 {
                     self.push(
@@ -249,7 +260,10 @@ impl Checker<'_> {
                 }
             }
             Ty::Tuple(tuple) => {
-                if let Val::Arr { items, open, fixed } = val {
+                if let Val::Arr {
+                    items, open, fixed, ..
+                } = val
+                {
                     for (i, (item_at, item_val)) in items.iter().enumerate().take(*fixed) {
                         let ty = tuple.items.get(i).or(tuple.rest.as_deref());
                         if let Some(ty) = ty {
@@ -399,7 +413,7 @@ impl Checker<'_> {
                 tag.map(|lit| allowed.push(lit)).is_some()
             });
             if every_member_tags
-                && matches!(entry.val, Val::Str(Some(_)) | Val::Num(_))
+                && matches!(entry.val, Val::Str(Some(_)) | Val::Num(..))
                 && !allowed.iter().any(|lit| lit_equals(lit, &entry.val))
             {
                 let tags = Ty::Union(allowed.into_iter().map(|l| Ty::Lit(l.clone())).collect());
@@ -566,7 +580,7 @@ impl Checker<'_> {
     /// A value that no member of the union `members` takes.
     fn wrong_choice(&mut self, members: &[Ty], val: &Val<'_>, at: usize, path: &Path<'_>) {
         // Literals of one kind read as a choice of values.
-        if matches!(val, Val::Str(Some(_)) | Val::Num(_)) {
+        if matches!(val, Val::Str(Some(_)) | Val::Num(..)) {
             let lits: Vec<&Lit> = members
                 .iter()
                 .filter_map(|m| match m {
@@ -577,7 +591,7 @@ impl Checker<'_> {
             let same = lits.iter().all(|l| {
                 matches!(
                     (l, val),
-                    (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_))
+                    (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(..))
                 )
             });
             if lits.len() == members.len() && same {
@@ -623,11 +637,11 @@ impl Checker<'_> {
                 | (Ty::Null, Val::Null | Val::AsNull(_))
                 | (Ty::Bool, Val::Bool(_))
                 | (Ty::Str, Val::Str(_))
-                | (Ty::Int | Ty::Num, Val::Num(_))
+                | (Ty::Int | Ty::Num, Val::Num(..))
                 | (Ty::Array(_) | Ty::Tuple(_), Val::Arr { .. })
                 | (Ty::Object(_), Val::Obj { .. })
                 | (Ty::Lit(Lit::Str(_)), Val::Str(_))
-                | (Ty::Lit(Lit::Num(_)), Val::Num(_))
+                | (Ty::Lit(Lit::Num(_)), Val::Num(..))
                 | (Ty::Lit(Lit::Bool(_)), Val::Bool(_))
         )
     }
@@ -712,7 +726,7 @@ impl Checker<'_> {
 fn same_kind(lit: &Lit, val: &Val<'_>) -> bool {
     matches!(
         (lit, val),
-        (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(_)) | (Lit::Bool(_), Val::Bool(_))
+        (Lit::Str(_), Val::Str(_)) | (Lit::Num(_), Val::Num(..)) | (Lit::Bool(_), Val::Bool(_))
     )
 }
 
@@ -725,7 +739,7 @@ fn lit_takes(lit: &Lit, val: &Val<'_>) -> bool {
 fn lit_equals(lit: &Lit, val: &Val<'_>) -> bool {
     match (lit, val) {
         (Lit::Str(a), Val::Str(Some(b))) => a == b.as_ref(),
-        (Lit::Num(a), Val::Num(b)) => a.as_f64() == Some(*b),
+        (Lit::Num(a), Val::Num(b, _)) => a.as_f64() == Some(*b),
         (Lit::Bool(a), Val::Bool(b)) => a == b,
         _ => false,
     }
