@@ -50,7 +50,9 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 #[doc(hidden)]
 pub mod program {
     pub use crate::check::js::{WRAPPER_END, WRAPPER_START, is_module_item};
-    pub use crate::check::python::{PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING};
+    pub use crate::check::python::{
+        PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING, universal_newlines,
+    };
     pub use crate::check::{line_column, nested_past};
 }
 pub use error::{ErrorKind, ToolCallError};

@@ -782,3 +782,23 @@ fn the_check_reports_what_the_runtime_refuses_for_depth() {
         }
     }
 }
+
+/// Line endings are `\n` to the program, as in a Python source file: a
+/// triple-quoted string across `\r\n` holds `"a\nb"`, and errors keep the
+/// lines of the text as written.
+#[test]
+fn line_endings_read_as_python_reads_them() {
+    for isolation in modes() {
+        assert_eq!(
+            value(
+                &isolation,
+                "x = \"\"\"a\r\nb\"\"\"\r\ny = '''c\rd'''\r\n[x, y]\r\n"
+            ),
+            json!(["a\nb", "c\nd"]),
+            "{isolation:?}"
+        );
+        let out = run(&isolation, Limits::default(), "x = 1\r\n\r\ny = nope\r\n");
+        let at = out.error.and_then(|e| e.location).map(|l| l.line);
+        assert_eq!(at, Some(3), "{isolation:?}");
+    }
+}

@@ -134,7 +134,12 @@ impl Catalog {
         let walk = || match language {
             Language::JavaScript => js::check(&context, code, false),
             Language::TypeScript => js::check(&context, code, true),
-            Language::Python => (python::check(&context, code), Positions::Same),
+            Language::Python => {
+                // Read as the runtime reads it (see `universal_newlines`).
+                let (code, dropped) = python::universal_newlines(code);
+                let found = python::check(&context, &code);
+                (found, Positions::Dropped(dropped))
+            }
         };
         let (findings, positions) = match stack_for(code) {
             Stack::Here => walk(),
@@ -304,21 +309,22 @@ pub(crate) enum Style {
 
 /// How offsets in the parsed text map back to the program's.
 pub(crate) enum Positions {
-    /// They are the program's.
-    Same,
     /// The text had `shift` bytes put before the program, and each of the
     /// offsets in `widened` (of the parsed text) had 3 bytes added there.
     Shifted { shift: usize, widened: Vec<usize> },
+    /// A byte was taken out before each of these offsets (of the parsed
+    /// text): the `\r` of a `\r\n` (see `python::universal_newlines`).
+    Dropped(Vec<usize>),
 }
 
 impl Positions {
     fn original(&self, at: usize) -> usize {
         match self {
-            Positions::Same => at,
             Positions::Shifted { shift, widened } => {
                 let before = widened.partition_point(|&w| w < at);
                 at.saturating_sub(*shift).saturating_sub(3 * before)
             }
+            Positions::Dropped(dropped) => at + dropped.partition_point(|&d| d <= at),
         }
     }
 }

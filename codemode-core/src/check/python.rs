@@ -26,6 +26,31 @@ use std::borrow::Cow;
 /// are not judged.
 const MAX_DEPTH: usize = 1_000;
 
+/// `code` as Python reads a source file: every line ending (`\r\n`, or
+/// a lone `\r`) is `\n`, inside strings too, so a triple-quoted string
+/// written on two lines holds `"a\nb"` whichever ending the text has.
+/// Also where the `\r` of each `\r\n` was: the offset (in the text
+/// given back) of the `\n` after it.
+pub fn universal_newlines(code: &str) -> (Cow<'_, str>, Vec<usize>) {
+    if !code.contains('\r') {
+        return (Cow::Borrowed(code), Vec::new());
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut dropped = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find('\r') {
+        out.push_str(&rest[..at]);
+        if rest[at + 1..].starts_with('\n') {
+            dropped.push(out.len());
+        } else {
+            out.push('\n');
+        }
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    (Cow::Owned(out), dropped)
+}
+
 /// Checks a Python program.
 pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding)> {
     let mut findings = Vec::new();

@@ -1258,3 +1258,26 @@ fn a_name_python_folds_points_to_its_subscript() {
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(found[0].contains("tools[\"\u{fb01}le\"]"), "{found:?}");
 }
+
+/// Python reads every line ending as `\n`, in strings too: a
+/// triple-quoted string written across a `\r\n` holds `"a\nb"`. Places
+/// are still those of the text as written.
+#[test]
+fn python_reads_line_endings_as_newlines() {
+    let catalog = Catalog::new([ToolDef::new(
+        "c",
+        json!({"type": "object", "properties": {"v": {"const": "a\nb"}}}),
+    )]);
+    let code = "x = 1\r\nawait tools.c(v=\"\"\"a\r\nb\"\"\")\r\nawait tools.c(v=\"\"\"a\rb\"\"\")\r\nawait tools.c(v=2)\r\n";
+    let found: Vec<(u32, u32, String)> = (catalog.check_program(Py, code).into_iter())
+        .map(|d| (d.line, d.column, d.message))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            6,
+            17,
+            "tools.c(): `v` must be \"a\\nb\", not an int".to_owned()
+        )]
+    );
+}

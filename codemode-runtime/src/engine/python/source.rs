@@ -143,8 +143,12 @@ pub(crate) fn location_of(text: &str, offset: usize) -> Location {
     crate::engine::prepare::location_of(text, offset)
 }
 
-/// Checks, parses and rewrites `code`.
+/// Checks, parses and rewrites `code`. Its line endings are first made
+/// `\n`, as Python reads a source file (lines and columns stay those of the
+/// text as written).
 pub(crate) fn prepare(code: &str) -> Result<Rewritten, RunError> {
+    let (code, _) = codemode_core::program::universal_newlines(code);
+    let code = &*code;
     check_brackets(code)?;
     let parsed = ruff_python_parser::parse_module(code).map_err(|error| {
         let offset = usize::from(error.location.start());
