@@ -467,6 +467,11 @@ impl<'a> Visit<'a> for Walk<'a> {
     fn visit_while_statement(&mut self, it: &oxc_ast::ast::WhileStatement<'a>) {
         self.visit_expression(&it.test);
         self.maybe(|walk| walk.visit_statement(&it.body));
+        // `while (true)` with no `break` never ends: what follows never
+        // runs.
+        if always_true(&it.test) && !breaks(&it.body) {
+            self.flow.exit();
+        }
     }
 
     fn visit_for_of_statement(&mut self, it: &oxc_ast::ast::ForOfStatement<'a>) {
@@ -513,6 +518,16 @@ impl<'a> Visit<'a> for Walk<'a> {
             }
             Statement::ForStatement(_) | Statement::DoWhileStatement(_) => {
                 self.maybe(|walk| walk::walk_statement(walk, it));
+                let forever = match it {
+                    Statement::ForStatement(f) => {
+                        f.test.as_ref().is_none_or(always_true) && !breaks(&f.body)
+                    }
+                    Statement::DoWhileStatement(d) => always_true(&d.test) && !breaks(&d.body),
+                    _ => false,
+                };
+                if forever {
+                    self.flow.exit();
+                }
             }
             _ => walk::walk_statement(self, it),
         }
@@ -874,6 +889,33 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
         }
         _ => Val::Unknown,
     }
+}
+
+/// Whether a loop's test is a literal that is always true.
+fn always_true(test: &Expression<'_>) -> bool {
+    match test {
+        Expression::BooleanLiteral(b) => b.value,
+        Expression::NumericLiteral(n) => n.value != 0.0 && !n.value.is_nan(),
+        _ => false,
+    }
+}
+
+/// Whether a `break` stands anywhere in `body` outside nested functions
+/// (in a nested loop or `switch` too, which may not be this loop's: the
+/// answer errs toward a loop that ends).
+fn breaks(body: &Statement<'_>) -> bool {
+    struct Find(bool);
+    impl<'a> Visit<'a> for Find {
+        fn visit_break_statement(&mut self, _: &oxc_ast::ast::BreakStatement<'a>) {
+            self.0 = true;
+        }
+        // The bodies of functions and arrows, and classes, are their own.
+        fn visit_function_body(&mut self, _: &oxc_ast::ast::FunctionBody<'a>) {}
+        fn visit_class(&mut self, _: &oxc_ast::ast::Class<'a>) {}
+    }
+    let mut find = Find(false);
+    find.visit_statement(body);
+    find.0
 }
 
 /// A number as JSON sends it: one too large for a double (`1e999`, its

@@ -1281,3 +1281,44 @@ fn python_reads_line_endings_as_newlines() {
         )]
     );
 }
+
+/// A loop that never ends (`while True:` or `for (;;)` with no `break`)
+/// leaves what follows unreached: a missing name there is a warning, not
+/// an error (it was an error). With a `break`, what follows runs only if
+/// the loop takes it, which the walk already counted as a way out.
+#[test]
+fn what_follows_an_endless_loop_may_never_run() {
+    let severities = |language, code: &str| -> Vec<Severity> {
+        (catalog().check_program(language, code).into_iter())
+            .filter(|d| d.code == DiagnosticCode::Unavailable)
+            .map(|d| d.severity)
+            .collect()
+    };
+    assert_eq!(
+        severities(Py, "while True:\n    x = 1\nopen('f')\n"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        severities(Py, "while True:\n    if x:\n        break\nopen('f')\n"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        severities(Js, "for (;;) { x++; }\nfetch('u');"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        severities(Js, "while (true) { x++; }\nfetch('u');"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        severities(Js, "while (true) { if (x) break; }\nfetch('u');"),
+        [Severity::Warning]
+    );
+    assert_eq!(
+        severities(
+            Js,
+            "while (true) { const f = () => { for (;;) break; }; }\nfetch('u');"
+        ),
+        [Severity::Warning]
+    );
+}
