@@ -740,6 +740,9 @@ fn with_docs_cut(tool: &ToolDef) -> ToolDef {
                         {
                             cut_doc(text)
                         }
+                        // Values, not schemas: a `description` in them is
+                        // data, and the SDK shows it as it is.
+                        _ if matches!(key.as_str(), "const" | "enum" | "default" | "examples") => {}
                         _ => todo.push(value),
                     }
                 }

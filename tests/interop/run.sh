@@ -70,7 +70,9 @@ done
 # What `catalog.describe` answers (the declarations of the tools named,
 # without the error class the index declared): all of a set's tools at
 # once, and its first alone. Each must check on its own. (A name with a
-# NUL cannot be an argument; the rest of its set still is.)
+# NUL or a lone surrogate cannot be an argument; the rest of its set still
+# is. A set with no such names gives an empty file; and xargs must not cut
+# the names into two runs, whose outputs would be one file.)
 for json in "$root"/tests/golden/*.json "$cache"/servers/*.json; do
   stem="$(basename "$json" .json)"
   name="${stem//[^A-Za-z0-9]/_}_described"
@@ -78,13 +80,14 @@ for json in "$root"/tests/golden/*.json "$cache"/servers/*.json; do
 import json, sys
 data = json.load(open(sys.argv[1]))
 tools = data["tools"] if isinstance(data, dict) else data
-names = [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str) and "\0" not in t["name"]]
+names = [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)
+         and "\0" not in t["name"] and not any(0xD800 <= ord(c) <= 0xDFFF for c in t["name"])]
 sys.stdout.write("".join(f"--describe={n}\0" for n in names))
 PY
   for lang in typescript python; do
     ext=ts; [ "$lang" = python ] && ext=py
-    xargs -0 -a "$work/describe-args" "$codemode" render --language "$lang" "$json" > "$work/sdk/$name.$ext"
-    head -z -n 1 "$work/describe-args" | xargs -0 "$codemode" render --language "$lang" "$json" > "$work/sdk/${name}_first.$ext"
+    xargs -0 -r -x -s 1000000 -a "$work/describe-args" "$codemode" render --language "$lang" "$json" > "$work/sdk/$name.$ext"
+    head -z -n 1 "$work/describe-args" | xargs -0 -r "$codemode" render --language "$lang" "$json" > "$work/sdk/${name}_first.$ext"
   done
   sets+=("$name" "${name}_first")
 done

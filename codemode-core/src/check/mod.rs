@@ -101,7 +101,9 @@ impl Catalog {
                 Language::Python => self.python_aliases(),
                 Language::JavaScript | Language::TypeScript => &[],
             },
-            work: std::cell::Cell::new(CHECK_WORK),
+            work: std::cell::Cell::new(
+                CHECK_WORK.saturating_add(WORK_PER_BYTE.saturating_mul(code.len())),
+            ),
             suggest_work: std::cell::Cell::new(SUGGEST_WORK),
             stopped: std::cell::Cell::new(false),
             methods: match language {
@@ -291,6 +293,12 @@ const MAX_FINDINGS: usize = 64;
 /// same recursive type (so that every level doubles the work), is checked
 /// in bounded time, and never holds up its run for long.
 const CHECK_WORK: usize = 1 << 20;
+
+/// Steps the check may take for each byte of the program, beyond
+/// [`CHECK_WORK`]: a long literal costs about a step per value, so a long
+/// program of ordinary calls is checked whole, and the bound stays linear
+/// in the program.
+const WORK_PER_BYTE: usize = 8;
 
 /// A problem at a byte offset of the text the walk parsed.
 #[derive(Debug, Clone)]
@@ -646,7 +654,7 @@ impl Context<'_> {
         let mut found = checker.out;
         found.sort_by(|a, b| (a.at, a.code, &a.message).cmp(&(b.at, b.code, &b.message)));
         found.dedup_by(|a, b| (a.at, a.code, &a.message) == (b.at, b.code, &b.message));
-        if found.len() >= MAX_FINDINGS {
+        if found.len() > MAX_FINDINGS {
             self.stopped.set(true);
         }
         out.extend(found.into_iter().map(|f| (Severity::Error, f)));

@@ -1322,3 +1322,62 @@ fn what_follows_an_endless_loop_may_never_run() {
         [Severity::Warning]
     );
 }
+
+/// What a value is found to break does not depend on the order of an
+/// intersection's parts: a visit that stopped at the depth limit further
+/// down does not keep a nearer one from checking.
+#[test]
+fn intersections_find_the_same_in_either_order() {
+    let schema = |first: &str, second: &str| {
+        json!({"type": "object", "properties": {"v": {"$ref": "#/$defs/T"}}, "$defs": {
+            "T": {"allOf": [{"$ref": format!("#/$defs/{first}")}, {"$ref": format!("#/$defs/{second}")}]},
+            "A": {"type": "object", "properties": {"x": {"$ref": "#/$defs/T"}, "a": {"type": "string"}}},
+            "B": {"allOf": [{"$ref": "#/$defs/C"}, {"type": "object", "properties": {"z": {"type": "integer"}}}]},
+            "C": {"type": "object", "properties": {"x": {"$ref": "#/$defs/T"}, "b": {"type": "integer"}}}
+        }})
+    };
+    let mut deep = "{\"a\": 1}".to_owned();
+    for _ in 0..15 {
+        deep = format!("{{\"x\": {deep}}}");
+    }
+    let code = format!("await tools.a(v={deep})");
+    for (first, second) in [("A", "B"), ("B", "A")] {
+        let catalog = Catalog::new([ToolDef::new("a", schema(first, second))]);
+        let found = catalog.check_program(Py, &code);
+        assert_eq!(found.len(), 1, "allOf[{first}, {second}]: {found:?}");
+    }
+}
+
+/// A long literal takes work in proportion to its length, which the
+/// program's budget grows with: a call after it is still checked.
+#[test]
+fn a_long_literal_leaves_work_for_the_next_call() {
+    let catalog = Catalog::new([ToolDef::new(
+        "a",
+        json!({"type": "object", "properties": {"w": {"type": "string"},
+               "items": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}}}),
+    )]);
+    let items = vec!["{}"; 250_000].join(", ");
+    let code = format!("await tools.a(items=[{items}])\nawait tools.a(w=5)\n");
+    let found: Vec<u32> = (catalog.check_program(Py, &code).into_iter())
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(found, [2]);
+}
+
+/// One call with exactly as many problems as the limit: all reported, and
+/// no note that some were left out; one more, and the note.
+#[test]
+fn one_call_at_the_limit_says_nothing_was_left_out() {
+    let catalog = Catalog::new([ToolDef::new(
+        "c",
+        json!({"type": "object", "properties": {"k": {"type": "string"}}, "additionalProperties": false}),
+    )]);
+    for (keys, noted) in [(MAX_FINDINGS, false), (MAX_FINDINGS + 1, true)] {
+        let args: Vec<String> = (0..keys).map(|i| format!("z{i}=1")).collect();
+        let found = catalog.check_program(Py, &format!("await tools.c({})", args.join(", ")));
+        assert_eq!(found.len(), MAX_FINDINGS, "{keys}");
+        let last = &found.last().unwrap().message;
+        assert_eq!(last.contains("check stops"), noted, "{keys}: {last}");
+    }
+}

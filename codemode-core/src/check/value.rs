@@ -164,11 +164,13 @@ pub(super) struct Checker<'c> {
     /// `SUGGEST_WORK`).
     pub(super) suggest_work: &'c std::cell::Cell<usize>,
     /// The named types each value was checked against already (by the
-    /// value's address, and whether as a part of an intersection): the
-    /// members of an intersection often reach the same type for the same
-    /// value, and checking it again would find the same again, level by
-    /// level, twice the work at each.
-    pub(super) seen: foldhash::HashSet<(usize, usize, bool)>,
+    /// value's address, and whether as a part of an intersection), with
+    /// the least depth it was checked at: the members of an intersection
+    /// often reach the same type for the same value, and checking it again
+    /// would find the same again, level by level, twice the work at each.
+    /// A visit nearer the top checks again, since one further down may
+    /// have stopped at the depth limit.
+    pub(super) seen: foldhash::HashMap<(usize, usize, bool), usize>,
 }
 
 impl Checker<'_> {
@@ -225,7 +227,7 @@ impl Checker<'_> {
             ),
             Ty::Named(id) => {
                 if let Some(def) = self.lowered.defs.get(*id)
-                    && self.first_time(*id, val, false)
+                    && self.first_time(*id, val, false, depth)
                 {
                     self.check(&def.ty, val, at, path, depth + 1);
                 }
@@ -309,8 +311,15 @@ impl Checker<'_> {
 
     /// Whether `val` meets the named type `id` here for the first time (as
     /// a part of an intersection, or whole).
-    fn first_time(&mut self, id: usize, val: &Val<'_>, part: bool) -> bool {
-        self.seen.insert((id, std::ptr::from_ref(val).addr(), part))
+    fn first_time(&mut self, id: usize, val: &Val<'_>, part: bool, depth: usize) -> bool {
+        let key = (id, std::ptr::from_ref(val).addr(), part);
+        match self.seen.get(&key) {
+            Some(&before) if before <= depth => false,
+            _ => {
+                self.seen.insert(key, depth);
+                true
+            }
+        }
     }
 
     /// One part of an intersection: objects without judging unknown keys.
@@ -321,7 +330,7 @@ impl Checker<'_> {
         match ty {
             Ty::Named(id) if depth <= MAX_DEPTH => {
                 if let Some(def) = self.lowered.defs.get(*id)
-                    && self.first_time(*id, val, true)
+                    && self.first_time(*id, val, true, depth)
                 {
                     self.check_part(&def.ty, val, at, path, depth + 1);
                 }
@@ -528,7 +537,9 @@ impl Checker<'_> {
                 .collect()
         });
         for prop in object.props.iter().filter(|p| p.required) {
-            if self.out.len() >= super::MAX_FINDINGS {
+            // One more than the limit, so that the caller knows some were
+            // left out.
+            if self.out.len() > super::MAX_FINDINGS {
                 break;
             }
             let present = match &many {

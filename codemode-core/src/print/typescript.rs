@@ -291,7 +291,7 @@ impl<'a> Printer<'a> {
             // A union of lengths, not `[A, B?]`: an optional element's type
             // takes `undefined`, which no JSON array holds, so `[A, B?]`
             // would not pass for `(A | B)[]`.
-            Ty::Tuple(tuple) => match tuple.lengths() {
+            Ty::Tuple(tuple) => match tuple.lengths(false) {
                 Some(lengths) => {
                     let parens = ctx != Ctx::Top;
                     if parens {

@@ -144,17 +144,19 @@ impl Tuple {
 
     /// The lengths a union of tuples spells, one member each, when the
     /// tuple has optional elements, no more than [`Self::MAX_LENGTHS`],
-    /// the elements repeated are light (see [`Self::MAX_REPEATED`]), and
-    /// no rest. (TypeScript defers a rest element's alias in a tuple that
-    /// is an alias's whole body, not in a union of tuples.)
-    pub(crate) fn lengths(&self) -> Option<std::ops::RangeInclusive<usize>> {
+    /// the elements repeated are light (see [`Self::MAX_REPEATED`]; an
+    /// object weighs one where the printer names every object, as
+    /// Python's does), and no rest. (TypeScript defers a rest element's
+    /// alias in a tuple that is an alias's whole body, not in a union of
+    /// tuples.)
+    pub(crate) fn lengths(&self, objects_named: bool) -> Option<std::ops::RangeInclusive<usize>> {
         let optional = self.items.len().saturating_sub(self.required);
         if self.rest.is_some() || !(1..=Self::MAX_LENGTHS).contains(&optional) {
             return None;
         }
         let mut left = Self::MAX_REPEATED;
         for item in &self.items[..self.items.len() - 1] {
-            left -= weight_within(item, left)?;
+            left -= weigh(item, left, objects_named)?;
         }
         Some(self.required..=self.items.len())
     }
@@ -494,7 +496,11 @@ pub(crate) fn weight(ty: &Ty) -> usize {
 
 /// [`weight`], when at most `limit`; it stops counting past that.
 pub(crate) fn weight_within(ty: &Ty, limit: usize) -> Option<usize> {
-    fn count(ty: &Ty, left: &mut usize) -> bool {
+    weigh(ty, limit, false)
+}
+
+fn weigh(ty: &Ty, limit: usize, objects_named: bool) -> Option<usize> {
+    fn count(ty: &Ty, left: &mut usize, objects_named: bool) -> bool {
         let text = match ty {
             Ty::Lit(Lit::Str(s)) => s.len(),
             _ => 0,
@@ -503,6 +509,9 @@ pub(crate) fn weight_within(ty: &Ty, limit: usize) -> Option<usize> {
             return false;
         };
         *left = rest;
+        if objects_named && matches!(ty, Ty::Object(_)) {
+            return true;
+        }
         let mut within = true;
         super::share::each_child(ty, &mut |child, step| {
             if let super::share::Step::Property(prop) = step {
@@ -514,12 +523,12 @@ pub(crate) fn weight_within(ty: &Ty, limit: usize) -> Option<usize> {
                     None => within = false,
                 }
             }
-            within = within && count(child, left);
+            within = within && count(child, left, objects_named);
         });
         within
     }
     let mut left = limit;
-    count(ty, &mut left).then(|| limit - left)
+    count(ty, &mut left, objects_named).then(|| limit - left)
 }
 
 fn hash_of(ty: &Ty) -> u64 {

@@ -973,7 +973,7 @@ impl<'a> Convert<'a> {
         let rest = tuple.rest.as_ref().map(|rest| {
             self.conv_part(rest, || (format!("{base}Item"), format!("{key}[]")), origin)
         });
-        match (rest, tuple.lengths()) {
+        match (rest, tuple.lengths(true)) {
             (None, _) if items.len() == tuple.required => Py::Tuple(items),
             (_, Some(lengths)) => {
                 py_union(lengths.map(|n| Py::Tuple(items[..n].to_vec())).collect())
