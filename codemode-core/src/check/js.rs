@@ -467,9 +467,10 @@ impl<'a> Visit<'a> for Walk<'a> {
     fn visit_while_statement(&mut self, it: &oxc_ast::ast::WhileStatement<'a>) {
         self.visit_expression(&it.test);
         self.maybe(|walk| walk.visit_statement(&it.body));
-        // `while (true)` with no `break` never ends: what follows never
-        // runs.
-        if always_true(&it.test) && !breaks(&it.body) {
+        // `while (true)` ends only through a `break`, `return` or `throw`,
+        // which the walk counts as ways out already: what follows runs
+        // only after one of them.
+        if always_true(&it.test) {
             self.flow.exit();
         }
     }
@@ -519,10 +520,8 @@ impl<'a> Visit<'a> for Walk<'a> {
             Statement::ForStatement(_) | Statement::DoWhileStatement(_) => {
                 self.maybe(|walk| walk::walk_statement(walk, it));
                 let forever = match it {
-                    Statement::ForStatement(f) => {
-                        f.test.as_ref().is_none_or(always_true) && !breaks(&f.body)
-                    }
-                    Statement::DoWhileStatement(d) => always_true(&d.test) && !breaks(&d.body),
+                    Statement::ForStatement(f) => f.test.as_ref().is_none_or(always_true),
+                    Statement::DoWhileStatement(d) => always_true(&d.test),
                     _ => false,
                 };
                 if forever {
@@ -898,24 +897,6 @@ fn always_true(test: &Expression<'_>) -> bool {
         Expression::NumericLiteral(n) => n.value != 0.0 && !n.value.is_nan(),
         _ => false,
     }
-}
-
-/// Whether a `break` stands anywhere in `body` outside nested functions
-/// (in a nested loop or `switch` too, which may not be this loop's: the
-/// answer errs toward a loop that ends).
-fn breaks(body: &Statement<'_>) -> bool {
-    struct Find(bool);
-    impl<'a> Visit<'a> for Find {
-        fn visit_break_statement(&mut self, _: &oxc_ast::ast::BreakStatement<'a>) {
-            self.0 = true;
-        }
-        // The bodies of functions and arrows, and classes, are their own.
-        fn visit_function_body(&mut self, _: &oxc_ast::ast::FunctionBody<'a>) {}
-        fn visit_class(&mut self, _: &oxc_ast::ast::Class<'a>) {}
-    }
-    let mut find = Find(false);
-    find.visit_statement(body);
-    find.0
 }
 
 /// A number as JSON sends it: one too large for a double (`1e999`, its

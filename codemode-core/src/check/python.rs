@@ -363,8 +363,9 @@ impl<'a> Walk<'a> {
                     walk.visit_body(&stmt.body);
                     walk.visit_body(&stmt.orelse);
                 });
-                // `while True:` with no `break` never ends: what follows
-                // never runs.
+                // `while True:` ends only through a `break`, `return` or
+                // `raise`, which the walk counts as ways out already: what
+                // follows runs only after one of them.
                 let forever = match stmt.test.as_ref() {
                     Expr::BooleanLiteral(b) => b.value,
                     Expr::NumberLiteral(n) => {
@@ -372,7 +373,7 @@ impl<'a> Walk<'a> {
                     }
                     _ => false,
                 };
-                if forever && !breaks(&stmt.body) {
+                if forever {
                     self.flow.exit();
                 }
             }
@@ -586,27 +587,6 @@ impl<'a> Walk<'a> {
         }
         self.depth -= 1;
     }
-}
-
-/// Whether a `break` stands anywhere in `body` outside nested functions
-/// and classes (in a nested loop too, which may not be this loop's: the
-/// answer errs toward a loop that ends).
-fn breaks(body: &[Stmt]) -> bool {
-    struct Find(bool);
-    impl<'a> Visitor<'a> for Find {
-        fn visit_stmt(&mut self, stmt: &'a Stmt) {
-            match stmt {
-                Stmt::Break(_) => self.0 = true,
-                Stmt::FunctionDef(_) | Stmt::ClassDef(_) => {}
-                _ if !self.0 => visitor::walk_stmt(self, stmt),
-                _ => {}
-            }
-        }
-        fn visit_expr(&mut self, _: &'a Expr) {}
-    }
-    let mut find = Find(false);
-    find.visit_body(body);
-    find.0
 }
 
 /// What the check can see of an expression's value.
