@@ -51,7 +51,8 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 pub mod program {
     pub use crate::check::js::{WRAPPER_END, WRAPPER_START, is_module_item};
     pub use crate::check::python::{
-        PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING, universal_newlines,
+        PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING, functions_too_deep_message, too_deep_message,
+        universal_newlines,
     };
     pub use crate::check::{line_column, nested_past};
 }

@@ -15,6 +15,22 @@ pub const PYTHON_MAX_NESTING: usize = 200;
 /// Python runtime runs: its interpreter compiles each level several times
 /// over, so 20 levels take minutes.
 pub const PYTHON_MAX_DEF_NESTING: usize = 6;
+
+/// What the runtime and the check say of a place past
+/// [`PYTHON_MAX_NESTING`].
+pub fn too_deep_message() -> String {
+    format!(
+        "the program nests more than {PYTHON_MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
+    )
+}
+
+/// What the runtime and the check say of a place past
+/// [`PYTHON_MAX_DEF_NESTING`].
+pub fn functions_too_deep_message() -> String {
+    format!(
+        "functions (`def` and `lambda`) nest more than {PYTHON_MAX_DEF_NESTING} deep here; the sandbox's Python compiles each level several times over. Move inner functions out to the top level"
+    )
+}
 use ruff_python_ast::visitor::{self, Visitor};
 use ruff_python_ast::{
     Alias, ExceptHandler, Expr, ExprCall, ExprContext, Number, Parameter, Pattern, Stmt, UnaryOp,
@@ -93,10 +109,9 @@ struct Walk<'a> {
     base_uses: usize,
     /// `hasattr(tools, ...)` tests, which pass `tools` as a value.
     probes: usize,
+    /// Statements and expressions around the walk (as the runtime counts
+    /// them), and the functions (`def` and `lambda`) among them.
     depth: usize,
-    /// Statements and expressions around the walk, and the functions
-    /// among them, counted as the runtime counts them (see `enter`).
-    nesting: usize,
     functions: usize,
     /// The first place past the runtime's limits of nesting.
     past_limits: Option<Finding>,
@@ -246,23 +261,18 @@ impl Flows for Walk<'_> {
 }
 
 impl<'a> Walk<'a> {
-    /// Counts one more level (a function's too, for `def` and `lambda`)
-    /// as the runtime counts them, and notes the first place past its
-    /// limits, which the runtime refuses to run.
+    /// Enters a statement or expression (a function, for `def` and
+    /// `lambda`), and notes the first place past the runtime's limits,
+    /// which it refuses to run. The walk counts the level itself (`depth`).
     fn enter(&mut self, at: usize, function: bool) {
-        self.nesting += 1;
         self.functions += usize::from(function);
         if self.past_limits.is_some() {
             return;
         }
-        let message = if self.nesting > PYTHON_MAX_NESTING {
-            format!(
-                "the program nests more than {PYTHON_MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
-            )
+        let message = if self.depth + 1 > PYTHON_MAX_NESTING {
+            too_deep_message()
         } else if self.functions > PYTHON_MAX_DEF_NESTING {
-            format!(
-                "functions (`def` and `lambda`) nest more than {PYTHON_MAX_DEF_NESTING} deep here; move inner functions out to the top level"
-            )
+            functions_too_deep_message()
         } else {
             return;
         };
@@ -274,7 +284,6 @@ impl<'a> Walk<'a> {
     }
 
     fn leave(&mut self, function: bool) {
-        self.nesting -= 1;
         self.functions -= usize::from(function);
     }
 

@@ -337,9 +337,7 @@ fn too_many_brackets(code: &str, offset: usize) -> RunError {
 fn too_deep(code: &str, offset: usize) -> RunError {
     RunError::new(
         RunErrorKind::StackOverflow,
-        format!(
-            "the program nests more than {MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
-        ),
+        codemode_core::program::too_deep_message(),
     )
     .at(Some(location_of(code, offset)))
 }
@@ -421,9 +419,7 @@ impl Walk<'_> {
             self.problem = Some(
                 RunError::new(
                     RunErrorKind::SyntaxError,
-                    format!(
-                        "functions (`def` and `lambda`) nest more than {MAX_DEF_NESTING} deep here; the sandbox's Python compiles each level several times over. Move inner functions out to the top level"
-                    ),
+                    codemode_core::program::functions_too_deep_message(),
                 )
                 .at(Some(location_of(self.code, offset))),
             );
