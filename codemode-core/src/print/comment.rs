@@ -160,11 +160,7 @@ pub(crate) fn defuse_python(text: &str) -> Cow<'_, str> {
 /// `@ts-nocheck` are read wherever they stand in a block comment, so a
 /// description or a name can never switch a check off.
 pub(crate) fn defuse_typescript(text: &str) -> Cow<'_, str> {
-    let forms = |at: usize| {
-        text.as_bytes()
-            .get(at + 1..at + 4)
-            .is_some_and(|w| w.eq_ignore_ascii_case(b"ts-"))
-    };
+    let forms = |at: usize| typescript_directive_at(text.as_bytes(), at);
     if !memchr::memchr_iter(b'@', text.as_bytes()).any(forms) {
         return Cow::Borrowed(text);
     }
@@ -177,6 +173,15 @@ pub(crate) fn defuse_typescript(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[from..]);
     Cow::Owned(out)
+}
+
+/// Whether the `@` of a TypeScript directive (`@ts-`, in any case) is at
+/// `at`.
+fn typescript_directive_at(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at) == Some(&b'@')
+        && bytes
+            .get(at + 1..at + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"ts-"))
 }
 
 /// A string literal (Python's or JSON's, for TypeScript) with every
@@ -198,11 +203,7 @@ pub(crate) fn escape_directives(literal: &str, python: bool) -> Cow<'_, str> {
                     .any(|d| literal[..=at].ends_with(*d)))
             .then_some(b)
         } else {
-            (bytes[at] == b'@'
-                && bytes
-                    .get(at + 1..at + 4)
-                    .is_some_and(|w| w.eq_ignore_ascii_case(b"ts-")))
-            .then_some(b'@')
+            typescript_directive_at(bytes, at).then_some(b'@')
         };
         if let Some(mark) = escape {
             out.push_str(&literal[from..at]);
