@@ -318,6 +318,7 @@ fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
 /// The one place degradations are merged: the lowering's, with those only
 /// TypeScript has, or with those of Python's own conversion.
 pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]>) -> Rendered {
+    let error_class = among.is_none();
     match language {
         Language::JavaScript | Language::TypeScript => {
             let mut degradations = lowered.degradations.clone();
@@ -327,17 +328,17 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
                 degradations.dedup();
             }
             Rendered {
-                text: typescript::render(lowered),
+                text: typescript::render(lowered, error_class),
                 degradations,
             }
         }
         Language::Python => {
             let own: Vec<&str>;
-            let (among, error_class) = match among {
-                Some(among) => (among, false),
+            let among = match among {
+                Some(among) => among,
                 None => {
                     own = lowered.tools.iter().map(|t| t.name.as_str()).collect();
-                    (&own[..], true)
+                    &own
                 }
             };
             let (text, extra) = python::render(lowered, among, error_class);

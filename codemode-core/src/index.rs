@@ -411,10 +411,7 @@ impl Catalog {
             let sdk = Catalog::new(chosen);
             let all: Vec<&str> = self.tool_names().collect();
             let text = sdk.render_among(language, &all);
-            out.push_str(match language {
-                Language::Python => &text,
-                Language::JavaScript | Language::TypeScript => without_error_class(&text),
-            });
+            out.push_str(&text);
         }
         out
     }
@@ -761,15 +758,6 @@ fn cut_doc(text: &mut String) {
         text.truncate(at);
         let _ = write!(text, "… (cut here: {left} more characters)");
     }
-}
-
-/// A TypeScript SDK's text after its error class (which the index
-/// declared already).
-fn without_error_class(sdk: &str) -> &str {
-    let start = sdk
-        .find(&format!("declare class {ERROR_CLASS} "))
-        .and_then(|at| sdk[at..].find("\n\n").map(|end| at + end + 2));
-    &sdk[start.unwrap_or(0)..]
 }
 
 fn error_kinds(sep: &str) -> String {

@@ -44,8 +44,9 @@ use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
 use std::fmt::Write;
 
-/// Prints the whole SDK for a lowered tool set.
-pub(crate) fn render(lowered: &Lowered) -> String {
+/// Prints the whole SDK for a lowered tool set; without `error_class`,
+/// less the error class (which an index declared already).
+pub(crate) fn render(lowered: &Lowered, error_class: bool) -> String {
     let requests: Vec<(String, String)> = lowered
         .defs
         .iter()
@@ -59,6 +60,7 @@ pub(crate) fn render(lowered: &Lowered) -> String {
         &names,
         &results,
         crate::parallel::split_point(lowered.tools.len()),
+        error_class,
     )
 }
 
@@ -74,10 +76,18 @@ fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
 
 /// The SDK with the tools before `at` printed on this thread and the rest
 /// on a second one. `results` marks the named types a result reaches.
-fn print_split(lowered: &Lowered, names: &[String], results: &[bool], at: usize) -> String {
+fn print_split(
+    lowered: &Lowered,
+    names: &[String],
+    results: &[bool],
+    at: usize,
+    error_class: bool,
+) -> String {
     let head = |first| {
         let mut p = Printer::new(&lowered.defs, names, false);
-        p.header();
+        if error_class {
+            p.header();
+        }
         // Definitions in name order, so the text does not depend on which
         // tool reached a definition first.
         let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
@@ -691,14 +701,14 @@ mod tests {
         let lowered = lower_borrowed(&tools);
         let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
         let results = reached_by_results(&lowered);
-        let whole = print_split(&lowered, &names, &results, lowered.tools.len());
+        let whole = print_split(&lowered, &names, &results, lowered.tools.len(), true);
         assert!(
             whole.contains("  tool4(") && whole.contains("(name: \"then\", "),
             "{whole}"
         );
         for at in 0..lowered.tools.len() {
             assert_eq!(
-                print_split(&lowered, &names, &results, at),
+                print_split(&lowered, &names, &results, at, true),
                 whole,
                 "split at {at}"
             );
@@ -726,7 +736,7 @@ mod tests {
                        "properties": {"kept": {"$ref": "#/$defs/Kept"}, "ids": item}}),
             ),
         ];
-        let sdk = render(&lower_borrowed(&tools));
+        let sdk = render(&lower_borrowed(&tools), true);
         let line = |start: &str| {
             sdk.lines()
                 .find(|l| l.trim_start().starts_with(start))
@@ -756,7 +766,7 @@ mod tests {
             "t",
             json!({"type": "object", "properties": {"x": schema}, "required": ["x"]}),
         )];
-        let sdk = render(&lower_borrowed(&tools));
+        let sdk = render(&lower_borrowed(&tools), true);
         let line = sdk
             .lines()
             .find(|l| l.contains("t(args"))
@@ -808,7 +818,7 @@ mod tests {
                 "id": {"type": "integer"}
             }, "required": ["__proto__"]}),
         )];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         let want = format!("\n    __proto__: string; // {PROTO_NOTE}\n    id?: number;\n");
         assert!(text.contains(&want), "{text}");
         // Beside a description of its own, the note is a line of the block.
@@ -818,7 +828,7 @@ mod tests {
                 "__proto__": {"type": "string", "description": "The parent."}
             }}),
         )];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         let want = format!("/**\nThe parent.\n{PROTO_NOTE}\n     */\n    __proto__?: string;");
         assert!(text.contains(&want), "{text}");
     }
@@ -834,7 +844,7 @@ mod tests {
                 "constructor": {"type": "integer"}
             }, "required": ["constructor"], "additionalProperties": {"type": "integer"}}),
         )];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         // Required, or of any type already: nothing to add.
         let want = "args: { constructor: number; id?: number; toString?: string | Object[\"toString\"]; \
                     valueOf?: unknown; [key: string]: unknown }";
@@ -844,7 +854,7 @@ mod tests {
             json!({"type": "object", "properties": {"toString": {"type": "string"}},
                    "additionalProperties": {"type": "integer"}}),
         )];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         let want = "args?: { toString?: string | Object[\"toString\"]; \
                     [key: string]: number | string | Object[\"toString\"] | undefined }";
         assert!(text.contains(want), "{text}");
@@ -864,7 +874,7 @@ mod tests {
                 "plain": {"type": "object", "properties": {"name": {"type": "string"}}}
             }}),
         )];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         for want in [
             // Every key optional: a number has `toString` too.
             "one?: { toString?: string | Object[\"toString\"] } & object",
@@ -895,7 +905,7 @@ mod tests {
             ),
             ToolDef::new("c", json!({"type": "object", "required": ["x"]})),
         ];
-        let text = render(&lower_borrowed(&tools));
+        let text = render(&lower_borrowed(&tools), true);
         for want in [
             "a(args: { x: number; [key: string]: number })",
             "b(args: { x: boolean; [key: string]: boolean })",
