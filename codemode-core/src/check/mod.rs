@@ -23,6 +23,7 @@ use crate::language::Language;
 use crate::schema::Lowered;
 use crate::tool::ToolDef;
 use std::borrow::Cow;
+use std::fmt::Write as _;
 use value::{Checker, Val};
 
 /// Brackets may nest this deep; a deeper program is reported, not parsed
@@ -799,18 +800,14 @@ fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic
 }
 
 /// `message` with every character that prints as nothing or moves the
-/// text around (controls, line and paragraph separators, bidirectional
-/// marks and embeddings) written as `\u{...}`: a message quotes the
-/// program's text, and a model (or a terminal) should see what is there.
+/// text around (controls, line and paragraph separators, and what
+/// [`unseen`](crate::canonical::unseen) names: bidirectional marks and
+/// embeddings, zero-width characters, ...) written as `\u{...}`: a message
+/// quotes the program's text, and a model (or a terminal) should see what
+/// is there.
 fn visible(message: String) -> String {
     let hidden = |c: char| {
-        c.is_control()
-            || matches!(
-                c,
-                '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{feff}'
-            )
-            || ('\u{202a}'..='\u{202e}').contains(&c)
-            || ('\u{2066}'..='\u{2069}').contains(&c)
+        c.is_control() || matches!(c, '\u{2028}' | '\u{2029}') || crate::canonical::unseen(c)
     };
     if !message.chars().any(hidden) {
         return message;
@@ -818,7 +815,7 @@ fn visible(message: String) -> String {
     let mut out = String::with_capacity(message.len() + 8);
     for c in message.chars() {
         if hidden(c) {
-            let _ = std::fmt::Write::write_fmt(&mut out, format_args!("\\u{{{:x}}}", u32::from(c)));
+            let _ = write!(out, "\\u{{{:x}}}", u32::from(c));
         } else {
             out.push(c);
         }
