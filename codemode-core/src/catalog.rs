@@ -185,8 +185,9 @@ impl Catalog {
 
     /// Each tool's words, in tool order, made once.
     pub(crate) fn tool_words(&self) -> &[crate::index::ToolWords] {
-        self.words
-            .get_or_init(|| crate::index::ToolWords::of_tools(&self.lowered.tools))
+        self.words.get_or_init(|| {
+            crate::index::ToolWords::of_tools(&self.lowered.tools, &self.lowered.defs)
+        })
     }
 
     /// The names of the tools in the SDK, sorted.

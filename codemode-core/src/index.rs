@@ -13,7 +13,7 @@ use crate::error::ErrorKind;
 use crate::language::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};
 use crate::print::comment::{clean_lines, defuse_python, defuse_typescript, escape_directives};
 use crate::run_code::{RunCodeTool, run_code_tool_for_index};
-use crate::schema::LoweredTool;
+use crate::schema::{Def, LoweredTool, Ty};
 use crate::tool::ToolDef;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -641,7 +641,8 @@ fn summary(description: Option<&str>) -> String {
 }
 
 /// A tool's words, as [`Catalog::search`] matches them: its name's in
-/// order, and its description's sorted, each once.
+/// order, and those of its description and of its parameters' names
+/// sorted, each once.
 #[derive(Debug, Clone)]
 pub(crate) struct ToolWords {
     name: Vec<String>,
@@ -649,11 +650,14 @@ pub(crate) struct ToolWords {
 }
 
 impl ToolWords {
-    pub(crate) fn of_tools(tools: &[LoweredTool]) -> Vec<ToolWords> {
+    pub(crate) fn of_tools(tools: &[LoweredTool], defs: &[Def]) -> Vec<ToolWords> {
         tools
             .iter()
             .map(|tool| {
                 let mut text = words(tool.description.as_deref().unwrap_or(""));
+                for name in parameter_names(&tool.input, defs) {
+                    text.extend(words(name));
+                }
                 text.sort_unstable();
                 text.dedup();
                 ToolWords {
@@ -665,7 +669,7 @@ impl ToolWords {
     }
 
     /// 3 for a word of the name, 2 for the start of one, 1 for a word of
-    /// the description, 0 otherwise.
+    /// the description or of a parameter's name, 0 otherwise.
     fn score(&self, word: &String) -> usize {
         if self.name.contains(word) {
             3
@@ -679,35 +683,138 @@ impl ToolWords {
     }
 }
 
+/// Most types [`parameter_names`] looks into for one tool: the argument's
+/// own, and the named types and members of unions and intersections it
+/// leads to. Enough for any real server; a hostile schema's parameters
+/// past it are not searched.
+const PARAMETER_TYPES: usize = 16;
+
+/// The names of the top-level keys of a tool's argument `input`: the
+/// properties of its object, through named types and the members of
+/// unions and intersections.
+fn parameter_names<'t>(input: &'t Ty, defs: &'t [Def]) -> Vec<&'t str> {
+    let mut names = Vec::new();
+    let mut todo = vec![input];
+    let mut seen = 0;
+    while let Some(ty) = todo.pop() {
+        seen += 1;
+        if seen > PARAMETER_TYPES {
+            break;
+        }
+        match ty {
+            Ty::Object(object) => names.extend(object.props.iter().map(|p| p.name.as_str())),
+            Ty::Named(id) => todo.extend(defs.get(*id).map(|def| &def.ty)),
+            Ty::Union(members) | Ty::Inter(members, _) => todo.extend(members.iter().rev()),
+            _ => {}
+        }
+    }
+    names
+}
+
 /// At most the first `bytes` bytes of `text`, cut at a character boundary.
 fn prefix(text: &str, bytes: usize) -> &str {
     &text[..text.floor_char_boundary(bytes)]
 }
 
-/// The lowercase words (runs of letters and digits) of `text`, with a
-/// camelCase name split where its case changes.
+/// Whether `c` is of a script written without spaces between words (Han,
+/// kana, Thai, Lao, Khmer, Myanmar), or is a Hangul syllable (Korean puts
+/// its particles on the word before them): [`words`] reads such text as
+/// pairs of characters, since it cannot tell where a word ends.
+fn unspaced(c: char) -> bool {
+    matches!(c,
+        '\u{0E00}'..='\u{0EFF}' // Thai, Lao
+        | '\u{1000}'..='\u{109F}' // Myanmar
+        | '\u{1780}'..='\u{17FF}' // Khmer
+        | '\u{3040}'..='\u{30FF}' // Hiragana, Katakana
+        | '\u{31F0}'..='\u{31FF}' // Katakana extensions
+        | '\u{3400}'..='\u{4DBF}' // CJK extension A
+        | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
+        | '\u{AC00}'..='\u{D7A3}' // Hangul syllables
+        | '\u{F900}'..='\u{FAFF}' // CJK compatibility ideographs
+        | '\u{20000}'..='\u{3FFFF}' // CJK extensions B and on
+    ) && c.is_alphanumeric()
+}
+
+/// The words of `text` as [`Catalog::search`] compares them:
+/// - runs of letters and digits, lowercase, with a camelCase name split
+///   where its case changes;
+/// - in their compatibility form without accents, so `Café`, `cafe`
+///   written with a combining accent, and the full-width `ｃａｆｅ` are one
+///   word;
+/// - in a script without spaces ([`unspaced`]), each pair of neighbouring
+///   characters (a lone character is a word of its own).
 fn words(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut word = String::new();
-    let mut last_lower = false;
+    let mut split = Words::default();
     for c in text.chars() {
-        if c.is_alphanumeric() {
-            if c.is_uppercase() && last_lower && !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
-            last_lower = c.is_lowercase() || c.is_ascii_digit();
-            word.extend(c.to_lowercase());
+        // ASCII needs no decomposing, and a Hangul syllable stays whole:
+        // its letters apart are no word.
+        if c.is_ascii() || ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+            split.push(c);
         } else {
-            last_lower = false;
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
+            unicode_normalization::char::decompose_compatible(c, |c| split.push(c));
         }
     }
-    if !word.is_empty() {
-        out.push(word);
+    split.finish()
+}
+
+/// The state of [`words`] as it reads one character after another.
+#[derive(Default)]
+struct Words {
+    out: Vec<String>,
+    /// The word being read, of a spaced script.
+    word: String,
+    /// Whether the last character was a lowercase letter or a digit.
+    last_lower: bool,
+    /// The last character of a run in an [`unspaced`] script, and whether
+    /// it was paired with the one before it.
+    unspaced: Option<(char, bool)>,
+}
+
+impl Words {
+    fn push(&mut self, c: char) {
+        // Accents (and other marks) neither end a word nor count in it.
+        if unicode_normalization::char::is_combining_mark(c) {
+            return;
+        }
+        if unspaced(c) {
+            self.end_word();
+            if let Some((before, _)) = self.unspaced {
+                self.out.push([before, c].iter().collect());
+            }
+            self.unspaced = Some((c, self.unspaced.is_some()));
+            return;
+        }
+        self.end_run();
+        if c.is_alphanumeric() {
+            if c.is_uppercase() && self.last_lower && !self.word.is_empty() {
+                self.end_word();
+            }
+            self.last_lower = c.is_lowercase() || c.is_ascii_digit();
+            self.word.extend(c.to_lowercase());
+        } else {
+            self.end_word();
+        }
     }
-    out
+
+    fn end_word(&mut self) {
+        self.last_lower = false;
+        if !self.word.is_empty() {
+            self.out.push(std::mem::take(&mut self.word));
+        }
+    }
+
+    fn end_run(&mut self) {
+        if let Some((lone, false)) = self.unspaced {
+            self.out.push(lone.to_string());
+        }
+        self.unspaced = None;
+    }
+
+    fn finish(mut self) -> Vec<String> {
+        self.end_word();
+        self.end_run();
+        self.out
+    }
 }
 
 /// The most characters of one description (or title) that `describe`
@@ -1091,6 +1198,69 @@ mod tests {
             words("getHTTPResponse code_v2"),
             ["get", "httpresponse", "code", "v2"]
         );
+    }
+
+    /// A parameter's name is found as a description's word is, through
+    /// named types and the members of unions; and only the argument's
+    /// top-level keys count, not the keys nested in them.
+    #[test]
+    fn search_finds_parameter_names() {
+        let c = Catalog::new([
+            ToolDef::new(
+                "move",
+                json!({"type": "object", "properties": {
+                    "destinationPath": {"type": "string"},
+                    "meta": {"type": "object", "properties": {"nestedKey": {"type": "string"}}}
+                }}),
+            ),
+            ToolDef::new(
+                "shared",
+                json!({"$ref": "#/$defs/Args", "$defs": {"Args": {"anyOf": [
+                    {"type": "object", "properties": {"branch_name": {"type": "string"}}},
+                    {"type": "object", "properties": {"tag": {"type": "string"}}}
+                ]}}}),
+            ),
+            ToolDef::new("named_destination", json!({"type": "object"})),
+        ]);
+        let names = |query: &str| -> Vec<String> {
+            c.search(query, 10).into_iter().map(|m| m.name).collect()
+        };
+        // A name's word outranks a parameter's.
+        assert_eq!(names("destination"), ["named_destination", "move"]);
+        assert_eq!(names("path"), ["move"]);
+        assert_eq!(names("branch"), ["shared"]);
+        assert_eq!(names("tag"), ["shared"]);
+        assert!(names("nested").is_empty());
+    }
+
+    /// Accents, compatibility forms and scripts without spaces.
+    #[test]
+    fn search_words_fold_accents_and_pair_unspaced_scripts() {
+        // Composed and combining accents, and full-width letters.
+        assert_eq!(words("Café cafe\u{301} ｃａｆｅ"), ["cafe", "cafe", "cafe"]);
+        assert_eq!(words("ﬁleName"), ["file", "name"]);
+        // Pairs in Chinese and Japanese, a lone character whole, and
+        // other scripts around them as words of their own.
+        assert_eq!(words("创建文件"), ["创建", "建文", "文件"]);
+        assert_eq!(words("GitHub上issue"), ["git", "hub", "上", "issue"]);
+        assert_eq!(words("ファイル・作成"), ["ファ", "ァイ", "イル", "作成"]);
+        // A Hangul syllable is not split into its letters.
+        assert_eq!(words("파일을 읽기"), ["파일", "일을", "읽기"]);
+        let c = Catalog::new([
+            ToolDef::new("write_file", json!({"type": "object"}))
+                .with_description("新しいファイルを作成します。"),
+            ToolDef::new("read_file", json!({"type": "object"}))
+                .with_description("Lit un fichier déjà créé."),
+            ToolDef::new("create_issue", json!({"type": "object"}))
+                .with_description("创建一个新的问题。"),
+        ]);
+        let names = |query: &str| -> Vec<String> {
+            c.search(query, 10).into_iter().map(|m| m.name).collect()
+        };
+        assert_eq!(names("ファイルを作成"), ["write_file"]);
+        assert_eq!(names("deja cree"), ["read_file"]);
+        assert_eq!(names("DÉJÀ"), ["read_file"]);
+        assert_eq!(names("新的问题"), ["create_issue"]);
     }
 
     #[test]

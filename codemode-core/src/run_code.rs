@@ -142,14 +142,14 @@ pub(crate) fn run_code_tool_for_index(language: Language, index: &str) -> RunCod
     run_code_tool_with(language, index, item)
 }
 
-const INDEX_ITEM_TYPESCRIPT: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the TypeScript declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as `{ name, summary }`.\n";
+const INDEX_ITEM_TYPESCRIPT: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the TypeScript declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name, description and parameter names, as `{ name, summary }`.\n";
 
 const TWO_NAMES_PYTHON: &str = "the names `tools` and `ToolCallError` are bound.";
 const THREE_NAMES_PYTHON: &str = "the names `tools`, `ToolCallError` and `catalog` are bound.";
 const TWO_NAMES_JS: &str = "binds the globals `tools` and `ToolCallError`.";
 const THREE_NAMES_JS: &str = "binds the globals `tools`, `ToolCallError` and `catalog`.";
 
-const INDEX_ITEM_PYTHON: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the Python declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name and description, as dicts with `name` and `summary`.\n";
+const INDEX_ITEM_PYTHON: &str = "- The tools are too many to declare, so below they are only listed, by group. Read a tool's declaration before you call it: `return await catalog.describe([\"name\", ...])` gives the Python declarations of the tools named, to call in your next run; `await catalog.search(\"words\")` gives the best matches by name, description and parameter names, as dicts with `name` and `summary`.\n";
 
 fn run_code_tool_with(language: Language, sdk: &str, extra: &str) -> RunCodeTool {
     let flavor = flavor(language);
