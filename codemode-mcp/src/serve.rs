@@ -110,22 +110,33 @@ pub const DEFAULT_MAX_RUNS: usize = 8;
 /// The catalog of the toolset's current tools: `tools/list` is answered
 /// from it, and prepared again only when the tools change.
 #[derive(Default)]
-struct CatalogCache(std::sync::Mutex<Option<(Vec<ToolDef>, Arc<Catalog>)>>);
+struct CatalogCache(std::sync::Mutex<Option<(Vec<ToolDef>, Arc<Prepared>)>>);
+
+/// A catalog, and the `run_code` tool made from it once asked for: with a
+/// budget, fitting it counts the tokens of each index tried, which takes
+/// a large catalog far longer than a `tools/list` should.
+struct Prepared {
+    catalog: Arc<Catalog>,
+    run_code: std::sync::OnceLock<Value>,
+}
 
 impl CatalogCache {
-    fn get(&self, defs: Vec<ToolDef>) -> Arc<Catalog> {
+    fn get(&self, defs: Vec<ToolDef>) -> Arc<Prepared> {
         let mut slot = self
             .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some((cached, catalog)) = &*slot
+        if let Some((cached, prepared)) = &*slot
             && *cached == defs
         {
-            return Arc::clone(catalog);
+            return Arc::clone(prepared);
         }
-        let catalog = Arc::new(Catalog::new(defs.clone()));
-        *slot = Some((defs, Arc::clone(&catalog)));
-        catalog
+        let prepared = Arc::new(Prepared {
+            catalog: Arc::new(Catalog::new(defs.clone())),
+            run_code: std::sync::OnceLock::new(),
+        });
+        *slot = Some((defs, Arc::clone(&prepared)));
+        prepared
     }
 }
 
@@ -346,27 +357,11 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     /// no tool is left out.
     pub fn tools(&self) -> Vec<Tool> {
         let toolset = &*self.shared.toolset;
-        let catalog = self.shared.catalog.get(toolset.defs());
-        let language = self.shared.language;
-        let run_code = match self.shared.budget {
-            Some(budget) => {
-                let fitted = match &self.shared.counter {
-                    Some(count) => catalog.within_by(language, budget, &**count),
-                    None => catalog.within_by(language, budget, &estimate_tokens),
-                };
-                if fitted.tokens > budget && !self.shared.said_past_budget.swap(true, Ordering::Relaxed) {
-                    tracing::warn!(
-                        "the run_code description takes {} tokens or more, past the budget of {budget}, even with the smallest index ({:?})",
-                        fitted.tokens,
-                        fitted.fit
-                    );
-                }
-                fitted.run_code_tool
-            }
-            None => catalog.run_code_tool(language),
-        }
-        .to_format(ToolFormat::Mcp);
-        std::iter::once(run_code)
+        let prepared = self.shared.catalog.get(toolset.defs());
+        let run_code = prepared
+            .run_code
+            .get_or_init(|| self.run_code_tool(&prepared.catalog));
+        std::iter::once(run_code.clone())
             .chain(native_tools(ToolFormat::Mcp, toolset))
             .filter_map(|mut tool| {
                 if let Some(object) = tool.as_object_mut() {
@@ -386,6 +381,30 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 }
             })
             .collect()
+    }
+
+    /// The `run_code` tool `tools/list` answers for `catalog`, as MCP
+    /// lists it: within the budget, if there is one.
+    fn run_code_tool(&self, catalog: &Catalog) -> Value {
+        let language = self.shared.language;
+        match self.shared.budget {
+            Some(budget) => {
+                let fitted = match &self.shared.counter {
+                    Some(count) => catalog.within_by(language, budget, &**count),
+                    None => catalog.within_by(language, budget, &estimate_tokens),
+                };
+                if fitted.tokens > budget && !self.shared.said_past_budget.swap(true, Ordering::Relaxed) {
+                    tracing::warn!(
+                        "the run_code description takes {} tokens or more, past the budget of {budget}, even with the smallest index ({:?})",
+                        fitted.tokens,
+                        fitted.fit
+                    );
+                }
+                fitted.run_code_tool
+            }
+            None => catalog.run_code_tool(language),
+        }
+        .to_format(ToolFormat::Mcp)
     }
 
     /// Serves on `transport` until the client leaves (stdio) or the
@@ -494,7 +513,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             }
         };
         let (events, mut progress) = mpsc::unbounded_channel::<String>();
-        let catalog = self.shared.catalog.get(self.shared.toolset.defs());
+        let catalog = Arc::clone(&self.shared.catalog.get(self.shared.toolset.defs()).catalog);
         let mut runtime =
             Runtime::from_arc(Arc::clone(&self.shared.toolset), self.shared.limits.clone())
                 .with_catalog(catalog)
@@ -935,5 +954,54 @@ mod tests {
                 .token_counter(str::len),
         );
         assert!(by_bytes.contains("catalog.describe"), "{by_bytes}");
+    }
+
+    /// Tools that change when told to.
+    struct Changing(std::sync::Mutex<Vec<ToolDef>>);
+
+    impl Toolset for Changing {
+        fn defs(&self) -> Vec<ToolDef> {
+            self.0.lock().unwrap().clone()
+        }
+
+        async fn call(&self, name: &str, _: Value) -> Result<Value, ToolCallError> {
+            Ok(json!(name))
+        }
+    }
+
+    /// Fitting a budget counts tokens once per tool set: a second
+    /// `tools/list` of the same tools counts nothing, and one after the
+    /// tools changed fits (and lists) the new ones.
+    #[test]
+    fn a_budget_is_fitted_once_per_tool_set() {
+        let counted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let count = {
+            let counted = Arc::clone(&counted);
+            move |text: &str| {
+                counted.fetch_add(1, Ordering::Relaxed);
+                text.len()
+            }
+        };
+        let tools = Arc::new(Changing(std::sync::Mutex::new(Two.defs())));
+        let server = CodeModeServer::from_arc(Arc::clone(&tools))
+            .budget(100_000)
+            .token_counter(count);
+        let first = server.tools();
+        let after_first = counted.load(Ordering::Relaxed);
+        assert!(after_first > 0);
+        assert_eq!(server.tools(), first);
+        assert_eq!(counted.load(Ordering::Relaxed), after_first);
+        tools
+            .0
+            .lock()
+            .unwrap()
+            .push(ToolDef::new("files_move", json!({"type": "object"})));
+        let changed = server.tools()[0]
+            .description
+            .as_deref()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(changed.contains("files_move("), "{changed}");
+        assert!(counted.load(Ordering::Relaxed) > after_first);
     }
 }
