@@ -49,7 +49,9 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 #[cfg(feature = "check")]
 #[doc(hidden)]
 pub mod program {
-    pub use crate::check::js::{WRAPPER_END, WRAPPER_START, is_module_item};
+    pub use crate::check::js::{
+        JS_MAX_NESTING, WRAPPER_END, WRAPPER_START, brackets_too_deep_message, is_module_item,
+    };
     pub use crate::check::python::{
         PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING, functions_too_deep_message, too_deep_message,
         universal_newlines,

@@ -26,10 +26,6 @@ use std::borrow::Cow;
 use std::fmt::Write as _;
 use value::{Checker, Val};
 
-/// Brackets may nest this deep; a deeper program is reported, not parsed
-/// (the runtimes refuse it the same way).
-const MAX_NESTING: usize = 400;
-
 /// The longest program checked (four times the runtimes' default limit);
 /// a longer one gets no diagnostics.
 const MAX_CHECKED_BYTES: usize = 1 << 20;
@@ -121,15 +117,16 @@ impl Catalog {
         // (Python's skips strings and comments, and its parser has a limit
         // of its own).
         let javascript = language != Language::Python;
-        if let Some(at) = javascript.then(|| nested_past(code, MAX_NESTING)).flatten() {
+        if let Some(at) = javascript
+            .then(|| nested_past(code, js::JS_MAX_NESTING))
+            .flatten()
+        {
             return vec![to_diagnostic(
                 code,
                 Finding {
                     at,
                     code: DiagnosticCode::SyntaxError,
-                    message: format!(
-                        "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
-                    ),
+                    message: js::brackets_too_deep_message(js::JS_MAX_NESTING),
                 },
                 Severity::Error,
             )];

@@ -24,9 +24,6 @@ pub(crate) const PREFIX: &str = codemode_core::program::WRAPPER_START;
 /// The text after the program; the newline ends a trailing `//` comment.
 const SUFFIX: &str = codemode_core::program::WRAPPER_END;
 
-/// Brackets may nest this deep; deeper is refused before any parser runs.
-pub(crate) const MAX_NESTING: usize = 400;
-
 /// A program ready to evaluate, with what is needed to map the engine's
 /// positions back to the source the model wrote.
 pub(crate) struct Prepared {
@@ -99,10 +96,12 @@ fn syntax(message: impl Into<String>, at: Option<Location>) -> RunError {
 /// any recursive parser sees it.
 pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
     check_length(code, max_bytes)?;
-    if let Some(at) = codemode_core::program::nested_past(code, MAX_NESTING) {
+    if let Some(at) =
+        codemode_core::program::nested_past(code, codemode_core::program::JS_MAX_NESTING)
+    {
         return Err(syntax(
-            format!(
-                "brackets nest more than {MAX_NESTING} levels deep here; flatten the expression"
+            codemode_core::program::brackets_too_deep_message(
+                codemode_core::program::JS_MAX_NESTING,
             ),
             Some(location_of(code, at)),
         ));

@@ -329,7 +329,7 @@ fn check_brackets(code: &str) -> Result<(), RunError> {
 fn too_many_brackets(code: &str, offset: usize) -> RunError {
     RunError::new(
         RunErrorKind::SyntaxError,
-        format!("brackets nest more than {MAX_BRACKETS} levels deep here; flatten the expression"),
+        codemode_core::program::brackets_too_deep_message(MAX_BRACKETS),
     )
     .at(Some(location_of(code, offset)))
 }
