@@ -562,7 +562,8 @@ fn alias_cycles_are_broken() {
 }
 
 /// TypeScript defers an array or tuple type in an alias's body only where
-/// it may name an alias; below a tuple's `?` or `...` it never does. So a
+/// it may name an alias; below a tuple's `?` or `...` it never does (a
+/// tuple printed as one tuple per length has no `?`). So a
 /// definition that reaches itself there, through a union or intersection,
 /// is a circular alias (TS2456), and that reference is cut. The checker's
 /// own verdict on these shapes is in `tests/golden/refs.ts`. Only a tool
@@ -574,10 +575,18 @@ fn references_typescript_resolves_first_break_alias_cycles() {
     let one = |def: Value| json!({"properties": {"a": {"$ref": "#/$defs/B"}}, "$defs": {"B": def}});
     let step = json!({"type": "array", "items": {"$ref": "#/$defs/B"}});
     let cases = [
-        // An optional element that is an array of the definition: cut.
+        // An optional element that is an array of the definition, in a
+        // tuple written as one tuple per length (so with no `?`): kept.
         (
             json!({"anyOf": [tuple_of(step.clone()), {"type": "string"}]}),
-            "type B = readonly [] | readonly [readonly unknown[]] | string;",
+            "type B = readonly [] | readonly [readonly B[]] | string;",
+            0,
+        ),
+        // The same in a tuple with too many optional elements for that,
+        // which keeps its `?`: cut.
+        (
+            json!({"anyOf": [{"type": "array", "prefixItems": [step.clone(), {"type": "string"}, {"type": "string"}, {"type": "string"}, {"type": "string"}], "items": false}, {"type": "string"}]}),
+            "type B = readonly [(readonly unknown[])?, string?, string?, string?, string?] | string;",
             1,
         ),
         // A rest element of arrays of it: cut.

@@ -9,6 +9,8 @@ class ToolCallError(Exception):
 # @format uuid
 AB: TypeAlias = 'str'
 
+Branch: TypeAlias = 'str | tuple[str] | tuple[str, list[Branch]]'
+
 Json: TypeAlias = 'str | float | bool | None | list[Json] | dict[str, Json]'
 
 class Location(TypedDict):
@@ -57,7 +59,7 @@ class Tools(Protocol):
     async def tree_insert(self, *, at: Path = ..., tree: Tree, value: Json) -> Tree:
         """Insert a value into a tree."""
         ...
-    async def walk_steps(self, *, pairs: Pairs = ..., steps: Steps = ...) -> Any:
-        """Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can."""
+    async def walk_steps(self, *, branch: Branch = ..., pairs: Pairs = ..., steps: Steps = ...) -> Any:
+        """Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can; Branch in an optional one, which it can too, written as one tuple per length."""
 
 tools: Tools

@@ -3,6 +3,8 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 // @format uuid
 type AB = string;
 
+type Branch = string | readonly [string] | readonly [string, readonly Branch[]];
+
 type Json = string | number | boolean | null | readonly Json[] | { [key: string]: Json };
 
 type LocationType = { lat: number; lon: number };
@@ -29,6 +31,6 @@ declare const tools: {
   plan_route_draft7(args: { to: Place }): Promise<unknown>;
   // Insert a value into a tree.
   tree_insert(args: { at?: Path; tree: Tree; value: Json }): Promise<Tree>;
-  // Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can.
-  walk_steps(args?: { pairs?: Pairs; steps?: Steps }): Promise<unknown>;
+  // Walk nested steps. Steps nests below a tuple's rest element, which TypeScript cannot declare through its own alias; Pairs nests in a required element, which it can; Branch in an optional one, which it can too, written as one tuple per length.
+  walk_steps(args?: { branch?: Branch; pairs?: Pairs; steps?: Steps }): Promise<unknown>;
 };

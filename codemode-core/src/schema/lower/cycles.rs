@@ -7,7 +7,8 @@ use crate::schema::ir::{Ty, intersection, union};
 /// A definition that refers to itself where its alias must already be known
 /// cannot be written as a type alias: at its top level through unions or
 /// intersections (in either language), or, in TypeScript, through a tuple
-/// that the checker does not defer (see [`eager`]). Each reference that
+/// that the checker does not defer (see [`eager`]; a tuple that TypeScript
+/// prints as a union of its lengths is judged as that union). Each reference that
 /// closes such a loop becomes the escape hatch, in both SDKs alike.
 pub(super) fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degradation>) {
     const NEW: u8 = 0;
@@ -108,7 +109,8 @@ enum Resolve {
 /// Object types are resolved lazily, so nothing inside one counts; nor does
 /// anything inside an array or tuple the checker defers (it defers one when
 /// an element may name an alias, unless the array or tuple sits below a
-/// tuple's `?` or `...`). `visit` returns whether it changed the type; a
+/// tuple's `?` or `...`; a tuple printed as a union of its lengths is a
+/// union of tuples with no `?`). `visit` returns whether it changed the type; a
 /// union or intersection around a change is built again.
 fn eager(ty: &mut Ty, at: Resolve, visit: &mut dyn FnMut(&mut Ty, Resolve) -> bool) -> bool {
     let inner = if at == Resolve::Free {
@@ -135,6 +137,20 @@ fn eager(ty: &mut Ty, at: Resolve, visit: &mut dyn FnMut(&mut Ty, Resolve) -> bo
         Ty::Array(item) => {
             let deferred = at == Resolve::Body || at == Resolve::ByAlias && may_name_alias(item);
             !deferred && eager(item, inner, visit)
+        }
+        // Printed as a union of tuples, one per length, in which every
+        // element is required: each member is deferred, or not, on its own.
+        Ty::Tuple(tuple) if at != Resolve::Free && tuple.lengths(false).is_some() => {
+            let mut changed = false;
+            for length in tuple.lengths(false).into_iter().flatten() {
+                let items = &mut tuple.items[..length];
+                if !items.iter().any(may_name_alias) {
+                    for item in items {
+                        changed |= eager(item, Resolve::ByAlias, visit);
+                    }
+                }
+            }
+            changed
         }
         Ty::Tuple(tuple) => {
             let deferred = at == Resolve::Body
