@@ -247,6 +247,10 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             },
         };
         change(&mut shared);
+        // The `run_code` tool kept with the catalog depends on the
+        // language, the budget and the count: made again for the new ones.
+        shared.catalog = CatalogCache::default();
+        shared.said_past_budget = AtomicBool::new(false);
         CodeModeServer {
             shared: Arc::new(shared),
         }
@@ -1003,5 +1007,26 @@ mod tests {
             .to_owned();
         assert!(changed.contains("files_move("), "{changed}");
         assert!(counted.load(Ordering::Relaxed) > after_first);
+    }
+
+    /// A setting changed after `tools/list` was answered changes the next
+    /// answer: the kept `run_code` tool is made for the settings it had.
+    #[test]
+    fn settings_changed_after_a_listing_are_listed() {
+        let description = |server: &CodeModeServer<Two>| {
+            server.tools()[0].description.clone().unwrap_or_default()
+        };
+        let server = CodeModeServer::new(Two);
+        let javascript = description(&server);
+        let server = server.language(Language::Python);
+        let python = description(&server);
+        assert_ne!(python, javascript);
+        assert_eq!(
+            python,
+            description(&CodeModeServer::new(Two).language(Language::Python))
+        );
+        let server = server.budget(0);
+        let index = description(&server);
+        assert!(index.contains("catalog.describe"), "{index}");
     }
 }
