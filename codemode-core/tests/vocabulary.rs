@@ -637,6 +637,39 @@ fn references_typescript_resolves_first_break_alias_cycles() {
     }
 }
 
+/// Sharing names a heavy object, which makes a tuple light enough to print
+/// as one tuple per length: the cycle cut judges the tuple as printed,
+/// after sharing. Here the tuple is an element of the alias's body, so as
+/// one tuple with `?` TypeScript would defer it, but as a union of tuples
+/// it resolves the optional `B[]` first (TS2456 unless cut).
+#[test]
+fn alias_cycles_are_judged_after_sharing() {
+    let heavy: serde_json::Map<String, Value> = (0..64)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let heavy = json!({"type": "object", "properties": heavy});
+    let inner = json!({"type": "array", "items": false, "prefixItems": [
+        {"type": "array", "items": {"$ref": "#/$defs/B"}},
+        {"type": "array", "items": heavy},
+        {"type": "string"}, {"type": "string"}, {"type": "string"}
+    ]});
+    let schema = json!({
+        "properties": {"b": {"$ref": "#/$defs/B"}, "o": heavy},
+        "$defs": {"B": {"type": "array", "minItems": 1, "items": false, "prefixItems": [inner, {"type": "string"}]}}
+    });
+    let sdk = ts_sdk(schema.clone());
+    assert!(
+        sdk.contains("type B = readonly [readonly [(readonly unknown[])?, ")
+            && !sdk.contains("readonly B[]"),
+        "{sdk}"
+    );
+    let got = reasons(schema);
+    assert!(
+        got.len() == 1 && got[0].1.contains("refers to itself"),
+        "{got:?}"
+    );
+}
+
 /// `{"type": "object"}` beside a member with `additionalProperties: false`
 /// (in place or named) adds no key: the member forbids the others. Beside
 /// an open member it stays, as what lets other keys through.

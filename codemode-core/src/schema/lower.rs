@@ -186,6 +186,15 @@ impl Unshared {
             renumber,
         } = self;
         super::share::share(&mut lowered, renumber.as_ref());
+        // Again, on the types as printed: a shape named by sharing makes a
+        // tuple lighter, which can let TypeScript print it as one tuple per
+        // length, whose members it defers differently (see `cycles`).
+        let before = lowered.degradations.len();
+        break_alias_cycles(&mut lowered.defs, &mut lowered.degradations);
+        if lowered.degradations.len() > before {
+            lowered.degradations.sort();
+            lowered.degradations.dedup();
+        }
         lowered
     }
 }
@@ -451,7 +460,7 @@ fn finish(part: Part) -> Lowered {
     if intersections {
         settle(&mut tools, &mut defs, &mut degradations);
     }
-    // Last, on the types as they will be printed: the steps above can take
+    // Last before sharing (which runs it again): the steps above can take
     // away the member that let TypeScript defer a tuple.
     break_alias_cycles(&mut defs, &mut degradations);
     degradations.sort();
