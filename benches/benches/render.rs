@@ -6,7 +6,7 @@ use codemode::{Catalog, Language, render};
 use codemode_benches::{
     corpus, deep, float_definitions, long_union, repeated_enum, wide, wide_all_of,
 };
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
 fn sizes(c: &mut Criterion) {
@@ -76,5 +76,30 @@ fn extremes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sizes, from_text, extremes);
+/// `catalog.search` over 1,000 and 10,000 tools: the first query on a
+/// catalog, which splits every tool's name, description and parameter
+/// names into words, and a query after it.
+fn search(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for n in [1_000, 10_000] {
+        let tools = corpus(n);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("first", n), &tools, |b, tools| {
+            b.iter_batched_ref(
+                || Catalog::new(tools.clone()),
+                |catalog| catalog.search(black_box("list the files"), 10).len(),
+                BatchSize::LargeInput,
+            )
+        });
+        let catalog = Catalog::new(tools);
+        catalog.search("warm", 1);
+        group.bench_with_input(BenchmarkId::new("warm", n), &catalog, |b, catalog| {
+            b.iter(|| catalog.search(black_box("list the files"), 10).len())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sizes, from_text, extremes, search);
 criterion_main!(benches);

@@ -48,8 +48,8 @@ pub struct Catalog {
     typescript: OnceLock<Rendered>,
     python: OnceLock<Rendered>,
     fingerprint: OnceLock<String>,
-    /// Each tool's words, for [`Catalog::search`], made at the first search.
-    words: OnceLock<Vec<crate::index::ToolWords>>,
+    /// The tools' words, for [`Catalog::search`], made at the first search.
+    words: OnceLock<crate::index::SearchIndex>,
     /// The tools' argument types as a check of programs reads them.
     #[cfg(feature = "check")]
     checked: OnceLock<Lowered>,
@@ -183,10 +183,16 @@ impl Catalog {
         &self.lowered.tools
     }
 
-    /// Each tool's words, in tool order, made once.
-    pub(crate) fn tool_words(&self) -> &[crate::index::ToolWords] {
+    /// The named types the lowered tools refer to.
+    #[cfg(test)]
+    pub(crate) fn lowered_defs(&self) -> &[crate::schema::Def] {
+        &self.lowered.defs
+    }
+
+    /// The tools' words, made once.
+    pub(crate) fn search_index(&self) -> &crate::index::SearchIndex {
         self.words.get_or_init(|| {
-            crate::index::ToolWords::of_tools(&self.lowered.tools, &self.lowered.defs)
+            crate::index::SearchIndex::of_tools(&self.lowered.tools, &self.lowered.defs)
         })
     }
 

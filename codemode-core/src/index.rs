@@ -440,12 +440,14 @@ impl Catalog {
         if query.is_empty() {
             return Vec::new();
         }
+        let index = self.search_index();
+        let query: Vec<QueryWord> = query.iter().map(|q| index.query_word(q)).collect();
         let mut scored: Vec<(usize, &LoweredTool)> = self
             .lowered_tools()
             .iter()
-            .zip(self.tool_words())
-            .filter_map(|(tool, words)| {
-                let score: usize = query.iter().map(|q| words.score(q)).sum();
+            .enumerate()
+            .filter_map(|(at, tool)| {
+                let score: usize = query.iter().map(|q| index.score(at, q)).sum();
                 (score > 0).then_some((score, tool))
             })
             .collect();
@@ -640,47 +642,135 @@ fn summary(description: Option<&str>) -> String {
     format!("{cut}…")
 }
 
-/// A tool's words, as [`Catalog::search`] matches them: its name's in
-/// order, and those of its description and of its parameters' names
-/// sorted, each once.
-#[derive(Debug, Clone)]
-pub(crate) struct ToolWords {
-    name: Vec<String>,
-    text: Vec<String>,
+/// What [`Catalog::search`] matches queries against, made at the first
+/// search: every word of the tools, each once, and each tool's words as
+/// numbers, so that a query compares numbers, not strings, and a catalog
+/// of thousands of tools stays small in memory.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SearchIndex {
+    /// Every word of every tool, sorted; a word's number is its place here,
+    /// so the words that start with a given text have neighbouring numbers.
+    vocabulary: Vec<Box<str>>,
+    /// Each tool's words, one after the other: for tool `i`, its name's
+    /// (in order) in `ids[ends[i - 1].1..ends[i].0]`, and those of its
+    /// description and of its parameters' names (sorted, each once) in
+    /// `ids[ends[i].0..ends[i].1]`.
+    ids: Vec<u32>,
+    ends: Vec<(u32, u32)>,
 }
 
-impl ToolWords {
-    pub(crate) fn of_tools(tools: &[LoweredTool], defs: &[Def]) -> Vec<ToolWords> {
-        tools
-            .iter()
-            .map(|tool| {
-                let mut text = words(tool.description.as_deref().unwrap_or(""));
-                for name in parameter_names(&tool.input, defs) {
-                    text.extend(words(name));
-                }
-                text.sort_unstable();
-                text.dedup();
-                ToolWords {
-                    name: words(&tool.name),
-                    text,
-                }
-            })
-            .collect()
+/// A word of a query, as [`SearchIndex::score`] looks for it: its number,
+/// if some tool has it, and the numbers of the words that start with it.
+pub(crate) struct QueryWord {
+    id: Option<u32>,
+    starting: std::ops::Range<u32>,
+}
+
+impl SearchIndex {
+    pub(crate) fn of_tools(tools: &[LoweredTool], defs: &[Def]) -> SearchIndex {
+        // Numbers in the order words are first seen, renumbered below.
+        let mut seen: foldhash::HashMap<Box<str>, u32> = foldhash::HashMap::default();
+        let mut number = |word: &str| -> u32 {
+            if let Some(id) = seen.get(word) {
+                return *id;
+            }
+            let id = u32::try_from(seen.len()).unwrap_or(u32::MAX);
+            seen.insert(word.into(), id);
+            id
+        };
+        let mut ids: Vec<u32> = Vec::new();
+        let mut ends = Vec::with_capacity(tools.len());
+        for tool in tools {
+            for_each_word(&tool.name, Read::Tool, |word| ids.push(number(word)));
+            let name_end = ids.len();
+            for_each_word(
+                tool.description.as_deref().unwrap_or(""),
+                Read::Tool,
+                |word| ids.push(number(word)),
+            );
+            for name in parameter_names(&tool.input, defs) {
+                for_each_word(name, Read::Tool, |word| ids.push(number(word)));
+            }
+            ends.push((name_end, ids.len()));
+        }
+        let mut vocabulary: Vec<(Box<str>, u32)> = seen.into_iter().collect();
+        vocabulary.sort_unstable();
+        let mut rank = vec![0; vocabulary.len()];
+        for (at, (_, id)) in vocabulary.iter().enumerate() {
+            rank[*id as usize] = u32::try_from(at).unwrap_or(u32::MAX);
+        }
+        // Each tool's words renumbered, its description's sorted and once.
+        let mut out = Vec::with_capacity(ids.len());
+        let mut out_ends = Vec::with_capacity(ends.len());
+        let mut start = 0;
+        for (name_end, end) in ends {
+            out.extend(ids[start..name_end].iter().map(|id| rank[*id as usize]));
+            let text_start = out.len();
+            out.extend(ids[name_end..end].iter().map(|id| rank[*id as usize]));
+            out[text_start..].sort_unstable();
+            let kept = dedup_in_place(&mut out[text_start..]);
+            out.truncate(text_start + kept);
+            out_ends.push((as_u32(text_start), as_u32(out.len())));
+            start = end;
+        }
+        SearchIndex {
+            vocabulary: vocabulary.into_iter().map(|(word, _)| word).collect(),
+            ids: out,
+            ends: out_ends,
+        }
     }
 
-    /// 3 for a word of the name, 2 for the start of one, 1 for a word of
-    /// the description or of a parameter's name, 0 otherwise.
-    fn score(&self, word: &String) -> usize {
-        if self.name.contains(word) {
+    /// `word` as [`Self::score`] looks for it.
+    pub(crate) fn query_word(&self, word: &str) -> QueryWord {
+        let first = self.vocabulary.partition_point(|w| &**w < word);
+        let starting = self.vocabulary[first..].partition_point(|w| w.starts_with(word));
+        let id = (self.vocabulary.get(first).is_some_and(|w| &**w == word)).then(|| as_u32(first));
+        QueryWord {
+            id,
+            starting: as_u32(first)..as_u32(first + starting),
+        }
+    }
+
+    /// For the tool at `at`: 3 for a word of its name, 2 for the start of
+    /// one, 1 for a word of its description or of a parameter's name, 0
+    /// otherwise.
+    fn score(&self, at: usize, word: &QueryWord) -> usize {
+        let name_start = match at {
+            0 => 0,
+            _ => self.ends[at - 1].1 as usize,
+        };
+        let (text_start, end) = self.ends[at];
+        let name = &self.ids[name_start..text_start as usize];
+        let text = &self.ids[text_start as usize..end as usize];
+        if word.id.is_some_and(|id| name.contains(&id)) {
             3
-        } else if self.name.iter().any(|w| w.starts_with(word.as_str())) {
+        } else if name.iter().any(|id| word.starting.contains(id)) {
             2
-        } else if self.text.binary_search(word).is_ok() {
+        } else if word.id.is_some_and(|id| text.binary_search(&id).is_ok()) {
             1
         } else {
             0
         }
     }
+}
+
+/// `n` as a `u32`: a search index numbers words and their places with
+/// them, and holds far fewer than four billion of either.
+fn as_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Moves the first of each run of equal numbers in sorted `ids` to the
+/// front, and says how many there are.
+fn dedup_in_place(ids: &mut [u32]) -> usize {
+    let mut kept = 0;
+    for at in 0..ids.len() {
+        if kept == 0 || ids[at] != ids[kept - 1] {
+            ids[kept] = ids[at];
+            kept += 1;
+        }
+    }
+    kept
 }
 
 /// Most types [`parameter_names`] looks into for one tool: the argument's
@@ -735,16 +825,45 @@ fn unspaced(c: char) -> bool {
     ) && c.is_alphanumeric()
 }
 
-/// The words of `text` as [`Catalog::search`] compares them:
+/// The words of a query as [`Catalog::search`] compares them (see
+/// [`for_each_word`]).
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for_each_word(text, Read::Query, |word| out.push(word.to_owned()));
+    out
+}
+
+/// How [`for_each_word`] reads a text in a script without spaces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// As a query: each pair of neighbouring characters.
+    Query,
+    /// As a tool's text: each character too, so that a query of one
+    /// character finds it inside a longer run.
+    Tool,
+}
+
+/// Calls `each` on the words of `text` as [`Catalog::search`] compares
+/// them, in order:
 /// - runs of letters and digits, lowercase, with a camelCase name split
 ///   where its case changes;
-/// - in their compatibility form without accents, so `Café`, `cafe`
+/// - in their compatibility form without diacritics, so `Café`, `cafe`
 ///   written with a combining accent, and the full-width `ｃａｆｅ` are one
-///   word;
+///   word (the marks of Latin, Greek and Cyrillic letters, and the vowel
+///   points of Hebrew and Arabic, go; other marks, such as the vowel signs
+///   of Indic scripts or the voicing marks of kana, stay in their word);
 /// - in a script without spaces ([`unspaced`]), each pair of neighbouring
-///   characters (a lone character is a word of its own).
-fn words(text: &str) -> Vec<String> {
-    let mut split = Words::default();
+///   characters, each with its marks (a lone character is a word of its
+///   own; `read` says whether every character is one as well).
+fn for_each_word(text: &str, read: Read, each: impl FnMut(&str)) {
+    let mut split = Words {
+        each,
+        read,
+        word: String::new(),
+        last_lower: false,
+        before: None,
+        unit: String::new(),
+    };
     for c in text.chars() {
         // ASCII needs no decomposing, and a Hangul syllable stays whole:
         // its letters apart are no word.
@@ -754,34 +873,59 @@ fn words(text: &str) -> Vec<String> {
             unicode_normalization::char::decompose_compatible(c, |c| split.push(c));
         }
     }
-    split.finish()
+    split.end_word();
+    split.end_run();
 }
 
-/// The state of [`words`] as it reads one character after another.
-#[derive(Default)]
-struct Words {
-    out: Vec<String>,
+/// Whether `mark` is a diacritic that search ignores: those of Latin,
+/// Greek and Cyrillic letters (which a query may leave out, or write
+/// composed or not), and the optional vowel points of Hebrew and Arabic.
+fn ignored_mark(mark: char) -> bool {
+    matches!(mark,
+        '\u{0300}'..='\u{036F}' // combining diacritical marks
+        | '\u{0483}'..='\u{0489}' // Cyrillic
+        | '\u{0591}'..='\u{05C7}' // Hebrew points and accents
+        | '\u{064B}'..='\u{065F}' | '\u{0670}' // Arabic vowel marks
+        | '\u{1AB0}'..='\u{1AFF}' // extended diacritical marks
+        | '\u{1DC0}'..='\u{1DFF}' // supplement
+        | '\u{20D0}'..='\u{20FF}' // for symbols
+        | '\u{FE20}'..='\u{FE2F}' // half marks
+    )
+}
+
+/// The state of [`for_each_word`] as it reads one character after another.
+struct Words<F> {
+    each: F,
+    read: Read,
     /// The word being read, of a spaced script.
     word: String,
     /// Whether the last character was a lowercase letter or a digit.
     last_lower: bool,
-    /// The last character of a run in an [`unspaced`] script, and whether
-    /// it was paired with the one before it.
-    unspaced: Option<(char, bool)>,
+    /// In a run of an [`unspaced`] script: the character before the one
+    /// being read (each with its marks), if there is one...
+    before: Option<String>,
+    /// ...and the one being read, which its marks may still follow.
+    unit: String,
 }
 
-impl Words {
+impl<F: FnMut(&str)> Words<F> {
     fn push(&mut self, c: char) {
-        // Accents (and other marks) neither end a word nor count in it.
-        if unicode_normalization::char::is_combining_mark(c) {
+        if !c.is_ascii() && unicode_normalization::char::is_combining_mark(c) {
+            // A mark neither ends a word nor starts one.
+            if ignored_mark(c) {
+            } else if !self.unit.is_empty() {
+                self.unit.push(c);
+            } else if !self.word.is_empty() {
+                self.word.push(c);
+            }
             return;
         }
         if unspaced(c) {
             self.end_word();
-            if let Some((before, _)) = self.unspaced {
-                self.out.push([before, c].iter().collect());
+            if !self.unit.is_empty() {
+                self.end_unit();
             }
-            self.unspaced = Some((c, self.unspaced.is_some()));
+            self.unit.push(c);
             return;
         }
         self.end_run();
@@ -799,21 +943,40 @@ impl Words {
     fn end_word(&mut self) {
         self.last_lower = false;
         if !self.word.is_empty() {
-            self.out.push(std::mem::take(&mut self.word));
+            (self.each)(&self.word);
+            self.word.clear();
         }
+    }
+
+    /// The character being read in an unspaced run is whole: says it (as
+    /// a tool's text is read) and its pair with the one before, and makes
+    /// it the one before.
+    fn end_unit(&mut self) {
+        if self.read == Read::Tool {
+            (self.each)(&self.unit);
+        }
+        let unit = std::mem::take(&mut self.unit);
+        if let Some(mut pair) = self.before.take() {
+            pair.push_str(&unit);
+            (self.each)(&pair);
+        }
+        self.before = Some(unit);
     }
 
     fn end_run(&mut self) {
-        if let Some((lone, false)) = self.unspaced {
-            self.out.push(lone.to_string());
+        if self.unit.is_empty() {
+            return;
         }
-        self.unspaced = None;
-    }
-
-    fn finish(mut self) -> Vec<String> {
-        self.end_word();
-        self.end_run();
-        self.out
+        let lone = self.before.is_none();
+        self.end_unit();
+        // A query's lone character has not been said (a tool's text's has).
+        if lone
+            && self.read == Read::Query
+            && let Some(unit) = &self.before
+        {
+            (self.each)(unit);
+        }
+        self.before = None;
     }
 }
 
@@ -1233,6 +1396,60 @@ mod tests {
         assert!(names("nested").is_empty());
     }
 
+    proptest::proptest! {
+        /// The numbered index ranks as comparing the words as strings
+        /// does: names, descriptions and parameters made of a few short
+        /// words (so that words repeat, and some start others), in any
+        /// case and with accents.
+        #[test]
+        fn the_index_scores_as_comparing_strings_does(
+            tools in proptest::collection::vec(
+                ("[a-cA-C]{1,3}(_[a-c]{1,3}){0,2}", "([a-cé]{1,3} ){0,4}", proptest::collection::vec("[a-c]{1,3}", 0..3)),
+                0..12,
+            ),
+            query in "([a-cA-Cé]{1,3} ){1,3}",
+        ) {
+            let catalog = Catalog::new(tools.iter().map(|(name, description, parameters)| {
+                let properties: serde_json::Map<String, serde_json::Value> =
+                    parameters.iter().map(|p| (p.clone(), json!({"type": "string"}))).collect();
+                ToolDef::new(name.clone(), json!({"type": "object", "properties": properties}))
+                    .with_description(description.clone())
+            }));
+            let query_words = words(&query);
+            let mut want: Vec<(usize, String)> = catalog
+                .lowered_tools()
+                .iter()
+                .map(|tool| {
+                    let name = words(&tool.name);
+                    let mut text = words(tool.description.as_deref().unwrap_or(""));
+                    for p in parameter_names(&tool.input, catalog.lowered_defs()) {
+                        text.extend(words(p));
+                    }
+                    let score: usize = query_words
+                        .iter()
+                        .map(|q| {
+                            if name.contains(q) {
+                                3
+                            } else if name.iter().any(|w| w.starts_with(q.as_str())) {
+                                2
+                            } else {
+                                usize::from(text.contains(q))
+                            }
+                        })
+                        .sum();
+                    (score, tool.name.clone())
+                })
+                .filter(|(score, _)| *score > 0)
+                .collect();
+            want.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+            want.truncate(MAX_MATCHES);
+            let want: Vec<String> = want.into_iter().map(|(_, name)| name).collect();
+            let got: Vec<String> =
+                catalog.search(&query, MAX_MATCHES).into_iter().map(|m| m.name).collect();
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
+
     /// Accents, compatibility forms and scripts without spaces.
     #[test]
     fn search_words_fold_accents_and_pair_unspaced_scripts() {
@@ -1246,6 +1463,15 @@ mod tests {
         assert_eq!(words("ファイル・作成"), ["ファ", "ァイ", "イル", "作成"]);
         // A Hangul syllable is not split into its letters.
         assert_eq!(words("파일을 읽기"), ["파일", "일을", "읽기"]);
+        // Marks that make another letter stay with it: vowel signs of
+        // Devanagari and Thai, the voicing marks of kana.
+        assert_eq!(words("काम कम"), ["काम", "कम"]);
+        assert_eq!(words("ดู ดี"), ["ดู", "ดี"]);
+        assert_eq!(words("バス パス"), ["ハ\u{3099}ス", "ハ\u{309A}ス"]);
+        // A tool's text also gives each character of such a run.
+        let mut tool_words = Vec::new();
+        for_each_word("時刻表 x", Read::Tool, |w| tool_words.push(w.to_owned()));
+        assert_eq!(tool_words, ["時", "刻", "時刻", "表", "刻表", "x"]);
         let c = Catalog::new([
             ToolDef::new("write_file", json!({"type": "object"}))
                 .with_description("新しいファイルを作成します。"),
@@ -1261,6 +1487,15 @@ mod tests {
         assert_eq!(names("deja cree"), ["read_file"]);
         assert_eq!(names("DÉJÀ"), ["read_file"]);
         assert_eq!(names("新的问题"), ["create_issue"]);
+        // One character finds a run that holds it; a voicing mark is no
+        // accent to leave out.
+        assert_eq!(names("作"), ["write_file"]);
+        let kana =
+            Catalog::new([ToolDef::new("timetable", json!({"type": "object"}))
+                .with_description("バスの時刻表")]);
+        assert_eq!(kana.search("バス", 5).len(), 1);
+        assert!(kana.search("パス", 5).is_empty());
+        assert!(kana.search("ハス", 5).is_empty());
     }
 
     #[test]
