@@ -416,11 +416,14 @@ impl Catalog {
         out
     }
 
-    /// The tools whose names and descriptions best match the words of
-    /// `query` (ignoring case): a word equal to a word of the name scores 3,
-    /// the start of one 2, a word of the description 1. Ties go by name;
-    /// tools that match nothing are left out. At most `limit` (and at most
-    /// [`MAX_MATCHES`]) are returned.
+    /// The tools whose names, descriptions and parameter names best match
+    /// the words of `query` (ignoring case, and the accents of Latin,
+    /// Greek and Cyrillic letters): a word equal to a word of the name
+    /// scores 3, the start of one 2, a word of the description or of a
+    /// parameter's name 1. Text in a script without spaces (Chinese,
+    /// Japanese, Thai, ...) matches by pairs of neighbouring characters.
+    /// Ties go by name; tools that match nothing are left out. At most
+    /// `limit` (and at most [`MAX_MATCHES`]) are returned.
     ///
     /// ```
     /// use codemode_core::{Catalog, ToolDef};
