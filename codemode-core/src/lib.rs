@@ -53,8 +53,8 @@ pub mod program {
         JS_MAX_NESTING, WRAPPER_END, WRAPPER_START, brackets_too_deep_message, is_module_item,
     };
     pub use crate::check::python::{
-        PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING, functions_too_deep_message, too_deep_message,
-        universal_newlines,
+        PYTHON_MAX_BRACKETS, PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING,
+        functions_too_deep_message, python_brackets_past, too_deep_message, universal_newlines,
     };
     pub use crate::check::{line_column, nested_past};
 }

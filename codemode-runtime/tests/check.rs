@@ -43,6 +43,28 @@ fn run_with(policy: CheckPolicy, language: Language, code: &str) -> (RunOutcome,
 const WRONG_JS: &str =
     "await tools.note({ text: 'first' });\nawait tools.note({ txt: 'second' });\nreturn 1;";
 
+/// Brackets past the JavaScript limit: the check and the run refuse the
+/// program at the same place with the same words.
+#[test]
+fn the_check_and_the_run_refuse_the_same_brackets() {
+    let deep = codemode_core::program::JS_MAX_NESTING + 1;
+    let code = format!(
+        "const s = '((';\nreturn {}1{};",
+        "[".repeat(deep),
+        "]".repeat(deep)
+    );
+    let (outcome, _) = run_with(CheckPolicy::Off, Language::JavaScript, &code);
+    let error = outcome.error.expect("refused");
+    let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+    let found = catalog.check_program(Language::JavaScript, &code);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].message, error.message);
+    assert_eq!(
+        error.location.map(|l| (l.line, l.column)),
+        Some((found[0].line, found[0].column))
+    );
+}
+
 #[test]
 fn deny_stops_a_program_with_errors_before_any_call() {
     let (outcome, calls) = run_with(CheckPolicy::Deny, Language::JavaScript, WRONG_JS);
@@ -188,6 +210,51 @@ mod python {
 
     fn run_py(code: &str) -> (RunOutcome, usize) {
         run_with(CheckPolicy::Off, Language::Python, code)
+    }
+
+    /// Past a nesting limit, the check and the run refuse a program at
+    /// the same place with the same words: brackets (parentheses too,
+    /// which make no nesting in the syntax tree; not those in strings or
+    /// comments), and functions within functions.
+    #[test]
+    fn the_check_and_the_run_refuse_the_same_nesting() {
+        let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+        let brackets = codemode_core::program::PYTHON_MAX_BRACKETS + 1;
+        let mut defs = String::new();
+        for level in 0..=codemode_core::program::PYTHON_MAX_DEF_NESTING {
+            defs.push_str(&format!("{}def f{level}():\n", "    ".repeat(level)));
+        }
+        defs.push_str(&format!(
+            "{}return 1\n",
+            "    ".repeat(codemode_core::program::PYTHON_MAX_DEF_NESTING + 1)
+        ));
+        let programs = [
+            format!("x = {}1{}", "(".repeat(brackets), ")".repeat(brackets)),
+            format!(
+                "s = '((('\nx = {}{}",
+                "[".repeat(brackets),
+                "]".repeat(brackets)
+            ),
+            defs,
+        ];
+        for code in programs {
+            let (outcome, _) = run_py(&code);
+            let error = outcome.error.expect("refused");
+            let found = catalog.check_program(Language::Python, &code);
+            assert_eq!(found.len(), 1, "{found:?}");
+            assert_eq!(found[0].message, error.message);
+            assert_eq!(
+                error.location.map(|l| (l.line, l.column)),
+                Some((found[0].line, found[0].column))
+            );
+        }
+        let quoted = format!(
+            "x = '{}'  # {}\n",
+            "(".repeat(brackets),
+            "[".repeat(brackets)
+        );
+        assert!(run_py(&quoted).0.error.is_none());
+        assert_eq!(catalog.check_program(Language::Python, &quoted), []);
     }
 
     #[test]

@@ -67,9 +67,72 @@ pub fn universal_newlines(code: &str) -> (Cow<'_, str>, Vec<usize>) {
     (Cow::Owned(out), dropped)
 }
 
+/// Brackets nest at most this deep, outside strings and comments, in a
+/// program the Python runtime runs; it refuses a deeper one before its
+/// parser (which recurses on each) sees it.
+pub const PYTHON_MAX_BRACKETS: usize = 200;
+
+/// Where brackets first nest past `limit` in Python `code`, strings and
+/// comments skipped: the scan the runtime makes before it parses, and the
+/// check with it, so that both refuse the same programs at the same place.
+pub fn python_brackets_past(code: &str, limit: usize) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            quote @ (b'\'' | b'"') => {
+                let triple = bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if triple {
+                        if bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]) {
+                            i += 2;
+                            break;
+                        }
+                    } else if bytes[i] == quote || bytes[i] == b'\n' {
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(i);
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 /// Checks a Python program.
 pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding)> {
     let mut findings = Vec::new();
+    if let Some(at) = python_brackets_past(code, PYTHON_MAX_BRACKETS) {
+        findings.push((
+            Severity::Error,
+            Finding {
+                at,
+                code: DiagnosticCode::SyntaxError,
+                message: super::js::brackets_too_deep_message(PYTHON_MAX_BRACKETS),
+            },
+        ));
+        return findings;
+    }
     let parsed = match ruff_python_parser::parse_module(code) {
         Ok(parsed) => parsed,
         Err(error) => {

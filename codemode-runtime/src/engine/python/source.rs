@@ -30,7 +30,7 @@ use ruff_python_parser::ParseErrorType;
 use ruff_text_size::Ranged;
 
 /// Brackets may nest this deep (the parser recurses on each).
-const MAX_BRACKETS: usize = 200;
+use codemode_core::program::PYTHON_MAX_BRACKETS as MAX_BRACKETS;
 /// Expressions and statements may nest this deep, and function
 /// definitions this deep (the interpreter's compile time grows about
 /// threefold with each level, so 20 levels take minutes). The check
@@ -283,47 +283,10 @@ fn apply(code: &str, replaces: Vec<Replace>) -> Rewritten {
 /// Rejects bracket nesting the parser would recurse through, before it
 /// runs. Strings and comments are skipped.
 fn check_brackets(code: &str) -> Result<(), RunError> {
-    let bytes = code.as_bytes();
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            quote @ (b'\'' | b'"') => {
-                let triple = bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]);
-                i += if triple { 3 } else { 1 };
-                while i < bytes.len() {
-                    if bytes[i] == b'\\' {
-                        i += 2;
-                        continue;
-                    }
-                    if triple {
-                        if bytes.get(i..i + 3) == Some(&[quote, quote, quote][..]) {
-                            i += 2;
-                            break;
-                        }
-                    } else if bytes[i] == quote || bytes[i] == b'\n' {
-                        break;
-                    }
-                    i += 1;
-                }
-            }
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_BRACKETS {
-                    return Err(too_many_brackets(code, i));
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-        i += 1;
+    match codemode_core::program::python_brackets_past(code, MAX_BRACKETS) {
+        Some(at) => Err(too_many_brackets(code, at)),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn too_many_brackets(code: &str, offset: usize) -> RunError {
