@@ -770,19 +770,24 @@ pub fn nested_past(code: &str, limit: usize) -> Option<usize> {
         return None;
     }
     let mut depth = 0usize;
-    for (i, b) in code.bytes().enumerate() {
-        match b {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
-                    return Some(i);
-                }
-            }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
+    code.bytes()
+        .position(|byte| opens_past(byte, &mut depth, limit))
+}
+
+/// Counts one byte into `depth`, the brackets open: whether it opens one
+/// past `limit`.
+pub(crate) fn opens_past(byte: u8, depth: &mut usize, limit: usize) -> bool {
+    match byte {
+        b'(' | b'[' | b'{' => {
+            *depth += 1;
+            *depth > limit
         }
+        b')' | b']' | b'}' => {
+            *depth = depth.saturating_sub(1);
+            false
+        }
+        _ => false,
     }
-    None
 }
 
 fn to_diagnostic(code: &str, finding: Finding, severity: Severity) -> Diagnostic {

@@ -105,14 +105,11 @@ pub fn python_brackets_past(code: &str, limit: usize) -> Option<usize> {
                     i += 1;
                 }
             }
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > limit {
+            byte => {
+                if super::opens_past(byte, &mut depth, limit) {
                     return Some(i);
                 }
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
         }
         i += 1;
     }
