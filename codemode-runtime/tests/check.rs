@@ -53,10 +53,16 @@ fn the_check_and_the_run_refuse_the_same_brackets() {
         "[".repeat(deep),
         "]".repeat(deep)
     );
-    let (outcome, _) = run_with(CheckPolicy::Off, Language::JavaScript, &code);
+    refused_alike(Language::JavaScript, &code);
+}
+
+/// Asserts that the run refuses `code`, and that the check finds exactly
+/// one thing in it, with the run's words at the run's place.
+fn refused_alike(language: Language, code: &str) {
+    let (outcome, _) = run_with(CheckPolicy::Off, language, code);
     let error = outcome.error.expect("refused");
     let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
-    let found = catalog.check_program(Language::JavaScript, &code);
+    let found = catalog.check_program(language, code);
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].message, error.message);
     assert_eq!(
@@ -238,15 +244,7 @@ mod python {
             defs,
         ];
         for code in programs {
-            let (outcome, _) = run_py(&code);
-            let error = outcome.error.expect("refused");
-            let found = catalog.check_program(Language::Python, &code);
-            assert_eq!(found.len(), 1, "{found:?}");
-            assert_eq!(found[0].message, error.message);
-            assert_eq!(
-                error.location.map(|l| (l.line, l.column)),
-                Some((found[0].line, found[0].column))
-            );
+            refused_alike(Language::Python, &code);
         }
         let quoted = format!(
             "x = '{}'  # {}\n",
