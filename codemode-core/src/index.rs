@@ -65,6 +65,12 @@ const MAX_NAME_SHOWN: usize = 200;
 /// close matches for) that are read.
 pub const MAX_QUERY_BYTES: usize = 1024;
 
+/// Most bytes of a tool's name, of its description and of each of its
+/// parameters' names that search reads (the rest is not searched). A real
+/// server's longest description is under 3,000 characters; a hostile one
+/// of megabytes would make the first search of its catalog slow.
+const MAX_SEARCHED_BYTES: usize = 16 << 10;
+
 /// A conservative estimate of how many tokens `text` takes in the common
 /// byte-pair tokenizers (o200k, cl100k): a run of letters counts one token
 /// per six, a run of digits one per three, a run of punctuation one per
@@ -684,15 +690,15 @@ impl SearchIndex {
         let mut ids: Vec<u32> = Vec::new();
         let mut ends = Vec::with_capacity(tools.len());
         for tool in tools {
-            for_each_word(&tool.name, Read::Tool, |word| ids.push(number(word)));
+            let mut read = |ids: &mut Vec<u32>, text: &str| {
+                let text = prefix(text, MAX_SEARCHED_BYTES);
+                for_each_word(text, Read::Tool, |word| ids.push(number(word)));
+            };
+            read(&mut ids, &tool.name);
             let name_end = ids.len();
-            for_each_word(
-                tool.description.as_deref().unwrap_or(""),
-                Read::Tool,
-                |word| ids.push(number(word)),
-            );
+            read(&mut ids, tool.description.as_deref().unwrap_or(""));
             for name in parameter_names(&tool.input, defs) {
-                for_each_word(name, Read::Tool, |word| ids.push(number(word)));
+                read(&mut ids, name);
             }
             ends.push((name_end, ids.len()));
         }
@@ -1451,6 +1457,17 @@ mod tests {
                 catalog.search(&query, MAX_MATCHES).into_iter().map(|m| m.name).collect();
             proptest::prop_assert_eq!(got, want);
         }
+    }
+
+    /// Only the first [`MAX_SEARCHED_BYTES`] of a tool's text are read,
+    /// so a description of megabytes costs what one of 16 KiB does.
+    #[test]
+    fn search_reads_the_start_of_each_text() {
+        let filler = "word ".repeat(MAX_SEARCHED_BYTES / 5);
+        let c = Catalog::new([ToolDef::new("t", json!({"type": "object"}))
+            .with_description(format!("early {filler} late"))]);
+        assert_eq!(c.search("early", 5).len(), 1);
+        assert!(c.search("late", 5).is_empty());
     }
 
     /// Accents, compatibility forms and scripts without spaces.
