@@ -227,8 +227,15 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
     where
         T: Sized,
     {
+        // Either way the catalog's cache starts empty: the `run_code` tool
+        // kept with it depends on the language, the budget and the count,
+        // which `change` may set.
         let mut shared = match Arc::try_unwrap(self.shared) {
-            Ok(shared) => shared,
+            Ok(shared) => Shared {
+                said_past_budget: AtomicBool::new(false),
+                catalog: CatalogCache::default(),
+                ..shared
+            },
             Err(shared) => Shared {
                 language: shared.language,
                 budget: shared.budget,
@@ -247,10 +254,6 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             },
         };
         change(&mut shared);
-        // The `run_code` tool kept with the catalog depends on the
-        // language, the budget and the count: made again for the new ones.
-        shared.catalog = CatalogCache::default();
-        shared.said_past_budget = AtomicBool::new(false);
         CodeModeServer {
             shared: Arc::new(shared),
         }
