@@ -32,12 +32,6 @@ pub const WRAPPER_END: &str = "\n})()";
 /// it, and the check reports it the same way.
 pub const JS_MAX_NESTING: usize = 400;
 
-/// What the runtimes and the check say of a place where brackets nest
-/// past `limit` ([`JS_MAX_NESTING`] in JavaScript).
-pub fn brackets_too_deep_message(limit: usize) -> String {
-    format!("brackets nest more than {limit} levels deep here; flatten the expression")
-}
-
 /// Expressions may nest this deep in the walk; deeper ones are not judged.
 const MAX_DEPTH: usize = 1_000;
 

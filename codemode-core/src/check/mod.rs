@@ -126,7 +126,7 @@ impl Catalog {
                 Finding {
                     at,
                     code: DiagnosticCode::SyntaxError,
-                    message: js::brackets_too_deep_message(js::JS_MAX_NESTING),
+                    message: brackets_too_deep_message(js::JS_MAX_NESTING),
                 },
                 Severity::Error,
             )];
@@ -772,6 +772,13 @@ pub fn nested_past(code: &str, limit: usize) -> Option<usize> {
     let mut depth = 0usize;
     code.bytes()
         .position(|byte| opens_past(byte, &mut depth, limit))
+}
+
+/// What the runtimes and the check say of a place where brackets nest past
+/// `limit` (`JS_MAX_NESTING` in JavaScript, `PYTHON_MAX_BRACKETS` in
+/// Python).
+pub fn brackets_too_deep_message(limit: usize) -> String {
+    format!("brackets nest more than {limit} levels deep here; flatten the expression")
 }
 
 /// Counts one byte into `depth`, the brackets open: whether it opens one

@@ -125,7 +125,7 @@ pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding
             Finding {
                 at,
                 code: DiagnosticCode::SyntaxError,
-                message: super::js::brackets_too_deep_message(PYTHON_MAX_BRACKETS),
+                message: super::brackets_too_deep_message(PYTHON_MAX_BRACKETS),
             },
         ));
         return findings;

@@ -29,8 +29,6 @@ use ruff_python_ast::{Expr, ExprContext, Stmt};
 use ruff_python_parser::ParseErrorType;
 use ruff_text_size::Ranged;
 
-/// Brackets may nest this deep (the parser recurses on each).
-use codemode_core::program::PYTHON_MAX_BRACKETS as MAX_BRACKETS;
 /// Expressions and statements may nest this deep, and function
 /// definitions this deep (the interpreter's compile time grows about
 /// threefold with each level, so 20 levels take minutes). The check
@@ -281,20 +279,17 @@ fn apply(code: &str, replaces: Vec<Replace>) -> Rewritten {
 }
 
 /// Rejects bracket nesting the parser would recurse through, before it
-/// runs. Strings and comments are skipped.
+/// runs (the check scans the same way). Strings and comments are skipped.
 fn check_brackets(code: &str) -> Result<(), RunError> {
-    match codemode_core::program::python_brackets_past(code, MAX_BRACKETS) {
-        Some(at) => Err(too_many_brackets(code, at)),
+    let limit = codemode_core::program::PYTHON_MAX_BRACKETS;
+    match codemode_core::program::python_brackets_past(code, limit) {
+        Some(at) => Err(RunError::new(
+            RunErrorKind::SyntaxError,
+            codemode_core::program::brackets_too_deep_message(limit),
+        )
+        .at(Some(location_of(code, at)))),
         None => Ok(()),
     }
-}
-
-fn too_many_brackets(code: &str, offset: usize) -> RunError {
-    RunError::new(
-        RunErrorKind::SyntaxError,
-        codemode_core::program::brackets_too_deep_message(MAX_BRACKETS),
-    )
-    .at(Some(location_of(code, offset)))
 }
 
 fn too_deep(code: &str, offset: usize) -> RunError {
