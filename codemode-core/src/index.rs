@@ -683,7 +683,7 @@ impl SearchIndex {
             if let Some(id) = seen.get(word) {
                 return *id;
             }
-            let id = u32::try_from(seen.len()).unwrap_or(u32::MAX);
+            let id = as_u32(seen.len());
             seen.insert(word.into(), id);
             id
         };
@@ -706,19 +706,22 @@ impl SearchIndex {
         vocabulary.sort_unstable();
         let mut rank = vec![0; vocabulary.len()];
         for (at, (_, id)) in vocabulary.iter().enumerate() {
-            rank[*id as usize] = u32::try_from(at).unwrap_or(u32::MAX);
+            rank[*id as usize] = as_u32(at);
         }
         // Each tool's words renumbered, its description's sorted and once.
+        let renumbered = |id: &u32| rank[*id as usize];
         let mut out = Vec::with_capacity(ids.len());
         let mut out_ends = Vec::with_capacity(ends.len());
+        let mut text = Vec::new();
         let mut start = 0;
         for (name_end, end) in ends {
-            out.extend(ids[start..name_end].iter().map(|id| rank[*id as usize]));
+            out.extend(ids[start..name_end].iter().map(renumbered));
+            text.clear();
+            text.extend(ids[name_end..end].iter().map(renumbered));
+            text.sort_unstable();
+            text.dedup();
             let text_start = out.len();
-            out.extend(ids[name_end..end].iter().map(|id| rank[*id as usize]));
-            out[text_start..].sort_unstable();
-            let kept = dedup_in_place(&mut out[text_start..]);
-            out.truncate(text_start + kept);
+            out.extend_from_slice(&text);
             out_ends.push((as_u32(text_start), as_u32(out.len())));
             start = end;
         }
@@ -769,19 +772,6 @@ fn as_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// Moves the first of each run of equal numbers in sorted `ids` to the
-/// front, and says how many there are.
-fn dedup_in_place(ids: &mut [u32]) -> usize {
-    let mut kept = 0;
-    for at in 0..ids.len() {
-        if kept == 0 || ids[at] != ids[kept - 1] {
-            ids[kept] = ids[at];
-            kept += 1;
-        }
-    }
-    kept
-}
-
 /// Most types [`parameter_names`] looks into for one tool: the argument's
 /// own, and the named types and members of unions and intersections it
 /// leads to. Enough for any real server; a hostile schema's parameters
@@ -820,7 +810,7 @@ fn prefix(text: &str, bytes: usize) -> &str {
 /// its particles on the word before them): [`words`] reads such text as
 /// pairs of characters, since it cannot tell where a word ends.
 fn unspaced(c: char) -> bool {
-    matches!(c,
+    (matches!(c,
         '\u{0E00}'..='\u{0EFF}' // Thai, Lao
         | '\u{1000}'..='\u{109F}' // Myanmar
         | '\u{1780}'..='\u{17FF}' // Khmer
@@ -828,11 +818,15 @@ fn unspaced(c: char) -> bool {
         | '\u{31F0}'..='\u{31FF}' // Katakana extensions
         | '\u{3400}'..='\u{4DBF}' // CJK extension A
         | '\u{4E00}'..='\u{9FFF}' // CJK unified ideographs
-        | '\u{AC00}'..='\u{D7A3}' // Hangul syllables
         | '\u{F900}'..='\u{FAFF}' // CJK compatibility ideographs
         | '\u{20000}'..='\u{3FFFF}' // CJK extensions B and on
-    ) && c.is_alphanumeric()
+    ) || HANGUL_SYLLABLES.contains(&c))
+        && c.is_alphanumeric()
 }
+
+/// The Hangul syllables, which [`for_each_word`] keeps whole: its letters
+/// apart are no word.
+const HANGUL_SYLLABLES: std::ops::RangeInclusive<char> = '\u{AC00}'..='\u{D7A3}';
 
 /// The words of a query as [`Catalog::search`] compares them (see
 /// [`for_each_word`]).
@@ -874,9 +868,8 @@ fn for_each_word(text: &str, read: Read, each: impl FnMut(&str)) {
         unit: String::new(),
     };
     for c in text.chars() {
-        // ASCII needs no decomposing, and a Hangul syllable stays whole:
-        // its letters apart are no word.
-        if c.is_ascii() || ('\u{AC00}'..='\u{D7A3}').contains(&c) {
+        // ASCII needs no decomposing, and a Hangul syllable stays whole.
+        if c.is_ascii() || HANGUL_SYLLABLES.contains(&c) {
             split.push(c);
         } else {
             unicode_normalization::char::decompose_compatible(c, |c| split.push(c));
