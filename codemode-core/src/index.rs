@@ -673,6 +673,18 @@ pub(crate) struct SearchIndex {
 pub(crate) struct QueryWord {
     id: Option<u32>,
     starting: std::ops::Range<u32>,
+    /// The words of `starting` whose next character is a mark that the
+    /// words keep (a vowel sign, a voicing mark), sorted: the query ends
+    /// inside one of their letters (`ハ` in `ハ\u{3099}ス`, which is
+    /// `バス`), so it is not their start.
+    mid_letter: Vec<u32>,
+}
+
+impl QueryWord {
+    /// Whether the word numbered `id` starts with this one.
+    fn starts(&self, id: u32) -> bool {
+        self.starting.contains(&id) && self.mid_letter.binary_search(&id).is_err()
+    }
 }
 
 impl SearchIndex {
@@ -737,9 +749,17 @@ impl SearchIndex {
         let first = self.vocabulary.partition_point(|w| &**w < word);
         let starting = self.vocabulary[first..].partition_point(|w| w.starts_with(word));
         let id = (self.vocabulary.get(first).is_some_and(|w| &**w == word)).then(|| as_u32(first));
+        let mid_letter = (first..first + starting)
+            .filter(|&at| {
+                let next = self.vocabulary[at][word.len()..].chars().next();
+                next.is_some_and(unicode_normalization::char::is_combining_mark)
+            })
+            .map(as_u32)
+            .collect();
         QueryWord {
             id,
             starting: as_u32(first)..as_u32(first + starting),
+            mid_letter,
         }
     }
 
@@ -756,7 +776,7 @@ impl SearchIndex {
         let text = &self.ids[text_start as usize..end as usize];
         if word.id.is_some_and(|id| name.contains(&id)) {
             3
-        } else if name.iter().any(|id| word.starting.contains(id)) {
+        } else if name.iter().any(|&id| word.starts(id)) {
             2
         } else if word.id.is_some_and(|id| text.binary_search(&id).is_ok()) {
             1
@@ -1509,6 +1529,22 @@ mod tests {
         assert_eq!(kana.search("バス", 5).len(), 1);
         assert!(kana.search("パス", 5).is_empty());
         assert!(kana.search("ハス", 5).is_empty());
+        // A name starts with a query only where a letter ends: `ハ` is no
+        // start of `バス`, nor `क` of `काम`, but `バ` is.
+        let named = Catalog::new(
+            ["バス", "काम", "ハム"].map(|name| ToolDef::new(name, json!({"type": "object"}))),
+        );
+        let names = |query: &str| -> Vec<String> {
+            named
+                .search(query, 10)
+                .into_iter()
+                .map(|m| m.name)
+                .collect()
+        };
+        assert_eq!(names("ハ"), ["ハム"]);
+        assert_eq!(names("バ"), ["バス"]);
+        assert!(names("क").is_empty());
+        assert_eq!(names("का"), ["काम"]);
     }
 
     #[test]
