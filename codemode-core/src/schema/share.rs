@@ -234,6 +234,14 @@ enum Rehash {
     Descriptions,
 }
 
+/// Hashes `tool`'s input and output after those `hashes` holds, and
+/// gives where each starts.
+fn hash_tool(hashes: &mut TreeHashes, tool: &LoweredTool) -> (usize, Option<usize>) {
+    let input = hashes.append(&tool.input);
+    let output = tool.output.as_ref().map(|ty| hashes.append(ty));
+    (input, output)
+}
+
 /// One part of [`ToolHashes`]: the hashes of its tools' trees, and where
 /// each tool's input and output start among them.
 type Part = (TreeHashes, Vec<(usize, Option<usize>)>);
@@ -252,39 +260,70 @@ fn each_tool_type(
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
 ) -> ToolHashes {
     let run = |first: usize, tools: &mut [LoweredTool], part: Option<Part>| -> Option<Part> {
-        let (mut hashes, mut roots) = match part {
-            Some((hashes, roots)) => {
-                for (i, (tool, &(input, output))) in tools.iter_mut().zip(&roots).enumerate() {
-                    f(first + i, &mut tool.input, Some((&hashes, input)));
-                    if let (Some(ty), Some(at)) = (&mut tool.output, output) {
-                        f(first + i, ty, Some((&hashes, at)));
-                    }
-                }
-                (hashes, roots)
-            }
-            None => {
-                for (i, tool) in tools.iter_mut().enumerate() {
-                    f(first + i, &mut tool.input, None);
-                    if let Some(ty) = &mut tool.output {
-                        f(first + i, ty, None);
-                    }
-                }
-                (TreeHashes::default(), Vec::new())
-            }
+        let fresh = || match rehash {
+            Rehash::Descriptions => TreeHashes::for_descriptions(),
+            Rehash::No | Rehash::Types => TreeHashes::default(),
         };
-        match rehash {
-            Rehash::No => return Some((hashes, roots)),
-            Rehash::Types => hashes.clear(),
-            Rehash::Descriptions => hashes.clear_for_descriptions(),
+        let Some((old, mut roots)) = part else {
+            // Each tool hashed right after it changed, while its types are
+            // still in the cache.
+            let mut hashes = fresh();
+            let mut roots = Vec::with_capacity(tools.len());
+            for (i, tool) in tools.iter_mut().enumerate() {
+                f(first + i, &mut tool.input, None);
+                if let Some(ty) = &mut tool.output {
+                    f(first + i, ty, None);
+                }
+                if !matches!(rehash, Rehash::No) {
+                    roots.push(hash_tool(&mut hashes, tool));
+                }
+            }
+            return (!matches!(rehash, Rehash::No)).then_some((hashes, roots));
+        };
+        if matches!(rehash, Rehash::No) {
+            for (i, (tool, &(input, output))) in tools.iter_mut().zip(&roots).enumerate() {
+                f(first + i, &mut tool.input, Some((&old, input)));
+                if let (Some(ty), Some(at)) = (&mut tool.output, output) {
+                    f(first + i, ty, Some((&old, at)));
+                }
+            }
+            return Some((old, roots));
         }
-        roots.clear();
-        roots.reserve(tools.len());
-        for tool in tools.iter() {
-            let input = hashes.append(&tool.input);
-            let output = tool.output.as_ref().map(|ty| hashes.append(ty));
-            roots.push((input, output));
+        // Each tool is changed, then hashed again at once, in the room its
+        // old hashes took: `f` only puts names in place of types, so a
+        // tool's new hashes are never more than its old ones, and those of
+        // the tools after it are still there to read.
+        let mut old = old;
+        let mut one = fresh();
+        let mut new: Option<TreeHashes> = None;
+        let mut written = 0;
+        for i in 0..tools.len() {
+            let (input, output) = roots[i];
+            let tool = &mut tools[i];
+            f(first + i, &mut tool.input, Some((&old, input)));
+            if let (Some(ty), Some(at)) = (&mut tool.output, output) {
+                f(first + i, ty, Some((&old, at)));
+            }
+            one.clear_keeping_kind();
+            let (input, output) = hash_tool(&mut one, tool);
+            let old_end = roots.get(i + 1).map_or(old.len(), |&(next, _)| next);
+            match &mut new {
+                None if old.write_at(written, old_end, &one) => {}
+                // Never so far; should a change ever add types, the rest
+                // is hashed apart from the old hashes it still reads.
+                None => new = Some(old.first_of(written, &one).with(&one)),
+                Some(new) => new.append_all(&one),
+            }
+            roots[i] = (written + input, output.map(|at| written + at));
+            written += one.len();
         }
-        Some((hashes, roots))
+        Some(match new {
+            Some(new) => (new, roots),
+            None => {
+                old.truncate_like(written, &one);
+                (old, roots)
+            }
+        })
     };
     debug_assert!(
         before.parts.is_empty()
@@ -885,6 +924,93 @@ mod tests {
         one.props[0].doc.text = Some("Labels.".into());
         alone.of(&Ty::Object(changed));
         assert_ne!(alone.hash(0), whole.hash(0));
+    }
+
+    /// Whether every tool's types sit in `hashed` as hashing each alone
+    /// places them.
+    fn hashed_as_alone(tools: &[super::LoweredTool], hashed: &super::ToolHashes) -> bool {
+        let mut alone = super::TreeHashes::default();
+        let mut same = |hashes: &super::TreeHashes, at: usize, ty: &Ty| {
+            alone.of(ty);
+            (0..alone.len()).all(|i| {
+                hashes.hash(at + i) == alone.hash(i) && hashes.size(at + i) == alone.size(i)
+            })
+        };
+        let roots: Vec<_> = hashed.roots().collect();
+        roots.len() == tools.len()
+            && tools
+                .iter()
+                .zip(roots)
+                .all(|(tool, (hashes, input, output))| {
+                    same(hashes, input, &tool.input)
+                        && match (&tool.output, output) {
+                            (Some(ty), Some(at)) => same(hashes, at, ty),
+                            (None, None) => true,
+                            _ => false,
+                        }
+                })
+    }
+
+    /// Types changed and hashed again in the room their old hashes took,
+    /// whether the change makes them smaller (as sharing does) or, which
+    /// sharing never does, larger.
+    #[test]
+    fn types_changed_are_hashed_again_as_if_alone() {
+        use super::{Rehash, ToolHashes, each_tool_type, visit_mut};
+        let pair = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+        let tools: Vec<ToolDef> = (0..6)
+            .map(|i| {
+                ToolDef::new(
+                    format!("t{i}"),
+                    json!({"type": "object", "properties": {
+                    "p": pair, "q": {"type": "array", "items": pair}, "s": {"type": "string"}}}),
+                )
+                .with_output_schema(json!({"type": "array", "items": {"type": "string"}}))
+            })
+            .collect();
+        let mut lowered = lower_borrowed(&tools).tools;
+        let hashed = each_tool_type(
+            &mut lowered,
+            ToolHashes::default(),
+            Rehash::Types,
+            &|_, _, _| {},
+        );
+        assert!(hashed_as_alone(&lowered, &hashed));
+        // Smaller: each object of two keys becomes a name, in every tool.
+        // Each change reads the old hashes of its type first, which must
+        // still be there, unharmed by the hashes written before them.
+        let unharmed = |ty: &Ty, old: Option<(&super::TreeHashes, usize)>| {
+            let (hashes, at) = old.expect("hashes given");
+            let mut alone = super::TreeHashes::default();
+            alone.of(ty);
+            assert_eq!(
+                (hashes.hash(at), hashes.size(at)),
+                (alone.hash(0), alone.size(0))
+            );
+        };
+        let smaller = |_: usize, ty: &mut Ty, old: Option<(&super::TreeHashes, usize)>| {
+            unharmed(ty, old);
+            visit_mut(ty, &mut |ty| {
+                if matches!(ty, Ty::Object(o) if o.props.len() == 2) {
+                    *ty = Ty::Named(0);
+                }
+            })
+        };
+        let hashed = each_tool_type(&mut lowered, hashed, Rehash::Types, &smaller);
+        assert!(hashed_as_alone(&lowered, &hashed));
+        // Larger, from the third tool on: each string an array of numbers.
+        let larger = |tool: usize, ty: &mut Ty, old: Option<(&super::TreeHashes, usize)>| {
+            unharmed(ty, old);
+            if tool >= 2 {
+                visit_mut(ty, &mut |ty| {
+                    if *ty == Ty::Str {
+                        *ty = Ty::Array(Box::new(Ty::Num));
+                    }
+                })
+            }
+        };
+        let hashed = each_tool_type(&mut lowered, hashed, Rehash::Types, &larger);
+        assert!(hashed_as_alone(&lowered, &hashed));
     }
 
     #[test]

@@ -40,17 +40,54 @@ impl TreeHashes {
         }
     }
 
-    /// Forgets every tree, keeping the room they took.
-    pub(super) fn clear(&mut self) {
+    /// Forgets every tree, keeping the room they took and the kind of
+    /// hashes the next ones get.
+    pub(super) fn clear_keeping_kind(&mut self) {
         self.nodes.clear();
-        self.descriptions = false;
     }
 
-    /// Forgets every tree, keeping the room they took, and makes the next
-    /// ones hashed for descriptions.
-    pub(super) fn clear_for_descriptions(&mut self) {
-        self.nodes.clear();
-        self.descriptions = true;
+    /// How many types the trees held hold in all.
+    pub(super) fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Writes the trees of `from` over those held from `at` on, and gives
+    /// whether they fit before `end` (nothing is written if not). A tree's
+    /// places are relative to its own start, so it reads the same there.
+    pub(super) fn write_at(&mut self, at: usize, end: usize, from: &TreeHashes) -> bool {
+        let room = at.checked_add(from.nodes.len()).filter(|&stop| stop <= end);
+        match room.and_then(|stop| self.nodes.get_mut(at..stop)) {
+            Some(room) => {
+                room.copy_from_slice(&from.nodes);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keeps the first `len` types' hashes, now of the kind `like`'s are.
+    pub(super) fn truncate_like(&mut self, len: usize, like: &TreeHashes) {
+        self.nodes.truncate(len);
+        self.descriptions = like.descriptions;
+    }
+
+    /// A copy of the first `len` types' hashes, of the kind `like`'s are.
+    pub(super) fn first_of(&self, len: usize, like: &TreeHashes) -> TreeHashes {
+        TreeHashes {
+            nodes: self.nodes[..len.min(self.nodes.len())].to_vec(),
+            descriptions: like.descriptions,
+        }
+    }
+
+    /// These hashes, then the trees of `from`.
+    pub(super) fn with(mut self, from: &TreeHashes) -> TreeHashes {
+        self.append_all(from);
+        self
+    }
+
+    /// Appends the trees of `from`.
+    pub(super) fn append_all(&mut self, from: &TreeHashes) {
+        self.nodes.extend_from_slice(&from.nodes);
     }
 
     /// Hashes the tree `ty`.
