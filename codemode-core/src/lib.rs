@@ -49,12 +49,15 @@ pub use diagnostic::{Diagnostic, DiagnosticCode, Severity};
 #[cfg(feature = "check")]
 #[doc(hidden)]
 pub mod program {
-    pub use crate::check::js::{JS_MAX_NESTING, WRAPPER_END, WRAPPER_START, is_module_item};
+    pub use crate::check::js::{
+        JS_MAX_DEPTH, JS_MAX_NESTING, WRAPPER_END, WRAPPER_START, is_module_item, js_depth_past,
+        wrapped_body,
+    };
     pub use crate::check::python::{
         PYTHON_MAX_BRACKETS, PYTHON_MAX_DEF_NESTING, PYTHON_MAX_NESTING,
-        functions_too_deep_message, python_brackets_past, too_deep_message, universal_newlines,
+        functions_too_deep_message, python_brackets_past, universal_newlines,
     };
-    pub use crate::check::{brackets_too_deep_message, line_column, nested_past};
+    pub use crate::check::{brackets_too_deep_message, line_column, nested_past, too_deep_message};
 }
 pub use error::{ErrorKind, ToolCallError};
 /// JSON text as MCP servers send it, shared with the MCP client (for sibling

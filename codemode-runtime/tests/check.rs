@@ -56,6 +56,63 @@ fn the_check_and_the_run_refuse_the_same_brackets() {
     refused_alike(Language::JavaScript, &code);
 }
 
+/// A program with its statements or expressions nested `n` times.
+type Nested = fn(usize) -> String;
+
+/// Statements and expressions nested without brackets: the deepest that
+/// the check lets through runs (the engine compiles it), and one level
+/// more is refused by the check and the run alike, at the same place.
+#[test]
+fn the_check_and_the_run_refuse_the_same_depth() {
+    let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+    let limit = codemode_core::program::JS_MAX_DEPTH;
+    let nested: [(Language, Nested); 8] = [
+        (Language::JavaScript, |n| {
+            format!("{}return 1;", "if (1) ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            format!("const f = {}1;\nreturn 2;", "() => ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            format!("return {}1;", "- ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            format!("return {}1;", "typeof ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            format!("return {}1;", "1 ? 1 : ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            format!("return {}1;", "await ".repeat(n))
+        }),
+        (Language::JavaScript, |n| {
+            let labels: String = (0..n).map(|i| format!("l{i}: ")).collect();
+            format!("{labels}return 1;")
+        }),
+        (Language::TypeScript, |n| {
+            format!("const x: number = {}1;\nreturn x;", "- ".repeat(n))
+        }),
+    ];
+    for (language, program) in nested {
+        // The most levels the check lets through: levels per step differ.
+        let accepted = |n: usize| catalog.check_program(language, &program(n)).is_empty();
+        let (mut low, mut high) = (1, limit + 1);
+        assert!(accepted(low) && !accepted(high), "{}", program(1));
+        while high - low > 1 {
+            let mid = (low + high) / 2;
+            if accepted(mid) { low = mid } else { high = mid }
+        }
+        let (outcome, _) = run_with(CheckPolicy::Off, language, &program(low));
+        assert!(
+            outcome.error.is_none(),
+            "{:?} for {}",
+            outcome.error,
+            &program(2)
+        );
+        refused_alike(language, &program(high));
+    }
+}
+
 /// Asserts that the run refuses `code`, and that the check finds exactly
 /// one thing in it, with the run's words at the run's place.
 fn refused_alike(language: Language, code: &str) {
@@ -242,6 +299,11 @@ mod python {
                 "]".repeat(brackets)
             ),
             defs,
+            // Past the parser's own bound, without a bracket: unary
+            // operators, `not`, conditional expressions.
+            format!("x = {}1", "-".repeat(250)),
+            format!("x = {}True", "not ".repeat(250)),
+            format!("x = {}1", "1 if 1 else ".repeat(250)),
         ];
         for code in programs {
             refused_alike(Language::Python, &code);

@@ -32,8 +32,61 @@ pub const WRAPPER_END: &str = "\n})()";
 /// it, and the check reports it the same way.
 pub const JS_MAX_NESTING: usize = 400;
 
-/// Expressions may nest this deep in the walk; deeper ones are not judged.
-const MAX_DEPTH: usize = 1_000;
+/// Statements and expressions nest at most this deep, counted from the
+/// program's own statements, in a program the JavaScript runtime runs. The
+/// engine's compiler recurses on each level and runs out of stack a few
+/// thousand levels down, without saying where; the runtime refuses a
+/// deeper program before the engine sees it, and the check reports it the
+/// same way ([`js_depth_past`]).
+pub const JS_MAX_DEPTH: usize = 1_000;
+
+/// Expressions may nest this deep in the walk; deeper ones are not judged
+/// (a program past [`JS_MAX_DEPTH`] is refused before the walk).
+const MAX_DEPTH: usize = JS_MAX_DEPTH;
+
+/// The offset of the first statement or expression in `body` (a
+/// program's own statements) that nests past [`JS_MAX_DEPTH`].
+pub fn js_depth_past(body: &[Statement<'_>]) -> Option<usize> {
+    let mut depth = Depth {
+        depth: 0,
+        past: None,
+    };
+    for stmt in body {
+        depth.visit_statement(stmt);
+    }
+    depth.past
+}
+
+/// The walk of [`js_depth_past`].
+struct Depth {
+    depth: usize,
+    past: Option<usize>,
+}
+
+impl Depth {
+    fn enter(&mut self, at: u32, inside: impl FnOnce(&mut Self)) {
+        if self.past.is_some() {
+            return;
+        }
+        if self.depth == JS_MAX_DEPTH {
+            self.past = Some(at as usize);
+            return;
+        }
+        self.depth += 1;
+        inside(self);
+        self.depth -= 1;
+    }
+}
+
+impl<'a> Visit<'a> for Depth {
+    fn visit_statement(&mut self, it: &Statement<'a>) {
+        self.enter(it.span().start, |depth| walk::walk_statement(depth, it));
+    }
+
+    fn visit_expression(&mut self, it: &Expression<'a>) {
+        self.enter(it.span().start, |depth| walk::walk_expression(depth, it));
+    }
+}
 
 /// Whether `code` holds U+2028 or U+2029 (bytes E2 80 A8 and E2 80 A9).
 fn has_separators(code: &str) -> bool {
@@ -167,6 +220,17 @@ fn check_parsed(
             }
         }
     };
+    if let Some(at) = js_depth_past(body) {
+        findings.push((
+            Severity::Error,
+            Finding {
+                at,
+                code: DiagnosticCode::SyntaxError,
+                message: super::too_deep_message(JS_MAX_DEPTH),
+            },
+        ));
+        return findings;
+    }
     for stmt in body {
         if is_module_item(stmt) {
             findings.push((
@@ -207,9 +271,13 @@ fn syntax_finding(source: &str, at: usize, error: &oxc_diagnostics::OxcDiagnosti
     }
 }
 
-/// The statements of the wrapping function, when the parsed text is exactly
-/// that one function called (a program cannot close it and run outside).
-fn wrapped_body<'p, 'a>(program: &'p [Statement<'a>], len: usize) -> Option<&'p [Statement<'a>]> {
+/// The statements of the wrapping function, when the parsed text (of
+/// `len` bytes) is exactly that one function called: a program cannot
+/// close it and run outside.
+pub fn wrapped_body<'p, 'a>(
+    program: &'p [Statement<'a>],
+    len: usize,
+) -> Option<&'p [Statement<'a>]> {
     let [Statement::ExpressionStatement(stmt)] = program else {
         return None;
     };

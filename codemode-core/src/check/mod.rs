@@ -781,6 +781,15 @@ pub fn brackets_too_deep_message(limit: usize) -> String {
     format!("brackets nest more than {limit} levels deep here; flatten the expression")
 }
 
+/// What the runtimes and the check say of a place where statements and
+/// expressions nest past `limit` (`JS_MAX_DEPTH` in JavaScript,
+/// `PYTHON_MAX_NESTING` in Python).
+pub fn too_deep_message(limit: usize) -> String {
+    format!(
+        "the program nests more than {limit} levels deep here; split the deepest expression into steps with variables"
+    )
+}
+
 /// Counts one byte into `depth`, the brackets open: whether it opens one
 /// past `limit`.
 pub(crate) fn opens_past(byte: u8, depth: &mut usize, limit: usize) -> bool {

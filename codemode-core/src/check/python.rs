@@ -3,7 +3,7 @@
 
 use super::flow::{Flow, Flows};
 use super::value::{Entries, Entry, Numeral, Val};
-use super::{Context, Finding, Seen, Style, ToolCall, error};
+use super::{Context, Finding, Seen, Style, ToolCall, error, too_deep_message};
 use crate::diagnostic::{DiagnosticCode, Severity};
 use crate::sandbox::{python_absent, python_module_available};
 
@@ -15,14 +15,6 @@ pub const PYTHON_MAX_NESTING: usize = 200;
 /// Python runtime runs: its interpreter compiles each level several times
 /// over, so 20 levels take minutes.
 pub const PYTHON_MAX_DEF_NESTING: usize = 6;
-
-/// What the runtime and the check say of a place past
-/// [`PYTHON_MAX_NESTING`].
-pub fn too_deep_message() -> String {
-    format!(
-        "the program nests more than {PYTHON_MAX_NESTING} levels deep here; split the deepest expression into steps with variables"
-    )
-}
 
 /// What the runtime and the check say of a place past
 /// [`PYTHON_MAX_DEF_NESTING`].
@@ -133,12 +125,21 @@ pub(super) fn check(context: &Context<'_>, code: &str) -> Vec<(Severity, Finding
     let parsed = match ruff_python_parser::parse_module(code) {
         Ok(parsed) => parsed,
         Err(error) => {
+            // The parser's own bound on nesting (unary operators, `lambda`,
+            // conditional expressions): the runtime, which parses with the
+            // same parser, says it in the words of its own limit.
+            let message = match error.error {
+                ruff_python_parser::ParseErrorType::RecursionLimitExceeded => {
+                    too_deep_message(PYTHON_MAX_NESTING)
+                }
+                other => format!("SyntaxError: {other}"),
+            };
             findings.push((
                 Severity::Error,
                 Finding {
                     at: usize::from(error.location.start()),
                     code: DiagnosticCode::SyntaxError,
-                    message: format!("SyntaxError: {}", error.error),
+                    message,
                 },
             ));
             return findings;
@@ -330,7 +331,7 @@ impl<'a> Walk<'a> {
             return;
         }
         let message = if self.depth + 1 > PYTHON_MAX_NESTING {
-            too_deep_message()
+            too_deep_message(PYTHON_MAX_NESTING)
         } else if self.functions > PYTHON_MAX_DEF_NESTING {
             functions_too_deep_message()
         } else {

@@ -8,7 +8,7 @@
 
 use crate::outcome::{Location, RunError, RunErrorKind};
 use oxc_allocator::Allocator;
-use oxc_ast::ast::{BigIntLiteral, Expression, ImportExpression, Statement};
+use oxc_ast::ast::{BigIntLiteral, ImportExpression, Statement};
 use oxc_ast_visit::Visit;
 use oxc_codegen::{Codegen, CodegenOptions};
 use oxc_diagnostics::OxcDiagnostic;
@@ -109,6 +109,23 @@ pub(crate) fn check_size(code: &str, max_bytes: usize) -> Result<(), RunError> {
     Ok(())
 }
 
+/// Refuses a program whose statements and expressions nest past
+/// `JS_MAX_DEPTH`, where the engine's compiler would run out of stack
+/// without saying where; `place` locates an offset.
+fn too_deep(
+    body: &[Statement<'_>],
+    place: impl Fn(usize) -> Option<Location>,
+) -> Result<(), RunError> {
+    match codemode_core::program::js_depth_past(body) {
+        Some(offset) => Err(RunError::new(
+            RunErrorKind::StackOverflow,
+            codemode_core::program::too_deep_message(codemode_core::program::JS_MAX_DEPTH),
+        )
+        .at(place(offset))),
+        None => Ok(()),
+    }
+}
+
 /// Refuses a program longer than `max_bytes`, before any parser sees it.
 pub(crate) fn check_length(code: &str, max_bytes: usize) -> Result<(), RunError> {
     if code.len() > max_bytes {
@@ -165,41 +182,23 @@ fn wrap(
     if parsed.panicked {
         return Err(syntax("the program could not be parsed", None));
     }
-    let whole = match parsed.program.body.as_slice() {
-        [Statement::ExpressionStatement(stmt)] => match &stmt.expression {
-            Expression::CallExpression(call) => match &call.callee {
-                Expression::ParenthesizedExpression(paren) => match &paren.expression {
-                    Expression::ArrowFunctionExpression(arrow) => {
-                        let statements = match &arrow.body {
-                            oxc_ast::ast::ArrowFunctionBody::FunctionBody(body) => {
-                                body.statements.as_slice()
-                            }
-                            _ => &[],
-                        };
-                        if let Some(stmt) = statements.iter().find(|s| is_module_item(s)) {
-                            let offset = stmt.span().start as usize;
-                            return Err(syntax(
-                                explain_syntax(&OxcDiagnostic::error(""), &source, offset),
-                                place(offset),
-                            ));
-                        }
-                        arrow.r#async
-                            && arrow.span.start == 1
-                            && arrow.span.end as usize == source.len() - 3
-                            && call.arguments.is_empty()
-                    }
-                    _ => false,
-                },
-                _ => false,
-            },
-            _ => false,
-        },
-        _ => false,
-    };
-    if !whole {
+    let Some(statements) = codemode_core::program::wrapped_body(&parsed.program.body, source.len())
+    else {
         return Err(syntax(
             "the program closes the function it runs in: it has a `}` or `)` without its opening pair; check its brackets",
             None,
+        ));
+    };
+    // A TypeScript program's nesting was counted in its own text, before
+    // it was compiled to this.
+    if map.is_none() {
+        too_deep(statements, place)?;
+    }
+    if let Some(stmt) = statements.iter().find(|s| is_module_item(s)) {
+        let offset = stmt.span().start as usize;
+        return Err(syntax(
+            explain_syntax(&OxcDiagnostic::error(""), &source, offset),
+            place(offset),
         ));
     }
     let mut refused = Refused::default();
@@ -307,6 +306,7 @@ pub(crate) fn typescript(code: &str) -> Result<Prepared, RunError> {
         return Err(syntax("the program could not be parsed", None));
     }
     let mut program = parsed.program;
+    too_deep(&program.body, |offset| Some(location_of(code, offset)))?;
     for stmt in &program.body {
         if is_module_item(stmt) {
             let offset = stmt.span().start as usize;

@@ -295,7 +295,7 @@ fn check_brackets(code: &str) -> Result<(), RunError> {
 fn too_deep(code: &str, offset: usize) -> RunError {
     RunError::new(
         RunErrorKind::StackOverflow,
-        codemode_core::program::too_deep_message(),
+        codemode_core::program::too_deep_message(codemode_core::program::PYTHON_MAX_NESTING),
     )
     .at(Some(location_of(code, offset)))
 }
