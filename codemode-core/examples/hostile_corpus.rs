@@ -56,7 +56,46 @@ fn main() -> std::process::ExitCode {
         eprintln!("error: {path}: {e}");
         return std::process::ExitCode::FAILURE;
     }
+    // Not random: `$ref`s that only name other `$ref`s, 40 and 3,000 links
+    // long (mypy gives up on 20 such links, pyright and tsc overflow their
+    // stacks on a few thousand, unless the SDK shortens them).
+    let path = format!("{dir}/ref-chains.json");
+    let text = serde_json::to_string(&ref_chains(&[40, 3_000])).unwrap_or_default();
+    if let Err(e) = std::fs::write(&path, text) {
+        eprintln!("error: {path}: {e}");
+        return std::process::ExitCode::FAILURE;
+    }
     std::process::ExitCode::SUCCESS
+}
+
+/// One tool per length: its argument `x` a chain of that many `$ref`s,
+/// each only the name of the next, ending in a string; every other link
+/// described.
+fn ref_chains(lengths: &[usize]) -> serde_json::Value {
+    let tools: Vec<serde_json::Value> = lengths
+        .iter()
+        .map(|&n| {
+            let mut defs = serde_json::Map::new();
+            for i in 0..n {
+                let mut link = serde_json::json!({"$ref": format!("#/$defs/D{}", i + 1)});
+                if i % 2 == 1 {
+                    link["description"] = format!("Link {i}.").into();
+                }
+                defs.insert(format!("D{i}"), link);
+            }
+            defs.insert(format!("D{n}"), serde_json::json!({"type": "string"}));
+            serde_json::json!({
+                "name": format!("chain_{n}"),
+                "inputSchema": {
+                    "type": "object",
+                    "$defs": defs,
+                    "properties": {"x": {"$ref": "#/$defs/D0"}, "y": {"$ref": "#/$defs/D1"}},
+                    "required": ["x"]
+                }
+            })
+        })
+        .collect();
+    serde_json::json!({ "tools": tools })
 }
 
 /// `tools` tools, each taking one object of `keys` string keys, no two

@@ -28,7 +28,7 @@ mod cycles;
 mod implied;
 mod intersections;
 
-use cycles::break_alias_cycles;
+use cycles::{break_alias_cycles, shorten_alias_chains};
 use implied::{
     IMPLIED_PER_NODE, Implied, ImpliedMemo, NEST, OTHER_KINDS_DEPTH, Own, REF_HOPS,
     described_kinds, either, implied_kind, members_mention_other_kinds, with_every_other_kind,
@@ -191,6 +191,7 @@ impl Unshared {
         // length, whose members it defers differently (see `cycles`).
         let before = lowered.degradations.len();
         break_alias_cycles(&mut lowered.defs, &mut lowered.degradations);
+        shorten_alias_chains(&mut lowered.defs);
         if lowered.degradations.len() > before {
             lowered.degradations.sort();
             lowered.degradations.dedup();
@@ -463,6 +464,7 @@ fn finish(part: Part) -> Lowered {
     // Last before sharing (which runs it again): the steps above can take
     // away the member that let TypeScript defer a tuple.
     break_alias_cycles(&mut defs, &mut degradations);
+    shorten_alias_chains(&mut defs);
     degradations.sort();
     degradations.dedup();
     Lowered {
@@ -1712,6 +1714,36 @@ mod tests {
                 .any(|end| text.contains(&format!(" {key}?: {ty}{end}")));
             assert!(declared, "{key}: {text}");
         }
+    }
+
+    /// A definition that only names another names the end of the chain,
+    /// and a loop of names stays cut as before.
+    #[test]
+    fn chains_of_names_are_shortened_to_their_end() {
+        let (ty, defs, degradations) = lower_schema(&json!({
+            "$defs": {
+                "A": {"$ref": "#/$defs/B", "description": "An a."},
+                "B": {"$ref": "#/$defs/C"},
+                "C": {"$ref": "#/$defs/D"},
+                "D": {"type": "string"},
+                "E": {"$ref": "#/$defs/F"},
+                "F": {"$ref": "#/$defs/E"}
+            },
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/A"}, "e": {"$ref": "#/$defs/E"}}
+        }));
+        let id = |base: &str| defs.iter().position(|d| d.base == base).unwrap();
+        for base in ["A", "B", "C"] {
+            assert_eq!(defs[id(base)].ty, Ty::Named(id("D")), "{base}");
+        }
+        assert_eq!(defs[id("A")].doc.text.as_deref(), Some("An a."));
+        let Ty::Object(obj) = ty else { panic!() };
+        assert_eq!(obj.props[0].ty, Ty::Named(id("A")));
+        // E and F name each other: the loop is cut, and shortening the
+        // rest does not spin.
+        assert_eq!(degradations.len(), 1, "{degradations:?}");
+        let unknown = [&defs[id("E")].ty, &defs[id("F")].ty];
+        assert!(unknown.contains(&&Ty::Unknown), "{unknown:?}");
     }
 
     /// Input schemas whose definitions meet every case a join must get

@@ -55,6 +55,30 @@ pub(super) fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degrad
     }
 }
 
+/// Points every definition that is only another's name at the end of its
+/// chain: `D0 = D1`, `D1 = D2`, `D2 = string` become `D0 = D2` and
+/// `D1 = D2`. The types are the same, but a checker resolves such a chain
+/// one link at a time (mypy gives up after 20 links written before their
+/// targets, tsc and pyright overflow their stacks on a few thousand).
+/// Run after [`break_alias_cycles`], so no chain of names is a loop; the
+/// walk is bounded all the same.
+pub(super) fn shorten_alias_chains(defs: &mut [Def]) {
+    for start in 0..defs.len() {
+        let Ty::Named(mut end) = defs[start].ty else {
+            continue;
+        };
+        let mut steps = 0;
+        while let Some(Ty::Named(next)) = defs.get(end).map(|def| &def.ty) {
+            if *next == start || steps == defs.len() {
+                break;
+            }
+            end = *next;
+            steps += 1;
+        }
+        defs[start].ty = Ty::Named(end);
+    }
+}
+
 /// The definitions a definition's alias needs resolved before it is, in
 /// reverse order (the search pops from the end).
 fn eager_refs(ty: &mut Ty) -> Vec<usize> {
