@@ -567,7 +567,22 @@ fn finish<'js>(
             }));
         }
     };
-    let cost = match check_json(&json) {
+    // Text cut inside an emoji has a lone surrogate, which `JSON.stringify`
+    // writes as an escape and Rust strings cannot hold: it becomes U+FFFD,
+    // as in `console.log`, Python's results and servers' answers.
+    let (json, checked) = match check_json(&json) {
+        Err(problem) if problem == LONE_SURROGATE => {
+            match codemode_core::wire::mend_line(json.as_bytes()) {
+                Some(mended) => {
+                    let checked = check_json(&mended);
+                    (mended, checked)
+                }
+                None => (json, Err(problem)),
+            }
+        }
+        checked => (json, checked),
+    };
+    let cost = match checked {
         Ok(cost) => cost,
         Err(problem) => {
             return failed(RunError::new(
@@ -603,6 +618,9 @@ fn finish<'js>(
     }
 }
 
+/// What [`check_json`] says of an escaped lone surrogate.
+const LONE_SURROGATE: &str = "a string with a lone surrogate";
+
 /// Checks JSON text the engine produced for what the host cannot take:
 /// nesting deeper than [`MAX_DEPTH`] and lone surrogates (which
 /// `JSON.stringify` writes as escapes). Linear, without recursion. On
@@ -631,13 +649,13 @@ pub(crate) fn check_json(text: &str) -> Result<usize, String> {
                                 .then(|| hex(i + 8))
                                 .flatten();
                             if !low.is_some_and(|l| (0xDC00..0xE000).contains(&l)) {
-                                return Err("a string with a lone surrogate".to_owned());
+                                return Err(LONE_SURROGATE.to_owned());
                             }
                             i += 12;
                             continue;
                         }
                         if (0xDC00..0xE000).contains(&unit) {
-                            return Err("a string with a lone surrogate".to_owned());
+                            return Err(LONE_SURROGATE.to_owned());
                         }
                         i += 6;
                         continue;
