@@ -270,6 +270,39 @@ fn an_uncaught_error_is_thrown() {
     let at = error.location.expect("the call's place");
     assert_eq!((at.line, at.column), (2, 15), "{error:?}");
     assert_eq!(kind(&run("throw 'a string';")), Some(RunErrorKind::Thrown));
+    // What is not an Error is shown as the value it is, whatever keys it
+    // has; an Error's subclass stays an Error.
+    for (code, message) in [
+        (
+            "throw {status: 404, message: 'not found'};",
+            r#"the program threw {"status":404,"message":"not found"}, which is not an Error"#,
+        ),
+        (
+            "throw [1, 2];",
+            "the program threw [1,2], which is not an Error",
+        ),
+        (
+            "await Promise.reject({code: 1});",
+            r#"the program threw {"code":1}, which is not an Error"#,
+        ),
+        ("throw 42;", "the program threw 42, which is not an Error"),
+        (
+            "class Late extends Error { constructor() { super('late'); this.name = 'Late'; } }\nthrow new Late();",
+            "Late: late",
+        ),
+    ] {
+        let out = run(code);
+        assert_eq!(kind(&out), Some(RunErrorKind::Thrown), "{code}");
+        assert_eq!(out.error.unwrap().message, message, "{code}");
+    }
+    let long = run("throw {text: 'x'.repeat(100000)};")
+        .error
+        .unwrap()
+        .message;
+    assert!(
+        long.len() < 10_000 && long.contains("bytes of its JSON"),
+        "{long}"
+    );
 }
 
 #[test]

@@ -729,7 +729,10 @@ fn describe<'js>(
     exception: &Value<'js>,
     prepared: &prepare::Prepared,
 ) -> (String, Option<crate::outcome::Location>) {
-    let Some(object) = exception.as_object() else {
+    // Anything but an Error (a string, a number, a plain object or an
+    // array) is shown as the value it is: its `name` and `message`, if
+    // any, are the program's own data.
+    let Some(object) = exception.as_object().filter(|_| exception.is_error()) else {
         // A thrown string is read as it is: quoting it in the engine would
         // take the program's heap, which a long one may not have left.
         if let Some(Ok(text)) = exception.as_string().map(rquickjs::String::to_string) {
@@ -751,6 +754,18 @@ fn describe<'js>(
             .ok()
             .flatten()
             .and_then(|s| s.to_string().ok())
+            .map(|json| {
+                let kept = prefix(&json, crate::outcome::MAX_ERROR_MESSAGE_BYTES / 4);
+                if kept.len() < json.len() {
+                    format!(
+                        "{kept}… (the first {} of {} bytes of its JSON)",
+                        kept.len(),
+                        json.len()
+                    )
+                } else {
+                    json
+                }
+            })
             .unwrap_or_else(|| format!("a value of type {}", exception.type_name()));
         return (
             format!("the program threw {shown}, which is not an Error"),
