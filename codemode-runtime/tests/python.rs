@@ -256,6 +256,29 @@ fn errors_point_at_the_line_and_column_as_written() {
     }
 }
 
+/// Past the bounds of the interpreter's bytecode (a jump's offset, the
+/// stack one function needs), the program is told what to split, in no
+/// words of the compiler's own.
+#[test]
+fn a_program_too_large_to_compile_is_told_to_split() {
+    let isolation = Isolation::InProcess;
+    for code in [
+        format!("x = 1\nx{}", " < x".repeat(40_000)),
+        format!("x = 1\ny = ({})", "x, ".repeat(70_000)),
+    ] {
+        let error = run(&isolation, Limits::default(), &code).error.unwrap();
+        assert_eq!(error.kind, K::SyntaxError, "{error:?}");
+        assert!(
+            error.message.contains("split it into several statements"),
+            "{error:?}"
+        );
+        assert!(
+            !error.message.contains("u16") && !error.message.contains("i16"),
+            "{error:?}"
+        );
+    }
+}
+
 #[test]
 fn tool_calls_are_recorded_and_bad_arguments_are_refused_in_the_program() {
     for mode in modes() {

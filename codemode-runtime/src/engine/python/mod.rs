@@ -772,6 +772,13 @@ impl Engine {
                     "the sandbox's Python does not support {what}; write it with plain functions, dicts and lists"
                 )
             }
+            // The bytecode's own bounds (a jump's offset, the stack a
+            // function needs, its length), which name no part of the program.
+            _ if message.starts_with("function too large")
+                || message.starts_with("function bytecode too large") =>
+            {
+                "the program is too large for the sandbox's Python to compile: one expression, literal or function is too long; split it into several statements, and build long lists in a loop".to_owned()
+            }
             _ => exception.summary(),
         };
         RunError::new(RunErrorKind::SyntaxError, text).at(location)
