@@ -8,9 +8,9 @@ use codemode_core::{
 };
 use codemode_runtime::{CheckPolicy, Limits, RunEvent, RunOutcome, Runtime, cut};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
-    ServerCapabilities, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, Implementation, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, Tool,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
@@ -775,6 +775,34 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> ServerHandler for CodeModeServ
         Ok(result.into())
     }
 
+    /// Requests rmcp could not read as any it knows: a client's request
+    /// that the input filter could not pass on (see `stdio::refusal`), and
+    /// a `tools/call` whose params have the wrong shape, which rmcp hands
+    /// here under its method's name.
+    fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> impl Future<Output = Result<CustomResult, ErrorData>> + Send + '_ {
+        let params = request.params.unwrap_or(Value::Null);
+        let error = match request.method.as_str() {
+            crate::stdio::REFUSED_METHOD => ErrorData::invalid_request(
+                params["message"]
+                    .as_str()
+                    .unwrap_or("the request could not be read")
+                    .to_owned(),
+                None,
+            ),
+            "tools/call" => ErrorData::invalid_params(unreadable_arguments(&params), None),
+            method => ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("this server does not answer `{method}`"),
+                None,
+            ),
+        };
+        std::future::ready(Err(error))
+    }
+
     fn on_initialized(
         &self,
         context: NotificationContext<RoleServer>,
@@ -792,6 +820,28 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> ServerHandler for CodeModeServ
         }
         std::future::ready(())
     }
+}
+
+/// Why the params of a `tools/call` request could not be read, saying
+/// what they must be.
+fn unreadable_arguments(params: &Value) -> String {
+    let why = match params {
+        Value::Object(fields) => match (fields.get("name"), fields.get("arguments")) {
+            (Some(Value::String(_)), None | Some(Value::Object(_) | Value::Null)) => {
+                "a field besides `name` and `arguments` has the wrong type".to_owned()
+            }
+            (Some(Value::String(_)), Some(Value::String(_))) => {
+                "`arguments` is a string; send the arguments object itself, not its JSON text"
+                    .to_owned()
+            }
+            (Some(Value::String(_)), Some(other)) => {
+                format!("`arguments` is {}, and must be an object", json_kind(other))
+            }
+            _ => "`name` must be the tool's name, a string".to_owned(),
+        },
+        other => format!("they are {}, and must be an object", json_kind(other)),
+    };
+    format!("the params of `tools/call` could not be read: {why}")
 }
 
 #[cfg(test)]
@@ -858,6 +908,83 @@ mod tests {
         async fn call(&self, _: &str, args: Value) -> Result<Value, ToolCallError> {
             Ok(args["answer"].clone())
         }
+    }
+
+    /// A request the server cannot read (nested too deep, or past the
+    /// length a message may take) and one whose params have the wrong
+    /// shape are each answered with an error for their id, over the same
+    /// input filter as `serve`'s stdio, rather than left unanswered.
+    #[tokio::test]
+    async fn requests_that_cannot_be_read_are_answered_with_errors() {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let (client, server_end) = tokio::io::duplex(1 << 16);
+        let (server_read, server_write) = tokio::io::split(server_end);
+        let input = crate::stdio::ClampedLines::of_client(server_read);
+        let served = tokio::spawn(async move {
+            if let Ok(running) =
+                ServiceExt::serve(CodeModeServer::new(Weather), (input, server_write)).await
+            {
+                let _ = running.waiting().await;
+            }
+        });
+        let (client_read, mut client_write) = tokio::io::split(client);
+        let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+        let long = "x".repeat(17 << 20);
+        let lines = [
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "test", "version": "0"}}})
+            .to_string(),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"name":"run_code","arguments":{{"code":"return 1","x":{deep}}}}}}}"#
+            ),
+            format!(
+                r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{"name":"run_code","arguments":{{"code":"return 1//{long}"}}}}}}"#
+            ),
+            json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                   "params": {"name": "run_code", "arguments": "{\"code\": \"return 6\"}"}})
+            .to_string(),
+        ];
+        let writer = tokio::spawn(async move {
+            for line in lines {
+                client_write.write_all(line.as_bytes()).await.unwrap();
+                client_write.write_all(b"\n").await.unwrap();
+            }
+            client_write
+        });
+        let mut answers = std::collections::BTreeMap::new();
+        let mut read = tokio::io::BufReader::new(client_read).lines();
+        while answers.len() < 4 {
+            let line = tokio::time::timeout(Duration::from_secs(20), read.next_line())
+                .await
+                .expect("an answer in time")
+                .unwrap()
+                .expect("a line");
+            let message: Value = serde_json::from_str(&line).unwrap();
+            if let Some(id) = message["id"].as_u64() {
+                answers.insert(id, message);
+            }
+        }
+        let error = |id: u64| -> (i64, String) {
+            let error = &answers[&id]["error"];
+            (
+                error["code"].as_i64().unwrap(),
+                error["message"].as_str().unwrap().to_owned(),
+            )
+        };
+        assert!(answers[&1]["result"].is_object());
+        let (code, message) = error(2);
+        assert_eq!(code, -32600);
+        assert!(message.contains("nests arrays and objects"), "{message}");
+        let (code, message) = error(3);
+        assert_eq!(code, -32600);
+        assert!(message.contains("past the 16 MiB"), "{message}");
+        let (code, message) = error(4);
+        assert_eq!(code, -32602);
+        assert!(message.contains("`arguments` is a string"), "{message}");
+        drop(writer.await.unwrap());
+        served.abort();
     }
 
     #[tokio::test]

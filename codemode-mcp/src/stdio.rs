@@ -15,8 +15,11 @@
 //! JSON-RPC 2.0 response (no `"jsonrpc": "2.0"`, both `result` and `error`
 //! or neither, an `error` without its `code` and `message`): such an answer
 //! to a request becomes a JSON-RPC error for that request, saying why, so
-//! the call fails at once. An HTTP server's events go through the same
-//! filter ([`filter_line`], used by `crate::http`).
+//! the call fails at once. A client's request that rmcp would drop the
+//! same way becomes a request of [`REFUSED_METHOD`] with its id, which
+//! `codemode serve` answers with an error saying why, so the client is not
+//! left waiting. An HTTP server's events go through the same filter
+//! ([`filter_line`], used by `crate::http`).
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 use rmcp::RoleClient;
@@ -159,30 +162,58 @@ impl Overlong {
         }
     }
 
-    /// The error line for the request this line answers, if it answers one.
+    /// The error line for the request this line answers, if it answers one
+    /// (or, from a client, for the request it is; see [`refusal`]).
     fn answer(&self, peer: &str) -> Option<Vec<u8>> {
-        let message = format!(
-            "the {peer}'s answer is {} bytes, past the {} MiB a message may take",
+        let why = format!(
+            "is {} bytes, past the {} MiB a message may take",
             self.bytes,
             MAX_LINE >> 20
         );
-        refusal(&self.head, &self.tail, &message)
+        refusal(&self.head, &self.tail, peer, &why)
     }
 }
 
-/// A JSON-RPC error line with `message` for the request that the line
-/// starting with `head` and ending with `tail` answers; `None` when it
-/// answers none (a request or notification from the server, which rmcp
-/// would drop as well).
+/// What rmcp is handed in place of a line that cannot be passed on, saying
+/// that the line (from `peer`) `why`: for an answer to a request, a
+/// JSON-RPC error line for that request; for a client's request
+/// (`codemode serve`'s input), a request of [`REFUSED_METHOD`] with the
+/// request's id, which the server answers with an error saying why, so the
+/// client is answered rather than left waiting. `None` for anything else
+/// (a notification, or a request from a server), which rmcp would drop as
+/// well.
 ///
-/// The error carries this process's [`refusal_mark`] as its `data`, so
-/// the client can tell it from an error the server sent: a server cannot
-/// know the mark.
-fn refusal(head: &[u8], tail: &[u8], message: &str) -> Option<Vec<u8>> {
-    let id = response_id(head, tail)?;
-    let error = serde_json::to_value(refusal_error(message.to_owned())).ok()?;
-    Some(format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes())
+/// An error made here carries this process's [`refusal_mark`] as its
+/// `data`, so the client can tell it from an error the server sent: a
+/// server cannot know the mark.
+fn refusal(head: &[u8], tail: &[u8], peer: &str, why: &str) -> Option<Vec<u8>> {
+    if let Some(id) = response_id(head, tail) {
+        let message = format!("the {peer}'s answer {why}");
+        let error = serde_json::to_value(refusal_error(message)).ok()?;
+        return Some(
+            format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"error\":{error}}}\n").into_bytes(),
+        );
+    }
+    if peer != CLIENT {
+        return None;
+    }
+    let id = request_id(head, tail)?;
+    let params = serde_json::json!({ "message": format!("the request {why}") });
+    Some(
+        format!(
+            "{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"{REFUSED_METHOD}\",\"params\":{params}}}\n"
+        )
+        .into_bytes(),
+    )
 }
+
+/// Who writes a server's input: `codemode serve`'s client.
+const CLIENT: &str = "client";
+
+/// The method of the request that stands, in `codemode serve`'s input, for
+/// a client's request that cannot be read (see [`refusal`]); its `params`
+/// hold the `message` to answer it with, as an error.
+pub(crate) const REFUSED_METHOD: &str = "codemode/refused";
 
 /// The error made in place of an answer that cannot be passed on, saying
 /// why: an internal error marked as codemode's own (see [`is_refusal`]).
@@ -304,9 +335,27 @@ const MAX_DEPTH: usize = 127;
 /// line is no response (a request or notification has `method`) or the id
 /// is not where it is looked for.
 fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
+    line_id(head, tail, false)
+}
+
+/// The id of the JSON-RPC request whose text starts with `head` and ends
+/// with `tail`, found as [`response_id`] finds a response's: among the
+/// top-level keys before `params`, after a `method`, or as the last key.
+/// `None` for a response, a notification, or an id not where it is looked
+/// for.
+fn request_id(head: &[u8], tail: &[u8]) -> Option<String> {
+    line_id(head, tail, true)
+}
+
+/// The id of a response (`request` false) or of a request, as
+/// [`response_id`] and [`request_id`] find them.
+fn line_id(head: &[u8], tail: &[u8], request: bool) -> Option<String> {
     let text = String::from_utf8_lossy(head);
     let mut rest = text.trim_start().strip_prefix('{')?;
     let mut id = None;
+    // Whether a request's `method` came before `params`: a line whose
+    // method comes later is not read as a request.
+    let mut method = false;
     loop {
         rest = rest
             .trim_start()
@@ -322,7 +371,12 @@ fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
         };
         rest = after.trim_start().strip_prefix(':')?.trim_start();
         match key {
-            "result" | "error" => break,
+            "result" | "error" if !request => break,
+            "params" if request => break,
+            "method" if request => {
+                rest = json_string(rest)?.1;
+                method = true;
+            }
             "jsonrpc" => rest = json_string(rest)?.1,
             "id" => {
                 let (value, after) = scalar(rest)?;
@@ -331,6 +385,9 @@ fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
             }
             _ => return None,
         }
+    }
+    if request && !method {
+        return None;
     }
     if id.is_some() {
         return id;
@@ -407,7 +464,7 @@ impl<R> ClampedLines<R> {
     /// A client's lines (`codemode serve`'s input).
     pub(crate) fn of_client(inner: R) -> Self {
         ClampedLines {
-            peer: "client",
+            peer: CLIENT,
             ..ClampedLines::new(inner)
         }
     }
@@ -486,11 +543,11 @@ pub(crate) enum Filtered {
 pub(crate) fn filter_line(line: &[u8], peer: &str) -> Filtered {
     let content = line.strip_suffix(b"\n").unwrap_or(line);
     if let Some(depth) = codemode_core::wire::nesting_past(content, MAX_DEPTH) {
-        let message = format!(
-            "the {peer}'s answer nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
+        let why = format!(
+            "nests arrays and objects {depth} levels deep, past the {MAX_DEPTH} a message may take"
         );
         let (head, tail) = ends(content);
-        return refusal(head, tail, &message).map_or(Filtered::Dropped, Filtered::Mended);
+        return refusal(head, tail, peer, &why).map_or(Filtered::Dropped, Filtered::Mended);
     }
     // Bytes that are no UTF-8 read as U+FFFD, as a JavaScript peer's
     // `TextDecoder` reads them.
@@ -503,9 +560,9 @@ pub(crate) fn filter_line(line: &[u8], peer: &str) -> Filtered {
     let read = mended.as_ref().map_or(read, |text| text.as_bytes());
     match misshapen(read) {
         Some(why) => {
-            let message = format!("the {peer}'s answer is no JSON-RPC 2.0 response: {why}");
+            let why = format!("is no JSON-RPC 2.0 response: {why}");
             let (head, tail) = ends(read);
-            refusal(head, tail, &message).map_or(Filtered::Dropped, Filtered::Mended)
+            refusal(head, tail, peer, &why).map_or(Filtered::Dropped, Filtered::Mended)
         }
         None if lossy.is_some() || mended.is_some() => Filtered::Mended(read.to_vec()),
         None => Filtered::Pass,
