@@ -292,6 +292,9 @@ struct SlotLive {
 struct Catalog {
     defs: Vec<ToolDef>,
     routes: BTreeMap<String, (usize, String)>,
+    /// The output schema of each tool that declares one, by name: a result
+    /// that breaks it fails its call.
+    outputs: BTreeMap<String, Arc<crate::output::LazyValidator>>,
     fingerprint: String,
     version: u64,
 }
@@ -985,10 +988,18 @@ impl Inner {
             }
         }
         defs.sort_by(|a, b| a.name.cmp(&b.name));
+        let outputs = (defs.iter())
+            .filter_map(|def| {
+                let schema = def.output_schema.as_ref().filter(|s| s.is_object())?;
+                let validator = crate::output::LazyValidator::new(schema.clone());
+                Some((def.name.clone(), Arc::new(validator)))
+            })
+            .collect();
         Ok(Catalog {
             fingerprint: fingerprint(&defs),
             defs,
             routes,
+            outputs,
             version,
         })
     }
@@ -1212,7 +1223,11 @@ impl Inner {
     }
 
     async fn call(self: &Arc<Self>, name: String, args: Value) -> Result<Value, ToolCallError> {
-        let route = self.read_catalog().routes.get(&name).cloned();
+        let (route, output) = {
+            let catalog = self.read_catalog();
+            let route = catalog.routes.get(&name).cloned();
+            (route, catalog.outputs.get(&name).cloned())
+        };
         let Some((index, tool)) = route else {
             let catalog = self.read_catalog();
             let known: Vec<&str> = catalog.routes.keys().map(String::as_str).collect();
@@ -1255,7 +1270,20 @@ impl Inner {
             )),
             Ok(Ok(result)) => {
                 let json = serde_json::to_value(&result).unwrap_or(Value::Null);
-                call_value(json).map_err(|text| fail(ErrorKind::ToolFailed, text))
+                let value = call_value(json).map_err(|text| fail(ErrorKind::ToolFailed, text))?;
+                // The SDK declares the result as the output schema says; a
+                // result that breaks it would reach the program mistyped.
+                match output.and_then(|output| output.mismatch(&value)) {
+                    Some(mismatch) => Err(fail(
+                        ErrorKind::InvalidResult,
+                        format!(
+                            "the MCP server {:?} answered with a result that does not match the output schema the tool declares ({mismatch}); the result was: {}",
+                            slot.name,
+                            codemode_runtime::cut(&value.to_string(), RESULT_SHOWN)
+                        ),
+                    )),
+                    None => Ok(value),
+                }
             }
             Ok(Err(e)) => Err(match &e {
                 // An answer the line filter could not pass on: the server
@@ -1320,6 +1348,9 @@ impl Inner {
         }
     }
 }
+
+/// How much of a result that breaks its output schema an error shows.
+const RESULT_SHOWN: usize = 2048;
 
 impl Toolset for McpToolset {
     fn defs(&self) -> Vec<ToolDef> {

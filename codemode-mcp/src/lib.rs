@@ -43,6 +43,7 @@
 mod client;
 mod config;
 mod http;
+mod output;
 mod pin;
 mod result;
 mod serve;

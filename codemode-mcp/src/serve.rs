@@ -164,11 +164,7 @@ impl ValidatorCache {
         {
             return validator.clone();
         }
-        let validator = jsonschema::options()
-            .should_validate_formats(false)
-            .build(schema)
-            .ok()
-            .map(Arc::new);
+        let validator = crate::output::compile(schema);
         cache.insert(tool.to_owned(), (schema.clone(), validator.clone()));
         validator
     }
@@ -659,19 +655,7 @@ fn output_mismatch(validator: Option<Arc<jsonschema::Validator>>, value: &Value)
     if !value.is_object() {
         return Some(format!("it is {}, not an object", json_kind(value)));
     }
-    let validator = validator?;
-    let error = validator.iter_errors(value).find(|error| {
-        !matches!(
-            error.kind(),
-            jsonschema::error::ValidationErrorKind::BacktrackLimitExceeded { .. }
-        )
-    })?;
-    let at = error.instance_path().to_string();
-    Some(if at.is_empty() {
-        error.to_string()
-    } else {
-        format!("at {at}: {error}")
-    })
+    crate::output::mismatch(&*validator?, value)
 }
 
 /// A bound streamable HTTP endpoint (see [`CodeModeServer::bind_http`]).

@@ -49,6 +49,16 @@ async fn lists_every_page_and_maps_each_kind_of_result() {
         call("add", json!({"a": 2, "b": 3})).await.unwrap(),
         json!({"sum": 5})
     );
+    // A result that breaks the declared output schema would reach a
+    // program typed as the SDK says it is not.
+    let err = call("add", json!({"a": 13, "b": 0})).await.unwrap_err();
+    assert_eq!(err.kind, ErrorKind::InvalidResult);
+    assert!(
+        err.message.contains("does not match the output schema")
+            && err.message.contains("at /sum")
+            && err.message.contains(r#"{"sum":"unlucky"}"#),
+        "{err}"
+    );
     assert_eq!(
         call("picture", json!({})).await.unwrap(),
         json!(["a red dot", {"type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png"}])
