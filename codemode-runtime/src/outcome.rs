@@ -10,11 +10,13 @@ use std::time::Duration;
 /// The bounds of one run. Fields are public; [`Limits::default`] suits a
 /// model's short programs and cannot exhaust a machine. An in-process
 /// JavaScript run holds at most about `memory_bytes + max_host_bytes`
-/// (128 MiB). A Python worker's address space may grow by `memory_bytes +
-/// 2 * max_host_bytes` and a fixed 512 MiB (the interpreter's and
-/// allocator's own reservations) past what it mapped at start, so with the
-/// defaults its resident memory can near 800 MiB before it ends
-/// `out_of_memory`; size the number of concurrent Python runs for that.
+/// (128 MiB). In a Python worker, the memory the program makes resident
+/// counts against `memory_bytes` as it grows (read every 2 ms, and judged
+/// at the interpreter's periodic checks), so a program ends
+/// `out_of_memory` a few megabytes past it; the worker's address space is
+/// bounded besides, to `memory_bytes + 2 * max_host_bytes` and a fixed 512
+/// MiB (the interpreter's and allocator's own reservations) past what it
+/// mapped at start, for allocations made between two checks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Wall-clock time for the whole run, from the moment `run` is called:
@@ -27,8 +29,8 @@ pub struct Limits {
     pub call_timeout: Duration,
     /// Memory the engine's heap may use. QuickJS counts every allocation.
     /// Python's interpreter refuses any one value larger than this; its heap
-    /// as a whole is bounded only in a worker process, whose address space
-    /// may grow by this plus a fixed margin (see above).
+    /// as a whole is bounded only in a worker process, by the memory the
+    /// program makes resident there (see above).
     pub memory_bytes: usize,
     /// Stack the JavaScript engine may use for the program's own recursion.
     /// Python programs recurse at most 200 calls deep instead.

@@ -143,6 +143,8 @@ fn worker_main() -> i32 {
     }
     let out = Arc::new(Mutex::new(std::io::BufWriter::new(protocol)));
     let limits = job.limits.clone();
+    // Before `limit_self` forbids new threads.
+    engine::measure_worker_memory(job.language);
     let engine_out = Arc::clone(&out);
     let engine = std::thread::Builder::new()
         .name("codemode-engine".to_owned())

@@ -428,6 +428,27 @@ fn memory_bombs_end_as_out_of_memory_in_the_default_mode() {
     );
 }
 
+/// In a worker, the memory a program takes counts against its limit as it
+/// grows, not only the address space: a list of many small strings past
+/// 16 MiB ends `out_of_memory` (it once ran to its end, at more than 300
+/// MiB), and one well within the limit runs.
+#[test]
+fn a_worker_s_program_ends_near_its_memory_limit() {
+    let worker = modes()[1].clone();
+    let limits = Limits {
+        memory_bytes: 16 << 20,
+        ..limits(30_000)
+    };
+    let grow = |n: usize| {
+        format!("a = []\nfor i in range({n}):\n    a.append('x' * 1000 + str(i))\nlen(a)")
+    };
+    let out = run(&worker, limits.clone(), &grow(300_000));
+    let error = out.error.expect("out of memory");
+    assert_eq!(error.kind, K::OutOfMemory, "{error:?}");
+    let out = run(&worker, limits, &grow(2_000));
+    assert_eq!(out.value, json!(2_000), "{:?}", out.error);
+}
+
 /// A stand-in for an engine process that crashes: it reads the job, writes
 /// what a crashing Rust process writes to stderr, and kills itself.
 fn crashing_worker(dir: &std::path::Path, name: &str, stderr: &str, signal: &str) -> WorkerCommand {

@@ -8,6 +8,17 @@ pub(crate) mod prepare;
 #[cfg(feature = "python")]
 mod python;
 
+/// Lets a worker process that runs a Python program measure its memory for
+/// the interpreter's limit (see `python::memory`); nothing without Python.
+pub(crate) fn measure_worker_memory(language: Language) {
+    #[cfg(feature = "python")]
+    if language == Language::Python {
+        python::memory::measure_resident();
+    }
+    #[cfg(not(feature = "python"))]
+    let _ = language;
+}
+
 use crate::outcome::{Limits, LogLine, RunError, RunErrorKind, host_memory_error, prefix};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
 use codemode_core::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, Language};

@@ -16,6 +16,8 @@
 mod source;
 
 use super::{MAX_DEPTH, check_json, timeout_error};
+
+pub(crate) mod memory;
 use crate::outcome::{Limits, Location, LogLine, RunError, RunErrorKind, host_memory_error};
 use crate::protocol::{EngineIo, EngineOutcome, Job, Recv, ToHost};
 use codemode_core::{ERROR_CLASS, GLOBAL, INDEX_GLOBAL, ToolCallError};
@@ -282,6 +284,7 @@ impl Engine {
                 docstring: None,
             },
         ];
+        memory::arm();
         let mut step = self.resume(|p| compiled.start(inputs, ResourceTracker::new(limits), p));
         loop {
             let progress = match step {
