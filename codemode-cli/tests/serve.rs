@@ -697,6 +697,60 @@ async fn an_interrupt_ends_the_http_server_though_a_client_keeps_its_stream_open
     drop(stream);
 }
 
+/// A session the client ends (HTTP DELETE) stops its running program at
+/// once, and with it frees its slot: with one slot, another session's
+/// program runs within moments, not after the run's timeout or rmcp's wait
+/// for answers in flight (5 s).
+#[tokio::test]
+async fn ending_a_session_stops_its_programs() {
+    let (_dir, mut child, authority) =
+        serve_fixture_http("http-end", &["--max-runs", "1", "--timeout-ms", "30000"]).await;
+    tokio::task::spawn_blocking(move || {
+        use std::io::Read;
+        let open = || {
+            let (_, headers) = http_request(&authority, POST, &initialize_body());
+            let session = session_of(&headers).unwrap_or_else(|| panic!("no session: {headers}"));
+            let head = format!("{POST}\r\nMcp-Session-Id: {session}");
+            let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+            http_request(&authority, &head, &initialized.to_string());
+            (session, head)
+        };
+        let call = |code: &str| {
+            json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+                "name": "run_code", "arguments": {"code": code, "description": "test"}}})
+            .to_string()
+        };
+        let (first, first_head) = open();
+        let (_spinning, headers) = http_request(&authority, &first_head, &call("while (true) {}"));
+        assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+        // The program has its slot once the server has read the request.
+        std::thread::sleep(Duration::from_millis(300));
+        let delete =
+            format!("DELETE /mcp HTTP/1.1\r\nMcp-Session-Id: {first}\r\nConnection: close");
+        let (_, headers) = http_request(&authority, &delete, "");
+        assert!(headers.starts_with("HTTP/1.1 2"), "{headers}");
+        let ended = std::time::Instant::now();
+        let (_, second_head) = open();
+        let (mut answer, headers) = http_request(
+            &authority,
+            &format!("{second_head}\r\nConnection: close"),
+            &call("return 6;"),
+        );
+        assert!(headers.starts_with("HTTP/1.1 200"), "{headers}");
+        let mut body = String::new();
+        let _ = answer.read_to_string(&mut body);
+        assert!(body.contains(r#""result":6"#), "{body}");
+        assert!(
+            ended.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            ended.elapsed()
+        );
+    })
+    .await
+    .unwrap();
+    let _ = child.kill().await;
+}
+
 #[tokio::test]
 async fn programs_past_max_runs_wait_for_a_slot() {
     let dir = Scratch::new("max-runs");

@@ -95,6 +95,8 @@ struct Shared<T: ?Sized> {
     max_runs: usize,
     /// Sessions an HTTP server keeps open at once.
     max_sessions: usize,
+    /// The programs running for each HTTP session.
+    session_runs: Arc<crate::sessions::SessionRuns>,
 }
 
 /// A count of tokens ([`CodeModeServer::token_counter`]).
@@ -215,6 +217,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 runs: Arc::new(tokio::sync::Semaphore::new(DEFAULT_MAX_RUNS)),
                 max_runs: DEFAULT_MAX_RUNS,
                 max_sessions: crate::sessions::DEFAULT_MAX_SESSIONS,
+                session_runs: Arc::default(),
             }),
         }
     }
@@ -247,6 +250,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 runs: Arc::clone(&shared.runs),
                 max_runs: shared.max_runs,
                 max_sessions: shared.max_sessions,
+                session_runs: Arc::clone(&shared.session_runs),
             },
         };
         change(&mut shared);
@@ -470,6 +474,7 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
             move || Ok(server.clone()),
             Arc::new(crate::sessions::CappedSessions::new(
                 self.shared.max_sessions,
+                Arc::clone(&self.shared.session_runs),
             )),
             config,
         );
@@ -495,6 +500,13 @@ impl<T: Toolset + Send + Sync + 'static + ?Sized> CodeModeServer<T> {
                 return CallToolResult::error(vec![ContentBlock::text(error.to_string())]);
             }
         };
+        // Over HTTP, a session the client ends stops its programs at once.
+        let session = context
+            .extensions
+            .get::<http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|id| id.to_str().ok());
+        let _of_session = session.map(|id| self.shared.session_runs.add(id, context.ct.clone()));
         // A slot among the programs that may run at once, waited for as
         // long as a run may take.
         let wait = self.shared.limits.timeout;

@@ -15,23 +15,89 @@ use rmcp::transport::streamable_http_server::session::local::{
 use rmcp::transport::streamable_http_server::session::{
     RestoreOutcome, ServerSseMessage, SessionId, SessionManager,
 };
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use tokio_util::sync::CancellationToken;
 
 /// Sessions one HTTP server keeps open at once unless told otherwise
 /// ([`crate::CodeModeServer::max_sessions`]).
 pub const DEFAULT_MAX_SESSIONS: usize = 64;
 
-/// rmcp's local session manager, with at most `max` sessions open.
+/// rmcp's local session manager, with at most `max` sessions open; a
+/// session that ends stops its programs still running (see [`SessionRuns`]).
 pub(crate) struct CappedSessions {
     inner: LocalSessionManager,
     max: usize,
+    runs: Arc<SessionRuns>,
 }
 
 impl CappedSessions {
-    pub(crate) fn new(max: usize) -> Self {
+    pub(crate) fn new(max: usize, runs: Arc<SessionRuns>) -> Self {
         CappedSessions {
             inner: LocalSessionManager::default(),
             max: max.max(1),
+            runs,
+        }
+    }
+}
+
+/// The programs running for each HTTP session, by session id, so that a
+/// session the client ends (HTTP DELETE) stops them at once: rmcp would
+/// let them run on while it waits for answers in flight, holding their
+/// slots among the programs that run at once.
+#[derive(Default)]
+pub(crate) struct SessionRuns {
+    runs: Mutex<HashMap<String, Vec<(u64, CancellationToken)>>>,
+    next: AtomicU64,
+}
+
+impl SessionRuns {
+    /// Records a run of `session`, stopped through `token`, until the
+    /// guard given back is dropped.
+    pub(crate) fn add(self: &Arc<Self>, session: &str, token: CancellationToken) -> RunOfSession {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock()
+            .entry(session.to_owned())
+            .or_default()
+            .push((id, token));
+        RunOfSession {
+            runs: Arc::clone(self),
+            session: session.to_owned(),
+            id,
+        }
+    }
+
+    /// Stops every run of `session`.
+    fn end(&self, session: &str) {
+        for (_, token) in self.lock().remove(session).unwrap_or_default() {
+            token.cancel();
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<(u64, CancellationToken)>>> {
+        self.runs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A run recorded in [`SessionRuns`], forgotten when dropped.
+pub(crate) struct RunOfSession {
+    runs: Arc<SessionRuns>,
+    session: String,
+    id: u64,
+}
+
+impl Drop for RunOfSession {
+    fn drop(&mut self) {
+        let mut runs = self.runs.lock();
+        if let Some(list) = runs.get_mut(&self.session) {
+            list.retain(|(id, _)| *id != self.id);
+            if list.is_empty() {
+                runs.remove(&self.session);
+            }
         }
     }
 }
@@ -91,6 +157,7 @@ impl SessionManager for CappedSessions {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        self.runs.end(id);
         Ok(self.inner.close_session(id).await?)
     }
 
