@@ -67,6 +67,12 @@ const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` descri
      only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
+/// Why keys an object's `anyOf` or `oneOf` lists became optional keys of
+/// any type (see [`Walk::lower_combined`]).
+const KEYS_OF_AN_OPEN_UNION: &str = "a member of `anyOf` or `oneOf` admits any value, so \
+     the keys the other members list may hold anything; the SDK declares them optional keys \
+     of the object, of any type";
+
 /// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
@@ -590,6 +596,11 @@ struct Walk<'v> {
     /// keywords imply, from the node being lowered down, for an `allOf`
     /// around it to record (see `distribute` in the `intersections` steps).
     implied_choices: Vec<Ty>,
+    /// The keys that the members of an `anyOf` or `oneOf` list when another
+    /// member admits any value (so the union is the escape hatch), with the
+    /// pointer of the schema that has them: for the object around it (an
+    /// `allOf` whose member it is) to declare (see `lower_combined`).
+    open_union_keys: Option<(String, Vec<Prop>)>,
     /// The pointer buffer a root's walk starts from, kept between roots so
     /// that each tool does not grow one of its own.
     root_pointer: String,
@@ -841,6 +852,9 @@ impl<'v> Walk<'v> {
         };
         let mut parts: Vec<Ty> = base.into_iter().collect();
         let mut escaped = false;
+        // Keys of members of an `anyOf` or `oneOf` that another member lets
+        // any value through (see `open_union_keys`).
+        let mut open_keys: Vec<Prop> = Vec::new();
         if let Some(all) = map.get(Kw::AllOf) {
             match all.as_array() {
                 Some(items) if !items.is_empty() => {
@@ -848,7 +862,14 @@ impl<'v> Walk<'v> {
                         let index = i.to_string();
                         let recorded = self.degradations.len();
                         let mark = self.implied_choices.len();
+                        self.open_union_keys = None;
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
+                        if ty == Ty::Unknown
+                            && let Some((at, keys)) = self.open_union_keys.take()
+                            && at.strip_prefix(ptr.as_str()) == Some(&format!("/allOf/{index}")[..])
+                        {
+                            open_keys.extend(keys);
+                        }
                         let member = |p: &mut Implied<'_, '_>| p.member(item, REF_HOPS, NEST);
                         if self.implied_kinds(site, ptr, member).is_some()
                             && !matches!(ty, Ty::Unknown | Ty::Never)
@@ -924,6 +945,13 @@ impl<'v> Walk<'v> {
                         } else {
                             Vec::new()
                         };
+                        if members.contains(&Ty::Unknown) {
+                            for member in &members {
+                                if let Ty::Object(object) = member {
+                                    open_keys.extend(object.props.iter().cloned());
+                                }
+                            }
+                        }
                         let any = union(members);
                         if lets_through && !matches!(any, Ty::Unknown | Ty::Never) {
                             implied.push(any.clone());
@@ -969,16 +997,63 @@ impl<'v> Walk<'v> {
                 })
         })
         .flatten();
-        let ty = match parts.len() {
+        let mut ty = match parts.len() {
             0 => Ty::Unknown,
             1 => parts.pop().unwrap_or(Ty::Unknown),
             // Only a real intersection needs to know where it came from.
             _ => self.intersect(site, ptr, parts, implied),
         };
+        if !open_keys.is_empty() {
+            self.declare_open_keys(site, ptr, &mut ty, open_keys);
+        }
         Ok(match other_kinds {
             Some(kinds) => with_every_other_kind(vec![ty], kinds),
             None => ty,
         })
+    }
+
+    /// Declares `keys` (listed by members of an `anyOf` or `oneOf` that
+    /// another member lets any value through) as optional keys of any type
+    /// of the object `ty` is, or of the first object of its intersection,
+    /// where it does not list them itself: a value may hold them, and
+    /// without them the SDK's object would refuse a key the schema
+    /// describes. When `ty` is the escape hatch, the keys wait for the
+    /// object around this schema (an `allOf` it is a member of).
+    fn declare_open_keys(&mut self, site: &Site<'_>, ptr: &str, ty: &mut Ty, keys: Vec<Prop>) {
+        let object = match ty {
+            Ty::Object(object) => Some(object),
+            Ty::Inter(members, _) => members.iter_mut().find_map(|member| match member {
+                Ty::Object(object) => Some(object),
+                _ => None,
+            }),
+            Ty::Unknown => {
+                self.open_union_keys = Some((ptr.to_owned(), keys));
+                return;
+            }
+            _ => None,
+        };
+        let Some(object) = object else {
+            return;
+        };
+        let own = object.props.len();
+        for key in keys {
+            let listed = object.props[..own].binary_search_by(|p| p.name.cmp(&key.name));
+            if listed.is_err() {
+                object.props.push(Prop {
+                    ty: Ty::Unknown,
+                    required: false,
+                    ..key
+                });
+            }
+        }
+        if object.props.len() > own {
+            // Stable: of a key two members list, the first stays.
+            object.props.sort_by(|a, b| a.name.cmp(&b.name));
+            object
+                .props
+                .dedup_by(|later, first| later.name == first.name);
+            self.degrade(site, ptr, KEYS_OF_AN_OPEN_UNION);
+        }
     }
 
     /// `[ty]` when `ty` is what the keywords in `map` say without a `type`
@@ -1714,6 +1789,46 @@ mod tests {
                 .any(|end| text.contains(&format!(" {key}?: {ty}{end}")));
             assert!(declared, "{key}: {text}");
         }
+    }
+
+    /// Keys that the members of an `anyOf` or `oneOf` list, where another
+    /// member admits any value, are optional keys of any type of the object
+    /// around them (its own, or an `allOf`'s), recorded; nowhere else.
+    #[test]
+    fn keys_of_a_union_that_admits_anything_stay_keys_of_the_object() {
+        let with_id = json!({"properties": {"id": {"type": "number", "description": "The id."}}, "required": ["id"]});
+        let extra = json!({"type": "object", "properties": {"extra": {"type": "string"}}});
+        let keys = |schema: Value| -> (Vec<(String, Ty, bool)>, usize) {
+            let (ty, _, degradations) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                return (Vec::new(), degradations.len());
+            };
+            let props = object.props.into_iter().map(|p| (p.name, p.ty, p.required));
+            (props.collect(), degradations.len())
+        };
+        let expected = vec![
+            ("extra".to_owned(), Ty::Str, false),
+            ("id".to_owned(), Ty::Unknown, false),
+        ];
+        let mut own = extra.clone();
+        own["oneOf"] = json!([{"not": {"required": ["id"]}}, with_id]);
+        assert_eq!(keys(own), (expected.clone(), 1));
+        for open in [json!({}), json!(true), json!({"description": "Anything."})] {
+            let schema = json!({"allOf": [{"anyOf": [open, with_id]}, extra]});
+            assert_eq!(keys(schema.clone()), (expected.clone(), 1), "{schema}");
+        }
+        // A key the object lists keeps its own type.
+        let mut listed = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        listed["anyOf"] = json!([{}, with_id]);
+        assert_eq!(keys(listed), (vec![("id".to_owned(), Ty::Str, false)], 0));
+        // Alone, such a union admits any value; and the keys of one inside a
+        // property stay there.
+        assert_eq!(
+            lower_schema(&json!({"anyOf": [{}, with_id]})).0,
+            Ty::Unknown
+        );
+        let inner = json!({"type": "object", "properties": {"p": {"anyOf": [{}, with_id]}}});
+        assert_eq!(keys(inner), (vec![("p".to_owned(), Ty::Unknown, false)], 0));
     }
 
     /// A definition that only names another names the end of the chain,

@@ -1,0 +1,23 @@
+from __future__ import annotations
+from typing import Any, Literal, Protocol, TypedDict
+from typing_extensions import ReadOnly
+
+class ToolCallError(Exception):
+    toolName: str
+    kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
+
+class MergeRecordsArgsInto(TypedDict, total=False):
+    id: ReadOnly[Any]
+    title: ReadOnly[str]
+
+class UpdateRecordArgsRecord(TypedDict, total=False):
+    id: ReadOnly[Any]  # The record's id.
+    title: ReadOnly[str]
+
+class Tools(Protocol):
+    async def merge_records(self, *, into: MergeRecordsArgsInto) -> Any:
+        """Merge into one record."""
+    async def update_record(self, *, record: UpdateRecordArgsRecord) -> Any:
+        """Update a record, by id when one is given."""
+
+tools: Tools

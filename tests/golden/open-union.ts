@@ -1,0 +1,11 @@
+declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
+
+declare const tools: {
+  // Merge into one record.
+  merge_records(args: { into: { id?: unknown; title?: string } }): Promise<unknown>;
+  // Update a record, by id when one is given.
+  update_record(args: { record: {
+    id?: unknown; // The record's id.
+    title?: string;
+  } }): Promise<unknown>;
+};
