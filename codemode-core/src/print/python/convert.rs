@@ -219,11 +219,14 @@ impl Py {
             }
             Py::TupleOf(item) => Py::TupleOf(Box::new(read(*item))),
             Py::Tuple(items) => Py::Tuple(items.into_iter().map(read).collect()),
-            Py::Union(members) => Py::Union(members.into_iter().map(read).collect()),
+            Py::Union(members) => reading.merge_sequences(members.into_iter().map(read).collect()),
             other => other,
         }
     }
 }
+
+/// How deep [`Reading::holds_class`] follows aliases into aliases.
+const ALIAS_HOPS: usize = 8;
 
 /// Which classes and aliases the arguments read covariantly, and what
 /// [`Py::for_reading`] needs to know of definitions.
@@ -286,6 +289,68 @@ impl<'k> Reading<'k> {
             Py::TupleOf(item) => self.changes(item),
             Py::Tuple(items) | Py::Union(items) => items.iter().any(|i| self.changes(i)),
             _ => false,
+        }
+    }
+
+    /// A parameter's union `members` (read already), with its lists and
+    /// tuples one `Sequence` of all their items when two or more are, an
+    /// item is a TypedDict, and none may be a string.
+    /// mypy types a literal (`[{"a": "s"}]`, `({"a": "s"},)`) from such a
+    /// union of sequences only when its items need nothing from the
+    /// parameter's type, and a dict literal needs it to be a TypedDict:
+    /// `Sequence[A] | list[int]` and `tuple[A] | tuple[A, int]` refuse what
+    /// `Sequence[A | int]` takes. The merged type admits more (mixed items,
+    /// other lengths); the check before a run and the tool still judge those.
+    fn merge_sequences(&self, members: Vec<Py>) -> Py {
+        let sequence =
+            |py: &Py| matches!(py, Py::Seq(_) | Py::List(_) | Py::Tuple(_) | Py::TupleOf(_));
+        let sequences: Vec<&Py> = members.iter().filter(|m| sequence(m)).collect();
+        // A `Sequence` of items that may be strings would take a lone
+        // string; a `list` would refuse the tuples the union takes.
+        let merge = sequences.len() >= 2
+            && sequences.iter().any(|m| self.holds_class(m, ALIAS_HOPS))
+            && !sequences
+                .iter()
+                .any(|m| m.parts().iter().any(|item| self.admits_str(item)));
+        if !merge {
+            return Py::Union(members);
+        }
+        let mut items = Vec::new();
+        let mut out = Vec::with_capacity(members.len());
+        let mut at = None;
+        // The merged sequence stands where the first one did.
+        for member in members {
+            match member {
+                Py::Seq(item) | Py::List(item) | Py::TupleOf(item) => {
+                    at.get_or_insert(out.len());
+                    items.push(*item);
+                }
+                Py::Tuple(elements) => {
+                    at.get_or_insert(out.len());
+                    items.extend(elements);
+                }
+                other => out.push(other),
+            }
+        }
+        let item = py_union(items);
+        out.insert(at.unwrap_or(0).min(out.len()), Py::Seq(Box::new(item)));
+        py_union(out)
+    }
+
+    /// Whether `py` holds a TypedDict: a class, or a definition that is
+    /// one or (within `hops` aliases) whose body holds one.
+    fn holds_class(&self, py: &Py, hops: usize) -> bool {
+        match py {
+            Py::Class(_) => true,
+            Py::Def(id) => match self.def_kinds.get(*id) {
+                Some(DefKind::Class(_)) => true,
+                Some(DefKind::Alias(body)) if hops > 0 => self.holds_class(body, hops - 1),
+                _ => false,
+            },
+            other => other
+                .parts()
+                .iter()
+                .any(|part| self.holds_class(part, hops)),
         }
     }
 
