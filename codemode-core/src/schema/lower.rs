@@ -1015,7 +1015,8 @@ impl<'v> Walk<'v> {
     /// Declares `keys` (listed by members of an `anyOf` or `oneOf` that
     /// another member lets any value through) as optional keys of any type
     /// of the object `ty` is, or of the first object of its intersection,
-    /// where it does not list them itself: a value may hold them, and
+    /// where it does not list them itself and admits other keys (a closed
+    /// object refuses them whatever the union says): a value may hold them, and
     /// without them the SDK's object would refuse a key the schema
     /// describes. When `ty` is the escape hatch, the keys wait for the
     /// object around this schema (an `allOf` it is a member of).
@@ -1032,7 +1033,9 @@ impl<'v> Walk<'v> {
             }
             _ => None,
         };
-        let Some(object) = object else {
+        // An object that admits no other keys refuses these too: its
+        // `additionalProperties` reads only its own `properties`.
+        let Some(object) = object.filter(|object| object.extra != Extra::Closed) else {
             return;
         };
         let own = object.props.len();
@@ -1817,6 +1820,15 @@ mod tests {
             let schema = json!({"allOf": [{"anyOf": [open, with_id]}, extra]});
             assert_eq!(keys(schema.clone()), (expected.clone(), 1), "{schema}");
         }
+        // A closed object refuses them, as `additionalProperties` reads
+        // only its own `properties`.
+        let mut closed = extra.clone();
+        closed["additionalProperties"] = json!(false);
+        closed["oneOf"] = json!([{"not": {"required": ["id"]}}, with_id]);
+        assert_eq!(
+            keys(closed),
+            (vec![("extra".to_owned(), Ty::Str, false)], 0)
+        );
         // A key the object lists keeps its own type.
         let mut listed = json!({"type": "object", "properties": {"id": {"type": "string"}}});
         listed["anyOf"] = json!([{}, with_id]);
