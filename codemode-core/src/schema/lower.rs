@@ -1794,6 +1794,43 @@ mod tests {
         }
     }
 
+    /// Shortening follows each link once, however the chains are ordered
+    /// and however long they are, and leaves a loop of names as it is.
+    #[test]
+    fn shortening_chains_follows_each_link_once() {
+        let def = |ty: Ty| Def {
+            key: String::new(),
+            base: String::new(),
+            ty,
+            doc: Doc::default(),
+            tool: String::new(),
+            pointer: String::new(),
+        };
+        let n = 10_000;
+        // d0 -> d1 -> ... -> d(n-1) -> a string; then a loop d(n) <-> d(n+1).
+        let mut defs: Vec<Def> = (0..n).map(|i| def(Ty::Named(i + 1))).collect();
+        defs.push(def(Ty::Str));
+        defs.push(def(Ty::Named(n + 2)));
+        defs.push(def(Ty::Named(n + 1)));
+        let followed = shorten_alias_chains(&mut defs);
+        assert!(
+            followed <= defs.len(),
+            "{followed} links followed for {} definitions",
+            defs.len()
+        );
+        assert!(defs[..n].iter().all(|d| d.ty == Ty::Named(n)));
+        assert_eq!(
+            (&defs[n + 1].ty, &defs[n + 2].ty),
+            (&Ty::Named(n + 2), &Ty::Named(n + 1))
+        );
+        // Reversed, each chain is met from its far end first.
+        let mut reversed: Vec<Def> = (0..n)
+            .map(|i| def(if i == 0 { Ty::Str } else { Ty::Named(i - 1) }))
+            .collect();
+        assert!(shorten_alias_chains(&mut reversed) <= n);
+        assert!(reversed[1..].iter().all(|d| d.ty == Ty::Named(0)));
+    }
+
     /// Keys that the members of an `anyOf` or `oneOf` list, where another
     /// member admits any value, are optional keys of any type of the object
     /// around them (its own, or an `allOf`'s), recorded; nowhere else.

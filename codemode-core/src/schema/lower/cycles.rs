@@ -60,23 +60,57 @@ pub(super) fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degrad
 /// `D1 = D2`. The types are the same, but a checker resolves such a chain
 /// one link at a time (mypy gives up after 20 links written before their
 /// targets, tsc and pyright overflow their stacks on a few thousand).
-/// Run after [`break_alias_cycles`], so no chain of names is a loop; the
-/// walk is bounded all the same.
-pub(super) fn shorten_alias_chains(defs: &mut [Def]) {
-    for start in 0..defs.len() {
-        let Ty::Named(mut end) = defs[start].ty else {
-            continue;
-        };
-        let mut steps = 0;
-        while let Some(Ty::Named(next)) = defs.get(end).map(|def| &def.ty) {
-            if *next == start || steps == defs.len() {
-                break;
-            }
-            end = *next;
-            steps += 1;
-        }
-        defs[start].ty = Ty::Named(end);
+/// Run after [`break_alias_cycles`], so no chain of names is a loop; a
+/// loop is left as it is all the same. Gives how many links it followed,
+/// at most one per definition.
+pub(super) fn shorten_alias_chains(defs: &mut [Def]) -> usize {
+    /// What a definition that only names another becomes.
+    #[derive(Clone, Copy, PartialEq)]
+    enum End {
+        /// Not walked yet.
+        Unknown,
+        /// On the chain being walked.
+        Walking,
+        /// The name of this definition, the end of its chain.
+        To(usize),
+        /// Left as it is: its chain is a loop, which no end closes.
+        Keep,
     }
+    // A chain is walked once, and every definition on it learns its end,
+    // so the whole is linear.
+    let mut ends = vec![End::Unknown; defs.len()];
+    let mut chain = Vec::new();
+    let mut followed = 0;
+    for start in 0..defs.len() {
+        if ends[start] != End::Unknown || !matches!(defs[start].ty, Ty::Named(_)) {
+            continue;
+        }
+        chain.clear();
+        let mut at = start;
+        let end = loop {
+            match (ends.get(at), defs.get(at).map(|def| &def.ty)) {
+                (Some(End::To(end)), _) => break End::To(*end),
+                (Some(End::Keep | End::Walking), _) => break End::Keep,
+                (Some(End::Unknown), Some(Ty::Named(next))) => {
+                    followed += 1;
+                    ends[at] = End::Walking;
+                    chain.push(at);
+                    at = *next;
+                }
+                // Not a name (or no such definition): the chain ends here.
+                _ => break End::To(at),
+            }
+        };
+        for &link in &chain {
+            ends[link] = end;
+        }
+    }
+    for (def, end) in defs.iter_mut().zip(ends) {
+        if let End::To(end) = end {
+            def.ty = Ty::Named(end);
+        }
+    }
+    followed
 }
 
 /// The definitions a definition's alias needs resolved before it is, in
