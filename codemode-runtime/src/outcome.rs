@@ -12,7 +12,9 @@ use std::time::Duration;
 /// JavaScript run holds at most about `memory_bytes + max_host_bytes`
 /// (128 MiB). In a Python worker, the memory the program makes resident
 /// counts against `memory_bytes` as it grows (read every 2 ms, and judged
-/// at the interpreter's periodic checks), so a program ends
+/// at the interpreter's periodic checks; what the worker spends turning
+/// tool calls' arguments and answers to and from JSON is left out, as
+/// `max_host_bytes` bounds it), so a program ends
 /// `out_of_memory` a few megabytes past it; the worker's address space is
 /// bounded besides, to `memory_bytes + 2 * max_host_bytes` and a fixed 512
 /// MiB (the interpreter's and allocator's own reservations) past what it

@@ -445,8 +445,13 @@ fn a_worker_s_program_ends_near_its_memory_limit() {
     let out = run(&worker, limits.clone(), &grow(300_000));
     let error = out.error.expect("out of memory");
     assert_eq!(error.kind, K::OutOfMemory, "{error:?}");
-    let out = run(&worker, limits, &grow(2_000));
+    let out = run(&worker, limits.clone(), &grow(2_000));
     assert_eq!(out.value, json!(2_000), "{:?}", out.error);
+    // What the worker spends reading a tool's answer is the host's, which
+    // `max_host_bytes` bounds: a 4 MB answer fits a 16 MiB program.
+    let echoed = "s = 'y' * 4_000_000\nr = await tools.echo(x=s)\nlen(r['x'])";
+    let out = run(&worker, limits, echoed);
+    assert_eq!(out.value, json!(4_000_000), "{:?}", out.error);
 }
 
 /// A stand-in for an engine process that crashes: it reads the job, writes

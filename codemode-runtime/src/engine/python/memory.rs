@@ -9,7 +9,9 @@
 //! later. In a worker, which runs one program and nothing else, a thread
 //! reports the process's resident memory instead, often enough that a
 //! program ends `out_of_memory` near its limit. In-process runs are not
-//! measured: the host's own memory is not the program's.
+//! measured: the host's own memory is not the program's. Nor is the
+//! memory a worker spends reading and converting tool answers while the
+//! program waits for them ([`HostWork`]): `max_host_bytes` bounds that.
 
 use monty_types::{BASELINE_MEMORY, LIVE_MEMORY};
 use std::os::unix::fs::FileExt;
@@ -66,11 +68,44 @@ pub(crate) fn arm() {
     if !MEASURING.load(Ordering::Relaxed) {
         return;
     }
-    let now = std::fs::File::open("/proc/self/statm")
-        .ok()
-        .and_then(|statm| resident(&statm));
-    if let Some(now) = now {
+    if let Some(now) = now() {
         LIVE_MEMORY.store(now, Ordering::Relaxed);
         BASELINE_MEMORY.store(now, Ordering::Relaxed);
     }
+}
+
+/// The time the worker spends on the host's side (reading and converting
+/// tool answers, while the program waits): what the process grows by
+/// meanwhile is taken out of the program's count when it is dropped.
+/// Freed memory stays resident for the allocator to reuse, so without this
+/// a 1.4 MB answer, read into a JSON tree and then into the interpreter's
+/// values, would count several times its size against the program.
+pub(crate) struct HostWork {
+    started: Option<usize>,
+}
+
+impl HostWork {
+    /// Starts host work, when memory is measured.
+    pub(crate) fn starts() -> Self {
+        HostWork {
+            started: MEASURING.load(Ordering::Relaxed).then(now).flatten(),
+        }
+    }
+}
+
+impl Drop for HostWork {
+    fn drop(&mut self) {
+        if let (Some(started), Some(now)) = (self.started, now()) {
+            let grown = now.saturating_sub(started);
+            BASELINE_MEMORY.fetch_add(grown, Ordering::Relaxed);
+            LIVE_MEMORY.store(now, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The process's resident memory now.
+fn now() -> Option<usize> {
+    std::fs::File::open("/proc/self/statm")
+        .ok()
+        .and_then(|statm| resident(&statm))
 }

@@ -409,11 +409,17 @@ impl Engine {
     }
 
     fn tool_call(&mut self, call: monty::FunctionCall, name: String) -> Step {
+        // Turning the arguments into JSON is the host's work (see `wait`);
+        // it ends before the program runs on, in `send_call`.
+        let host = memory::HostWork::starts();
         let args = match call_arguments(&name, &call.args, &call.kwargs) {
             Ok(args) => args,
-            Err(exception) => return self.resume(|p| call.resume(exception, p)),
+            Err(exception) => {
+                drop(host);
+                return self.resume(|p| call.resume(exception, p));
+            }
         };
-        self.send_call(call, name, &args)
+        self.send_call(call, name, args, host)
     }
 
     /// `catalog.describe(names)` or `catalog.search(query, limit)`: sent to
@@ -464,7 +470,8 @@ impl Engine {
                 }
             }
         }
-        self.send_call(call, format!("\0{function}"), &Value::Object(args))
+        let host = memory::HostWork::starts();
+        self.send_call(call, format!("\0{function}"), Value::Object(args), host)
     }
 
     /// The failure a call of `catalog.{function}` with arguments it cannot
@@ -481,8 +488,15 @@ impl Engine {
         MontyException::new(FAILURE, Some(message))
     }
 
-    /// Sends a call with JSON `args` to the host and leaves it pending.
-    fn send_call(&mut self, mut call: monty::FunctionCall, name: String, args: &Value) -> Step {
+    /// Sends a call with JSON `args` to the host and leaves it pending;
+    /// `host` ends before the program runs on.
+    fn send_call(
+        &mut self,
+        mut call: monty::FunctionCall,
+        name: String,
+        args: Value,
+        host: memory::HostWork,
+    ) -> Step {
         // The interpreter counts only its own running time; from here on it
         // may run for what is left of the wall clock.
         let tracker = call.tracker_mut();
@@ -490,6 +504,7 @@ impl Engine {
         if let Err(error) = self.check() {
             let exception = abort_exception(&error);
             self.fatal.get_or_insert(error);
+            drop(host);
             return self.resume(|p| call.abort(exception, p));
         }
         if self.calls >= self.limits.max_tool_calls {
@@ -502,6 +517,7 @@ impl Engine {
             );
             let exception = abort_exception(&error);
             self.fatal = Some(error);
+            drop(host);
             return self.resume(|p| call.abort(exception, p));
         }
         let text = args.to_string();
@@ -512,6 +528,7 @@ impl Engine {
                     .as_ref()
                     .unwrap_or(&host_memory_error(self.limits.max_host_bytes)),
             );
+            drop(host);
             return self.resume(|p| call.abort(exception, p));
         }
         self.calls += 1;
@@ -524,6 +541,8 @@ impl Engine {
         if !sent {
             self.cancelled.store(true, Ordering::SeqCst);
         }
+        drop(args);
+        drop(host);
         self.resume(|p| call.resume_pending(p))
     }
 
@@ -560,6 +579,9 @@ impl Engine {
     /// Waits until at least one of `pending` is answered, then takes every
     /// answer already there.
     fn wait(&mut self, pending: &[u32]) -> Result<Vec<(u32, ExtFunctionResult)>, RunError> {
+        // Reading and converting the answers takes memory that
+        // `max_host_bytes` bounds, not the program's limit.
+        let _host = memory::HostWork::starts();
         self.check()?;
         let waiting: BTreeSet<u32> = pending
             .iter()
