@@ -113,6 +113,48 @@ fn the_check_and_the_run_refuse_the_same_depth() {
     }
 }
 
+/// What QuickJS compiles in a loop is no level, however long: operators
+/// chained to the left, calls and members chained on a value, and
+/// TypeScript's wrappers. Such programs run, and the check finds nothing.
+#[test]
+fn chains_the_engine_reads_in_a_loop_are_no_depth() {
+    let catalog = codemode_core::Catalog::from_toolset(&Counted::default());
+    let n = 3 * codemode_core::program::JS_MAX_DEPTH;
+    let programs = [
+        (
+            Language::JavaScript,
+            format!("return 0{};", " + 1".repeat(n)),
+            json!(n),
+        ),
+        (
+            Language::JavaScript,
+            format!("return false{} || 1;", " || false".repeat(n)),
+            json!(1),
+        ),
+        (
+            Language::JavaScript,
+            format!("return ' x '{}.length;", ".trim()".repeat(n)),
+            json!(1),
+        ),
+        (
+            Language::TypeScript,
+            format!("const x = 1{};\nreturn x;", " as number".repeat(n)),
+            json!(1),
+        ),
+    ];
+    for (language, code, want) in programs {
+        assert_eq!(
+            catalog.check_program(language, &code),
+            [],
+            "{}",
+            &code[..60.min(code.len())]
+        );
+        let (outcome, _) = run_with(CheckPolicy::Off, language, &code);
+        assert!(outcome.error.is_none(), "{:?}", outcome.error);
+        assert_eq!(outcome.value, want);
+    }
+}
+
 /// Asserts that the run refuses `code`, and that the check finds exactly
 /// one thing in it, with the run's words at the run's place.
 fn refused_alike(language: Language, code: &str) {

@@ -46,10 +46,17 @@ const MAX_DEPTH: usize = JS_MAX_DEPTH;
 
 /// The offset of the first statement or expression in `body` (a
 /// program's own statements) that nests past [`JS_MAX_DEPTH`].
+///
+/// What the engine's compiler reads in a loop does not count as a level:
+/// the left operand of a binary or logical operator (`a + b + c` nests to
+/// the left in the tree, one level per term), the object of a member and
+/// the callee of a call (`s.trim().trim()`), and TypeScript's wrappers
+/// (`x as T`, `x!`), which compile to nothing.
 pub fn js_depth_past(body: &[Statement<'_>]) -> Option<usize> {
     let mut depth = Depth {
         depth: 0,
         past: None,
+        level: Vec::new(),
     };
     for stmt in body {
         depth.visit_statement(stmt);
@@ -61,11 +68,18 @@ pub fn js_depth_past(body: &[Statement<'_>]) -> Option<usize> {
 struct Depth {
     depth: usize,
     past: Option<usize>,
+    /// The expressions (by address) that stay at their parent's level:
+    /// each is met right after its parent marks it.
+    level: Vec<usize>,
 }
 
 impl Depth {
-    fn enter(&mut self, at: u32, inside: impl FnOnce(&mut Self)) {
+    fn enter(&mut self, at: u32, counts: bool, inside: impl FnOnce(&mut Self)) {
         if self.past.is_some() {
+            return;
+        }
+        if !counts {
+            inside(self);
             return;
         }
         if self.depth == JS_MAX_DEPTH {
@@ -76,15 +90,66 @@ impl Depth {
         inside(self);
         self.depth -= 1;
     }
+
+    /// Marks `it` to stay at its parent's level.
+    fn same_level(&mut self, it: &Expression<'_>) {
+        self.level.push(std::ptr::from_ref(it) as usize);
+    }
 }
 
 impl<'a> Visit<'a> for Depth {
     fn visit_statement(&mut self, it: &Statement<'a>) {
-        self.enter(it.span().start, |depth| walk::walk_statement(depth, it));
+        self.enter(it.span().start, true, |depth| {
+            walk::walk_statement(depth, it)
+        });
     }
 
     fn visit_expression(&mut self, it: &Expression<'a>) {
-        self.enter(it.span().start, |depth| walk::walk_expression(depth, it));
+        let address = std::ptr::from_ref(it) as usize;
+        let marked = match self.level.last() {
+            Some(&last) if last == address => {
+                self.level.pop();
+                true
+            }
+            _ => false,
+        };
+        let wrapper = matches!(
+            it,
+            Expression::TSAsExpression(_)
+                | Expression::TSSatisfiesExpression(_)
+                | Expression::TSNonNullExpression(_)
+                | Expression::TSTypeAssertion(_)
+                | Expression::TSInstantiationExpression(_)
+        );
+        let counts = !marked && !wrapper;
+        self.enter(it.span().start, counts, |depth| {
+            walk::walk_expression(depth, it)
+        });
+    }
+
+    fn visit_binary_expression(&mut self, it: &oxc_ast::ast::BinaryExpression<'a>) {
+        self.same_level(&it.left);
+        walk::walk_binary_expression(self, it);
+    }
+
+    fn visit_logical_expression(&mut self, it: &oxc_ast::ast::LogicalExpression<'a>) {
+        self.same_level(&it.left);
+        walk::walk_logical_expression(self, it);
+    }
+
+    fn visit_call_expression(&mut self, it: &CallExpression<'a>) {
+        self.same_level(&it.callee);
+        walk::walk_call_expression(self, it);
+    }
+
+    fn visit_static_member_expression(&mut self, it: &StaticMemberExpression<'a>) {
+        self.same_level(&it.object);
+        walk::walk_static_member_expression(self, it);
+    }
+
+    fn visit_computed_member_expression(&mut self, it: &ComputedMemberExpression<'a>) {
+        self.same_level(&it.object);
+        walk::walk_computed_member_expression(self, it);
     }
 }
 
