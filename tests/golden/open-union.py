@@ -11,7 +11,7 @@ class MergeRecordsArgsInto(TypedDict, total=False):
     title: ReadOnly[str]
 
 class UpdateRecordArgsRecord(TypedDict, total=False):
-    id: ReadOnly[Any]  # The record's id.
+    id: ReadOnly[int]  # The record's id.
     title: ReadOnly[str]
 
 class Tools(Protocol):

@@ -5,7 +5,7 @@ declare const tools: {
   merge_records(args: { into: { id?: unknown; title?: string } }): Promise<unknown>;
   // Update a record, by id when one is given.
   update_record(args: { record: {
-    id?: unknown; // The record's id.
+    id?: number; // The record's id.
     title?: string;
   } }): Promise<unknown>;
 };

@@ -67,6 +67,32 @@ const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` descri
      only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
+/// The names in `{"not": {"required": [..]}}` when `schema` is only that
+/// (annotations aside).
+fn only_not_required<'v>(schema: &Json<'v>) -> Option<Vec<&'v str>> {
+    let Json::Object(fields) = schema else {
+        return None;
+    };
+    let annotation = |key: &str| matches!(key, "description" | "title" | "$comment");
+    if !fields
+        .iter()
+        .all(|(key, _)| key == "not" || annotation(key))
+    {
+        return None;
+    }
+    let Some(Json::Object(not)) = fields.get("not") else {
+        return None;
+    };
+    if not.len() != 1 {
+        return None;
+    }
+    not.get("required")?
+        .as_array()?
+        .iter()
+        .map(Json::as_str)
+        .collect()
+}
+
 /// Why keys an object's `anyOf` or `oneOf` lists became optional keys of
 /// any type (see [`Walk::lower_combined`]).
 const KEYS_OF_AN_OPEN_UNION: &str = "a member of `anyOf` or `oneOf` admits any value, so \
@@ -946,9 +972,35 @@ impl<'v> Walk<'v> {
                             Vec::new()
                         };
                         if members.contains(&Ty::Unknown) {
+                            // Members that are only `{"not": {"required":
+                            // [..]}}` admit any value without those keys: a
+                            // key each of them leaves out holds what the
+                            // other members say (the usual way to write an
+                            // optional key of one type).
+                            let left_out: Option<Vec<&str>> = (items.iter().zip(&members))
+                                .filter(|(_, member)| **member == Ty::Unknown)
+                                .map(|(item, _)| only_not_required(item))
+                                .try_fold(None, |all: Option<Vec<&str>>, names| {
+                                    let names = names?;
+                                    Some(Some(match all {
+                                        None => names,
+                                        Some(all) => {
+                                            all.into_iter().filter(|n| names.contains(n)).collect()
+                                        }
+                                    }))
+                                })
+                                .flatten();
                             for member in &members {
                                 if let Ty::Object(object) = member {
-                                    open_keys.extend(object.props.iter().cloned());
+                                    open_keys.extend(object.props.iter().map(|prop| {
+                                        let typed = left_out.as_ref().is_some_and(|names| {
+                                            names.contains(&prop.name.as_str())
+                                        });
+                                        Prop {
+                                            ty: if typed { prop.ty.clone() } else { Ty::Unknown },
+                                            ..prop.clone()
+                                        }
+                                    }));
                                 }
                             }
                         }
@@ -1039,23 +1091,37 @@ impl<'v> Walk<'v> {
             return;
         };
         let own = object.props.len();
+        // Whether a key added holds anything (a key typed by the members
+        // says no more than the schema does).
+        let mut widened = false;
         for key in keys {
             let listed = object.props[..own].binary_search_by(|p| p.name.cmp(&key.name));
             if listed.is_err() {
+                widened |= key.ty == Ty::Unknown;
                 object.props.push(Prop {
-                    ty: Ty::Unknown,
                     required: false,
                     ..key
                 });
             }
         }
         if object.props.len() > own {
-            // Stable: of a key two members list, the first stays.
+            // Stable: the object's own key first, then each member's in turn.
             object.props.sort_by(|a, b| a.name.cmp(&b.name));
-            object
-                .props
-                .dedup_by(|later, first| later.name == first.name);
-            self.degrade(site, ptr, KEYS_OF_AN_OPEN_UNION);
+            let mut merged: Vec<Prop> = Vec::with_capacity(object.props.len());
+            for prop in std::mem::take(&mut object.props) {
+                match merged.last_mut() {
+                    // A key two members list holds what either says.
+                    Some(last) if last.name == prop.name => {
+                        let ty = std::mem::take(&mut last.ty);
+                        last.ty = union(vec![ty, prop.ty]);
+                    }
+                    _ => merged.push(prop),
+                }
+            }
+            object.props = merged;
+            if widened {
+                self.degrade(site, ptr, KEYS_OF_AN_OPEN_UNION);
+            }
         }
     }
 
@@ -1850,9 +1916,18 @@ mod tests {
             ("extra".to_owned(), Ty::Str, false),
             ("id".to_owned(), Ty::Unknown, false),
         ];
+        // An optional key written as "absent, or of this type" keeps its
+        // type, exactly.
         let mut own = extra.clone();
         own["oneOf"] = json!([{"not": {"required": ["id"]}}, with_id]);
-        assert_eq!(keys(own), (expected.clone(), 1));
+        let typed = vec![
+            ("extra".to_owned(), Ty::Str, false),
+            ("id".to_owned(), Ty::Num, false),
+        ];
+        assert_eq!(keys(own), (typed, 0));
+        let mut other = extra.clone();
+        other["oneOf"] = json!([{"not": {"required": ["name"]}}, with_id]);
+        assert_eq!(keys(other), (expected.clone(), 1));
         for open in [json!({}), json!(true), json!({"description": "Anything."})] {
             let schema = json!({"allOf": [{"anyOf": [open, with_id]}, extra]});
             assert_eq!(keys(schema.clone()), (expected.clone(), 1), "{schema}");
