@@ -158,7 +158,10 @@ impl SessionManager for CappedSessions {
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
         self.runs.end(id);
-        Ok(self.inner.close_session(id).await?)
+        let closed = self.inner.close_session(id).await;
+        // And what started while it closed.
+        self.runs.end(id);
+        Ok(closed?)
     }
 
     async fn create_stream(
