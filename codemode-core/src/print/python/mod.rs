@@ -117,7 +117,19 @@ pub(crate) fn render(
     // Only what a declaration uses is printed: a definition whose one use
     // was a tool's arguments, now keyword parameters, is left out, and its
     // doc goes to the tool's method.
-    let (used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
+    let (mut used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
+    // A definition that only names another and has a doc of its own is
+    // printed where that other is: it may be unreferenced only because a
+    // chain of names was shortened past it (see `cycles`), and its doc is
+    // still the server's words, which TypeScript prints too.
+    for (id, def) in lowered.defs.iter().enumerate() {
+        if let Ty::Named(to) = def.ty
+            && !def.doc.is_empty()
+            && used_defs.get(to).copied().unwrap_or(false)
+        {
+            used_defs[id] = true;
+        }
+    }
     for (m, tool) in methods.iter_mut().zip(&lowered.tools) {
         if let Args::Keywords { .. } = m.args {
             m.args_doc = unprinted_doc(&tool.input, &lowered.defs, &used_defs);
@@ -624,6 +636,48 @@ mod tests {
             text.contains("*, p: Any = ..., q: str | int = ..."),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_chain_of_names_keeps_the_docs_of_the_links_it_skips() {
+        // `A` names `B`, which names `C`: both are shortened to name `C`, so
+        // nothing refers to `B` any more, but its doc is still printed, as
+        // TypeScript prints it.
+        let tools = vec![ToolDef::new(
+            "t",
+            json!({
+                "type": "object",
+                "$defs": {
+                    "A": {"$ref": "#/$defs/B", "description": "An a."},
+                    "B": {"$ref": "#/$defs/C", "description": "A b."},
+                    "C": {"type": "object", "properties": {"n": {"type": "string"}}},
+                    "D": {"$ref": "#/$defs/C"}
+                },
+                "properties": {"a": {"$ref": "#/$defs/A"}, "d": {"$ref": "#/$defs/D"}},
+                "required": ["a"]
+            }),
+        )];
+        for language in [crate::Language::Python, crate::Language::TypeScript] {
+            let text = crate::render(language, &tools);
+            assert_holds(&text, &["An a.", "A b."]);
+        }
+        let text = crate::render(crate::Language::Python, &tools);
+        assert_holds(&text, &["# A b.\nB: TypeAlias = 'C'"]);
+        // A link without a doc of its own is not printed for nothing.
+        let bare = ToolDef::new(
+            "u",
+            json!({
+                "type": "object",
+                "$defs": {
+                    "A": {"$ref": "#/$defs/B"},
+                    "B": {"$ref": "#/$defs/C"},
+                    "C": {"type": "object", "properties": {"n": {"type": "string"}}}
+                },
+                "properties": {"a": {"$ref": "#/$defs/A"}}
+            }),
+        );
+        let text = crate::render(crate::Language::Python, &[bare]);
+        assert!(!text.contains("B: TypeAlias"), "{text}");
     }
 
     #[test]
