@@ -68,6 +68,12 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             json!({"allOf": [{"$ref": "#/$defs/Big"}, part]}),
         )
     }));
+    // Objects whose `anyOf` admits any value beside a reference to `Big`:
+    // each lists Big's keys as its own.
+    let open_unions = defs((0..n).map(|i| {
+        let open = json!({"type": "object", "anyOf": [true, {"$ref": "#/$defs/Big"}]});
+        (format!("o{i}"), open)
+    }));
     let members: Vec<Value> = (0..n)
         .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
         .collect();
@@ -391,6 +397,13 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": {"a": {"type": "string"}}, "dependentSchemas": branches}),
+            )],
+        ),
+        (
+            "one large definition named by many unions open to any value",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": open_unions, "$defs": {"Big": {"type": "object", "properties": big}}}),
             )],
         ),
         (

@@ -10,6 +10,10 @@ class MergeRecordsArgsInto(TypedDict, total=False):
     id: ReadOnly[Any]
     title: ReadOnly[str]
 
+class TagRecordArgsTarget(TypedDict, total=False):
+    key: ReadOnly[Any]  # The record's key.
+    tag: ReadOnly[str]
+
 class UpdateRecordArgsRecord(TypedDict, total=False):
     id: ReadOnly[int]  # The record's id.
     title: ReadOnly[str]
@@ -17,6 +21,8 @@ class UpdateRecordArgsRecord(TypedDict, total=False):
 class Tools(Protocol):
     async def merge_records(self, *, into: MergeRecordsArgsInto) -> Any:
         """Merge into one record."""
+    async def tag_record(self, *, target: TagRecordArgsTarget) -> Any:
+        """Tag a record, named by its key or not at all."""
     async def update_record(self, *, record: UpdateRecordArgsRecord) -> Any:
         """Update a record, by id when one is given."""
 

@@ -1,8 +1,17 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
+type Key = {
+  key: string; // The record's key.
+};
+
 declare const tools: {
   // Merge into one record.
   merge_records(args: { into: { id?: unknown; title?: string } }): Promise<unknown>;
+  // Tag a record, named by its key or not at all.
+  tag_record(args: { target: {
+    key?: unknown; // The record's key.
+    tag?: string;
+  } }): Promise<unknown>;
   // Update a record, by id when one is given.
   update_record(args: { record: {
     id?: number; // The record's id.

@@ -99,6 +99,12 @@ const KEYS_OF_AN_OPEN_UNION: &str = "a member of `anyOf` or `oneOf` admits any v
      the keys the other members list may hold anything; the SDK declares them optional keys \
      of the object, of any type";
 
+/// Why keys an open union's member names through a reference were left
+/// out (see [`Walk::referenced_keys`]).
+const REFERENCED_KEYS_TOO_MANY: &str = "a member of `anyOf` or `oneOf` admits any value, and \
+     the schemas the other members refer to list more keys than the SDK reads for this list \
+     of tools, so it leaves some of them out of the object, which may refuse them";
+
 /// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
@@ -627,6 +633,10 @@ struct Walk<'v> {
     /// pointer of the schema that has them: for the object around it (an
     /// `allOf` whose member it is) to declare (see `lower_combined`).
     open_union_keys: Option<(String, Vec<Prop>)>,
+    /// The keys and references [`Walk::referenced_keys`] has read in this
+    /// walk; it may read [`IMPLIED_PER_NODE`] for each schema lowered, so
+    /// that many unions naming one large object stay linear.
+    referenced_work: usize,
     /// The pointer buffer a root's walk starts from, kept between roots so
     /// that each tool does not grow one of its own.
     root_pointer: String,
@@ -990,17 +1000,54 @@ impl<'v> Walk<'v> {
                                     }))
                                 })
                                 .flatten();
-                            for member in &members {
-                                if let Ty::Object(object) = member {
-                                    open_keys.extend(object.props.iter().map(|prop| {
-                                        let typed = left_out.as_ref().is_some_and(|names| {
-                                            names.contains(&prop.name.as_str())
-                                        });
-                                        Prop {
-                                            ty: if typed { prop.ty.clone() } else { Ty::Unknown },
-                                            ..prop.clone()
+                            // The schemas references led to, each read once.
+                            let mut seen = Vec::new();
+                            for (item, member) in items.iter().zip(&members) {
+                                let parts = match member {
+                                    Ty::Inter(parts, _) => &parts[..],
+                                    member => std::slice::from_ref(member),
+                                };
+                                for part in parts {
+                                    match part {
+                                        Ty::Object(object) => {
+                                            open_keys.extend(object.props.iter().map(|prop| {
+                                                let typed =
+                                                    left_out.as_ref().is_some_and(|names| {
+                                                        names.contains(&prop.name.as_str())
+                                                    });
+                                                Prop {
+                                                    ty: if typed {
+                                                        prop.ty.clone()
+                                                    } else {
+                                                        Ty::Unknown
+                                                    },
+                                                    ..prop.clone()
+                                                }
+                                            }));
                                         }
-                                    }));
+                                        // A member that is a reference lists
+                                        // the keys of the schema it names,
+                                        // not lowered yet: of any type.
+                                        Ty::Named(_) => {
+                                            let keys =
+                                                self.referenced_keys(site, ptr, item, &mut seen);
+                                            open_keys.extend(keys.into_iter().map(
+                                                |(name, schema)| Prop {
+                                                    name: name.to_owned(),
+                                                    ty: Ty::Unknown,
+                                                    required: false,
+                                                    doc: doc_of(
+                                                        schema,
+                                                        Place::Property {
+                                                            name,
+                                                            required: false,
+                                                        },
+                                                    ),
+                                                },
+                                            ));
+                                        }
+                                        _ => {}
+                                    }
                                 }
                             }
                         }
@@ -1166,6 +1213,62 @@ impl<'v> Walk<'v> {
             self.degrade(site, ptr, TOO_DEEP_TO_JUDGE);
         }
         kinds
+    }
+
+    /// The keys `properties` lists (with their schemas) in the schema that
+    /// `member`'s `$ref` names, and in those that its own `$ref`s name, through at most
+    /// `REF_HOPS` references, skipping the schemas in `seen` (and adding
+    /// those it reads). Past the walk's allowance, what is left is not read,
+    /// and that is recorded.
+    fn referenced_keys(
+        &mut self,
+        site: &Site<'v>,
+        ptr: &str,
+        member: &'v Json<'v>,
+        seen: &mut Vec<usize>,
+    ) -> Vec<(&'v str, &'v Json<'v>)> {
+        let allowed = (self.nodes.saturating_add(256))
+            .saturating_mul(IMPLIED_PER_NODE)
+            .saturating_sub(self.referenced_work);
+        let mut keys = Vec::new();
+        let mut at = member;
+        let mut spent = 0usize;
+        for _ in 0..REF_HOPS {
+            let Some(target) = (match at {
+                Json::Object(fields) => fields.get("$ref"),
+                _ => None,
+            })
+            .and_then(Json::as_str)
+            .and_then(local_pointer)
+            .and_then(|pointer| site.root.pointer(&pointer)) else {
+                break;
+            };
+            let address = std::ptr::from_ref(target) as usize;
+            if seen.contains(&address) {
+                break;
+            }
+            seen.push(address);
+            let props = match target {
+                Json::Object(fields) => match fields.get("properties") {
+                    Some(Json::Object(props)) => props.len(),
+                    _ => 0,
+                },
+                _ => 0,
+            };
+            if spent + 1 + props > allowed {
+                self.degrade(site, ptr, REFERENCED_KEYS_TOO_MANY);
+                break;
+            }
+            spent += 1 + props;
+            if let Json::Object(fields) = target
+                && let Some(Json::Object(props)) = fields.get("properties")
+            {
+                keys.extend(props.iter());
+            }
+            at = target;
+        }
+        self.referenced_work += spent;
+        keys
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -1953,6 +2056,17 @@ mod tests {
         );
         let inner = json!({"type": "object", "properties": {"p": {"anyOf": [{}, with_id]}}});
         assert_eq!(keys(inner), (vec![("p".to_owned(), Ty::Unknown, false)], 0));
+        // A member that names its object through references (with keys of
+        // its own beside, in one case) lists that object's keys too.
+        for member in [
+            json!({"$ref": "#/$defs/Hop"}),
+            json!({"$ref": "#/$defs/WithId", "properties": {"extra": {"type": "string"}}}),
+        ] {
+            let mut named = extra.clone();
+            named["$defs"] = json!({"Hop": {"$ref": "#/$defs/WithId"}, "WithId": with_id});
+            named["anyOf"] = json!([true, member]);
+            assert_eq!(keys(named.clone()), (expected.clone(), 1), "{named}");
+        }
     }
 
     /// A definition that only names another names the end of the chain,

@@ -5,3 +5,4 @@ async def main() -> None:
     await tools.update_record(record={"id": 2})
     await tools.update_record(record={"title": "t"})
     await tools.merge_records(into={"id": "any", "title": "t"})
+    await tools.tag_record(target={"key": 1, "tag": "t"})

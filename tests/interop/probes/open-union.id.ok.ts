@@ -5,4 +5,5 @@ async function main() {
   await tools.update_record({ record: { id: 2 } });
   await tools.update_record({ record: { title: "t" } });
   await tools.merge_records({ into: { id: "any", title: "t" } });
+  await tools.tag_record({ target: { key: 1, tag: "t" } });
 }
