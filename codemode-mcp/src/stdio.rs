@@ -340,9 +340,10 @@ fn response_id(head: &[u8], tail: &[u8]) -> Option<String> {
 
 /// The id of the JSON-RPC request whose text starts with `head` and ends
 /// with `tail`, found as [`response_id`] finds a response's: among the
-/// top-level keys before `params`, after a `method`, or as the last key.
-/// `None` for a response, a notification, or an id not where it is looked
-/// for.
+/// top-level keys before `params`, or as the last key. Its `method` may come
+/// before `params` or after them (only a request has both an id and
+/// `params`). `None` for a response, a notification, or an id not where it
+/// is looked for.
 fn request_id(head: &[u8], tail: &[u8]) -> Option<String> {
     line_id(head, tail, true)
 }
@@ -353,9 +354,6 @@ fn line_id(head: &[u8], tail: &[u8], request: bool) -> Option<String> {
     let text = String::from_utf8_lossy(head);
     let mut rest = text.trim_start().strip_prefix('{')?;
     let mut id = None;
-    // Whether a request's `method` came before `params`: a line whose
-    // method comes later is not read as a request.
-    let mut method = false;
     loop {
         rest = rest
             .trim_start()
@@ -373,10 +371,7 @@ fn line_id(head: &[u8], tail: &[u8], request: bool) -> Option<String> {
         match key {
             "result" | "error" if !request => break,
             "params" if request => break,
-            "method" if request => {
-                rest = json_string(rest)?.1;
-                method = true;
-            }
+            "method" if request => rest = json_string(rest)?.1,
             "jsonrpc" => rest = json_string(rest)?.1,
             "id" => {
                 let (value, after) = scalar(rest)?;
@@ -385,9 +380,6 @@ fn line_id(head: &[u8], tail: &[u8], request: bool) -> Option<String> {
             }
             _ => return None,
         }
-    }
-    if request && !method {
-        return None;
     }
     if id.is_some() {
         return id;
@@ -747,6 +739,41 @@ mod tests {
             message.starts_with("the client's answer is no JSON-RPC 2.0 response"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn the_id_of_a_request_is_found_wherever_its_method_is() {
+        let found = |head: &str, tail: &str| request_id(head.as_bytes(), tail.as_bytes());
+        assert_eq!(
+            found(
+                r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"x"#,
+                ""
+            )
+            .as_deref(),
+            Some("7")
+        );
+        // The method after the params, with the id before them or last.
+        assert_eq!(
+            found(
+                r#"{"jsonrpc":"2.0","id":"a","params":{"x"#,
+                r#"x"},"method":"tools/call"}"#
+            )
+            .as_deref(),
+            Some(r#""a""#)
+        );
+        assert_eq!(
+            found(r#"{"params":{"x"#, r#"x"},"method":"tools/call","id":8}"#).as_deref(),
+            Some("8")
+        );
+        // A notification has no id, and an answer is no request.
+        assert_eq!(
+            found(
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"#,
+                "x}}"
+            ),
+            None
+        );
+        assert_eq!(found(r#"{"jsonrpc":"2.0","id":9,"result":{"#, "x}}"), None);
     }
 
     #[test]
