@@ -74,6 +74,24 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         let open = json!({"type": "object", "anyOf": [true, {"$ref": "#/$defs/Big"}]});
         (format!("o{i}"), open)
     }));
+    // One such union with a reference to each of `n` objects.
+    let mut many_refs = vec![json!({})];
+    many_refs.extend((0..n).map(|i| json!({"$ref": format!("#/$defs/D{i}")})));
+    let one_key_defs = defs((0..n).map(|i| {
+        let one = json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}});
+        (format!("D{i}"), one)
+    }));
+    // Many such unions naming `A`, whose own reference is as long as the
+    // input allows (each unit of it an escaped letter).
+    let long_name = "a".repeat(16 * n);
+    let long_defs = json!({
+        "A": {"$ref": format!("#/$defs/{}", "%61".repeat(16 * n))},
+        long_name: {"type": "object", "properties": {"k": {"type": "string"}}}
+    });
+    let behind_long = defs((0..n).map(|i| {
+        let open = json!({"type": "object", "anyOf": [{}, {"$ref": "#/$defs/A"}]});
+        (format!("o{i}"), open)
+    }));
     let members: Vec<Value> = (0..n)
         .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
         .collect();
@@ -404,6 +422,20 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             vec![tool(
                 "t",
                 json!({"type": "object", "properties": open_unions, "$defs": {"Big": {"type": "object", "properties": big}}}),
+            )],
+        ),
+        (
+            "one union open to any value naming many objects",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"o": {"type": "object", "anyOf": many_refs}}, "$defs": one_key_defs}),
+            )],
+        ),
+        (
+            "many unions open to any value behind a long reference",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": behind_long, "$defs": long_defs}),
             )],
         ),
         (

@@ -99,11 +99,19 @@ const KEYS_OF_AN_OPEN_UNION: &str = "a member of `anyOf` or `oneOf` admits any v
      the keys the other members list may hold anything; the SDK declares them optional keys \
      of the object, of any type";
 
-/// Why keys an open union's member names through a reference were left
-/// out (see [`Walk::referenced_keys`]).
-const REFERENCED_KEYS_TOO_MANY: &str = "a member of `anyOf` or `oneOf` admits any value, and \
-     the schemas the other members refer to list more keys than the SDK reads for this list \
-     of tools, so it leaves some of them out of the object, which may refuse them";
+/// Why keys of schemas an open union's members refer to were left out
+/// (see [`Walk::referenced_keys`]).
+const REFERENCED_KEYS_UNREAD: &str = "a member of `anyOf` or `oneOf` admits any value, and \
+     the SDK did not read every key that the schemas the other members refer to list (too \
+     many, or behind a reference that resolves against an embedded `$id`), so the object \
+     may refuse some of those keys";
+
+/// How much one open union reads of the schemas its members refer to, for
+/// their keys (see [`Walk::referenced_keys`]): a key costs one, and a
+/// reference one more for every 32 bytes of its text. A bound per union
+/// keeps many unions that name one large object linear, and depends on
+/// nothing but the union, so lowering a list in parts decides alike.
+const REFERENCED_PER_UNION: usize = 64;
 
 /// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
@@ -633,10 +641,6 @@ struct Walk<'v> {
     /// pointer of the schema that has them: for the object around it (an
     /// `allOf` whose member it is) to declare (see `lower_combined`).
     open_union_keys: Option<(String, Vec<Prop>)>,
-    /// The keys and references [`Walk::referenced_keys`] has read in this
-    /// walk; it may read [`IMPLIED_PER_NODE`] for each schema lowered, so
-    /// that many unions naming one large object stay linear.
-    referenced_work: usize,
     /// The pointer buffer a root's walk starts from, kept between roots so
     /// that each tool does not grow one of its own.
     root_pointer: String,
@@ -1002,52 +1006,49 @@ impl<'v> Walk<'v> {
                                 .flatten();
                             // The schemas references led to, each read once.
                             let mut seen = Vec::new();
+                            let mut left = Some(REFERENCED_PER_UNION);
                             for (item, member) in items.iter().zip(&members) {
                                 let parts = match member {
                                     Ty::Inter(parts, _) => &parts[..],
                                     member => std::slice::from_ref(member),
                                 };
                                 for part in parts {
-                                    match part {
-                                        Ty::Object(object) => {
-                                            open_keys.extend(object.props.iter().map(|prop| {
-                                                let typed =
-                                                    left_out.as_ref().is_some_and(|names| {
-                                                        names.contains(&prop.name.as_str())
-                                                    });
-                                                Prop {
-                                                    ty: if typed {
-                                                        prop.ty.clone()
-                                                    } else {
-                                                        Ty::Unknown
-                                                    },
-                                                    ..prop.clone()
-                                                }
-                                            }));
+                                    let Ty::Object(object) = part else { continue };
+                                    open_keys.extend(object.props.iter().map(|prop| {
+                                        let typed = left_out.as_ref().is_some_and(|names| {
+                                            names.contains(&prop.name.as_str())
+                                        });
+                                        Prop {
+                                            ty: if typed { prop.ty.clone() } else { Ty::Unknown },
+                                            ..prop.clone()
                                         }
-                                        // A member that is a reference lists
-                                        // the keys of the schema it names,
-                                        // not lowered yet: of any type.
-                                        Ty::Named(_) => {
-                                            let keys =
-                                                self.referenced_keys(site, ptr, item, &mut seen);
-                                            open_keys.extend(keys.into_iter().map(
-                                                |(name, schema)| Prop {
-                                                    name: name.to_owned(),
-                                                    ty: Ty::Unknown,
-                                                    required: false,
-                                                    doc: doc_of(
-                                                        schema,
-                                                        Place::Property {
-                                                            name,
-                                                            required: false,
-                                                        },
-                                                    ),
-                                                },
-                                            ));
+                                    }));
+                                }
+                                // A member that is a reference lists the
+                                // keys of the schema it names, not lowered
+                                // yet: of any type. One named deeper in the
+                                // member (in its `allOf`) is not read.
+                                let named =
+                                    parts.iter().filter(|p| matches!(p, Ty::Named(_))).count();
+                                let own_ref = matches!(item, Json::Object(fields) if fields.get("$ref").is_some());
+                                if named > usize::from(own_ref) {
+                                    self.degrade(site, ptr, REFERENCED_KEYS_UNREAD);
+                                }
+                                if named > 0 && own_ref {
+                                    let keys =
+                                        self.referenced_keys(site, ptr, item, &mut seen, &mut left);
+                                    open_keys.extend(keys.into_iter().map(|(name, schema)| {
+                                        let place = Place::Property {
+                                            name,
+                                            required: false,
+                                        };
+                                        Prop {
+                                            name: name.to_owned(),
+                                            ty: Ty::Unknown,
+                                            required: false,
+                                            doc: doc_of(schema, place),
                                         }
-                                        _ => {}
-                                    }
+                                    }));
                                 }
                             }
                         }
@@ -1216,31 +1217,54 @@ impl<'v> Walk<'v> {
     }
 
     /// The keys `properties` lists (with their schemas) in the schema that
-    /// `member`'s `$ref` names, and in those that its own `$ref`s name, through at most
-    /// `REF_HOPS` references, skipping the schemas in `seen` (and adding
-    /// those it reads). Past the walk's allowance, what is left is not read,
-    /// and that is recorded.
+    /// `member`'s `$ref` names, and in those that its own `$ref`s name,
+    /// through at most `REF_HOPS` references, skipping the schemas in
+    /// `seen` (and adding those it reads) and schemas that admit no object.
+    /// What it reads is paid from `left`, one union's allowance (see
+    /// [`REFERENCED_PER_UNION`]): past it, or at a reference that resolves
+    /// against another base (an embedded `$id`), the rest is not read, that
+    /// is recorded, and `left` becomes `None`, so nothing more is read for
+    /// the union.
     fn referenced_keys(
         &mut self,
         site: &Site<'v>,
         ptr: &str,
         member: &'v Json<'v>,
         seen: &mut Vec<usize>,
+        left: &mut Option<usize>,
     ) -> Vec<(&'v str, &'v Json<'v>)> {
-        let allowed = (self.nodes.saturating_add(256))
-            .saturating_mul(IMPLIED_PER_NODE)
-            .saturating_sub(self.referenced_work);
         let mut keys = Vec::new();
+        let Some(mut budget) = *left else {
+            return keys;
+        };
         let mut at = member;
-        let mut spent = 0usize;
+        // The pointer of `at` once it is a schema a reference led to.
+        let mut at_pointer: Option<String> = None;
+        let mut unread = false;
         for _ in 0..REF_HOPS {
-            let Some(target) = (match at {
-                Json::Object(fields) => fields.get("$ref"),
-                _ => None,
-            })
-            .and_then(Json::as_str)
-            .and_then(local_pointer)
-            .and_then(|pointer| site.root.pointer(&pointer)) else {
+            let Json::Object(fields) = at else { break };
+            let Some(reference) = fields.get("$ref") else {
+                break;
+            };
+            let Some(text) = reference.as_str() else {
+                break;
+            };
+            // The text of a reference costs what decoding it does.
+            let Some(after) = budget.checked_sub(1 + text.len() / 32) else {
+                unread = true;
+                break;
+            };
+            budget = after;
+            if let Some(holder) = &at_pointer
+                && self.in_embedded_resource(site.root, reference, holder)
+            {
+                unread = true;
+                break;
+            }
+            let Some(pointer) = local_pointer(text) else {
+                break;
+            };
+            let Some(target) = site.root.pointer(&pointer) else {
                 break;
             };
             let address = std::ptr::from_ref(target) as usize;
@@ -1248,26 +1272,33 @@ impl<'v> Walk<'v> {
                 break;
             }
             seen.push(address);
-            let props = match target {
-                Json::Object(fields) => match fields.get("properties") {
-                    Some(Json::Object(props)) => props.len(),
-                    _ => 0,
-                },
-                _ => 0,
+            let Json::Object(fields) = target else { break };
+            let admits_objects = match fields.get("type") {
+                Some(Json::String(ty)) => *ty == "object",
+                Some(Json::Array(types)) => types.iter().any(|ty| ty.as_str() == Some("object")),
+                _ => true,
             };
-            if spent + 1 + props > allowed {
-                self.degrade(site, ptr, REFERENCED_KEYS_TOO_MANY);
+            if !admits_objects {
                 break;
             }
-            spent += 1 + props;
-            if let Json::Object(fields) = target
-                && let Some(Json::Object(props)) = fields.get("properties")
-            {
+            if let Some(Json::Object(props)) = fields.get("properties") {
+                let Some(after) = budget.checked_sub(props.len()) else {
+                    unread = true;
+                    break;
+                };
+                budget = after;
                 keys.extend(props.iter());
             }
             at = target;
+            at_pointer = Some(pointer);
         }
-        self.referenced_work += spent;
+        *left = match unread {
+            true => {
+                self.degrade(site, ptr, REFERENCED_KEYS_UNREAD);
+                None
+            }
+            false => Some(budget),
+        };
         keys
     }
 
@@ -2067,6 +2098,26 @@ mod tests {
             named["anyOf"] = json!([true, member]);
             assert_eq!(keys(named.clone()), (expected.clone(), 1), "{named}");
         }
+        // Not read, and recorded: a reference that resolves against an
+        // embedded `$id` (lowering refuses it too), and one deeper in the
+        // member. A schema that admits no object has no keys to give.
+        let only_extra = vec![("extra".to_owned(), Ty::Str, false)];
+        let mut embedded = extra.clone();
+        embedded["$defs"] = json!({
+            "K": {"type": "object", "properties": {"root_key": {}}},
+            "E": {"$id": "https://example.com/e", "$defs": {"A": {"$ref": "#/$defs/K"}}}
+        });
+        embedded["anyOf"] = json!([true, {"$ref": "#/$defs/E/$defs/A"}]);
+        assert_eq!(keys(embedded).0, only_extra);
+        let mut deeper = extra.clone();
+        deeper["$defs"] = json!({"WithId": with_id});
+        deeper["anyOf"] = json!([true, {"allOf": [{"$ref": "#/$defs/WithId"}]}]);
+        let (listed, recorded) = keys(deeper);
+        assert_eq!((listed, recorded > 0), (only_extra.clone(), true));
+        let mut text = extra.clone();
+        text["$defs"] = json!({"T": {"type": "string", "properties": {"no": {}}}});
+        text["anyOf"] = json!([true, {"$ref": "#/$defs/T"}]);
+        assert_eq!(keys(text), (only_extra, 0));
     }
 
     /// A definition that only names another names the end of the chain,

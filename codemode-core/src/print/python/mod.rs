@@ -118,22 +118,32 @@ pub(crate) fn render(
     // was a tool's arguments, now keyword parameters, is left out, and its
     // doc goes to the tool's method.
     let (mut used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
+    let args_docs: Vec<Option<usize>> = (methods.iter().zip(&lowered.tools))
+        .map(|(m, tool)| match m.args {
+            Args::Keywords { .. } => unprinted_doc(&tool.input, &lowered.defs, &used_defs),
+            Args::Dict { .. } => None,
+        })
+        .collect();
     // A definition that only names another and has a doc of its own is
     // printed where that other is: it may be unreferenced only because a
     // chain of names was shortened past it (see `cycles`), and its doc is
-    // still the server's words, which TypeScript prints too.
+    // still the server's words, which TypeScript prints too. Not one whose
+    // doc a method takes.
+    let mut to_a_method = vec![false; lowered.defs.len()];
+    for &id in args_docs.iter().flatten() {
+        to_a_method[id] = true;
+    }
     for (id, def) in lowered.defs.iter().enumerate() {
         if let Ty::Named(to) = def.ty
             && !def.doc.is_empty()
+            && !to_a_method[id]
             && used_defs.get(to).copied().unwrap_or(false)
         {
             used_defs[id] = true;
         }
     }
-    for (m, tool) in methods.iter_mut().zip(&lowered.tools) {
-        if let Args::Keywords { .. } = m.args {
-            m.args_doc = unprinted_doc(&tool.input, &lowered.defs, &used_defs);
-        }
+    for (m, doc) in methods.iter_mut().zip(args_docs) {
+        m.args_doc = doc.map(|id| &lowered.defs[id].doc);
     }
     // What the conversion recorded inside a definition that is not printed
     // is no one's: the tools that use its keys record their own.
@@ -272,15 +282,15 @@ pub(crate) fn render(
     (out, cv.degradations)
 }
 
-/// The doc of the first definition with one that `input` refers to through
+/// The first definition with a doc that `input` refers to through
 /// references alone, when that definition is not printed.
-fn unprinted_doc<'a>(input: &Ty, defs: &'a [Def], used_defs: &[bool]) -> Option<&'a Doc> {
+fn unprinted_doc(input: &Ty, defs: &[Def], used_defs: &[bool]) -> Option<usize> {
     let mut ty = input;
     for _ in 0..8 {
         let Ty::Named(id) = ty else { return None };
         let def = defs.get(*id)?;
         if !def.doc.is_empty() {
-            return (!used_defs[*id]).then_some(&def.doc);
+            return (!used_defs[*id]).then_some(*id);
         }
         ty = &def.ty;
     }
@@ -678,6 +688,30 @@ mod tests {
         );
         let text = crate::render(crate::Language::Python, &[bare]);
         assert!(!text.contains("B: TypeAlias"), "{text}");
+        // A link whose doc a tool's method takes (its arguments became
+        // keywords) stays with the method, whatever else uses the end.
+        let args = |with_other: bool| {
+            let c = json!({"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]});
+            let mut tools = vec![ToolDef::new(
+                "t",
+                json!({"$ref": "#/$defs/A", "$defs": {
+                    "A": {"$ref": "#/$defs/C", "description": "An a."},
+                    "C": c
+                }}),
+            )];
+            if with_other {
+                tools.push(ToolDef::new(
+                    "u",
+                    json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/C"}}, "$defs": {"C": c}}),
+                ));
+            }
+            crate::render(crate::Language::Python, &tools)
+        };
+        for with_other in [false, true] {
+            let text = args(with_other);
+            assert!(!text.contains("A: TypeAlias"), "{text}");
+            assert_holds(&text, &["async def t(self, *, n: str)", "An a."]);
+        }
     }
 
     #[test]
