@@ -515,6 +515,50 @@ mod tests {
     }
 
     #[test]
+    fn members_judged_past_their_allowance_do_not_depend_on_the_rest_of_the_list() {
+        // Members that reach a cycle of `allOf` references through keywords
+        // without `type` exhaust what judging them may read. Each tool's
+        // bodies have an allowance of their own, so 64 equal tools render
+        // equal types, one after another and in halves alike.
+        crate::parallel::two_threads();
+        let defs: serde_json::Map<String, Value> = (0..40)
+            .map(|i| {
+                let next = json!({"$ref": format!("#/$defs/C{}", (i + 1) % 40)});
+                let own = json!({"properties": {format!("c{i}"): {"type": "string"}}});
+                (format!("C{i}"), json!({"allOf": [next, own]}))
+            })
+            .collect();
+        let props: serde_json::Map<String, Value> = (0..30)
+            .map(|p| {
+                let members: Vec<Value> = (0..8)
+                    .map(|j| json!({"$ref": format!("#/$defs/C{}", (p + j) % 40)}))
+                    .collect();
+                (
+                    format!("p{p}"),
+                    json!({"type": ["string", "object"], "anyOf": members}),
+                )
+            })
+            .collect();
+        let input = json!({"type": "object", "$defs": defs, "properties": props});
+        let tools: Vec<ToolDef> = (0..64)
+            .map(|i| ToolDef::new(format!("t{i:03}"), input.clone()))
+            .collect();
+        let split = Catalog::new(tools.clone());
+        let whole = halves_render_as_whole(&split, tools);
+        for (lang, whole) in Language::ALL.into_iter().zip(whole) {
+            // Every tool's arguments are one shared type.
+            let first = whole.text.lines().find(|l| l.contains("t000("));
+            let last = whole.text.lines().find(|l| l.contains("t063("));
+            let args = |line: Option<&str>| {
+                let line = line.unwrap_or_default();
+                line.split_once('(').map(|(_, rest)| rest.to_owned())
+            };
+            assert_eq!(args(first), args(last), "{lang:?}");
+            assert!(args(first).is_some(), "{lang:?}");
+        }
+    }
+
+    #[test]
     fn long_lists_read_in_halves_are_the_lists_read_whole() {
         crate::parallel::two_threads();
         let tools: Vec<Value> = (0..300)

@@ -370,7 +370,6 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         // list into fresh memory.
         walk.ids.forget_documents();
         walk.by_target.clear();
-        walk.implied_memo.clear();
         walk.embedded_refs = None;
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -624,13 +623,14 @@ struct Walk<'v> {
     checking: bool,
     /// Whether any intersection was made.
     intersections: bool,
-    /// What [`Implied`] found of schemas references reached (see there).
+    /// What [`Implied`] found of schemas references reached (see there),
+    /// in the body being lowered (see [`Walk::start_body`]).
     implied_memo: ImpliedMemo,
-    /// The work [`Implied`] has done in this walk; it may do
+    /// The work [`Implied`] has done in the body being lowered; it may do
     /// [`IMPLIED_PER_NODE`] for each schema lowered, so that judging members
     /// stays linear in the schemas however they refer to each other.
     implied_work: usize,
-    /// Schemas lowered so far.
+    /// Schemas lowered so far in the body being lowered.
     nodes: usize,
     /// The members of unions that let other kinds through which their
     /// keywords imply, from the node being lowered down, for an `allOf`
@@ -653,6 +653,7 @@ impl<'v> Walk<'v> {
     fn lower_root(&mut self, site: Site<'v>) -> Ty {
         let mut ptr = std::mem::take(&mut self.root_pointer);
         ptr.clear();
+        self.start_body();
         let mut ty = self.lower(&site, site.root, &mut ptr, 0);
         self.root_pointer = ptr;
         self.implied_choices.clear();
@@ -667,6 +668,7 @@ impl<'v> Walk<'v> {
         // Definitions are lowered from a queue, never by recursion, so a
         // recursive type costs one entry and a name.
         while let Some(pending) = self.queue.pop() {
+            self.start_body();
             self.lists = 0;
             self.current = Some(pending.id);
             let mut ptr = pending.pointer;
@@ -680,6 +682,27 @@ impl<'v> Walk<'v> {
         }
         self.current = None;
         ty
+    }
+
+    /// Before a body (a root's schema, a definition's) is lowered: it
+    /// judges its members with an allowance and a memo of its own, so what
+    /// it becomes depends on its schema alone, not on what was lowered
+    /// before it. Which definitions a tool lowers depends on the tools
+    /// before it (one that an earlier tool lowered is not lowered again),
+    /// so shared state would make a tool's types depend on the rest of the
+    /// list, and on whether it was lowered in halves (see `parallel`).
+    fn start_body(&mut self) {
+        self.nodes = 0;
+        self.implied_work = 0;
+        if !self.implied_memo.is_empty() {
+            // Cleared in place, a map that one large body grew would be
+            // swept whole for every small body after it.
+            if self.implied_memo.capacity() > 256 {
+                self.implied_memo = ImpliedMemo::default();
+            } else {
+                self.implied_memo.clear();
+            }
+        }
     }
 
     fn degrade(&mut self, site: &Site<'_>, ptr: &str, reason: impl Into<String>) -> Ty {
@@ -1200,9 +1223,9 @@ impl<'v> Walk<'v> {
         if self.checking {
             return None;
         }
-        // A few hundred schemas' worth to start with, for a deep member
-        // met before much is lowered.
-        let allowed = (self.nodes.saturating_add(256))
+        // One member's worth (`IMPLIED_WORK`) to start with, for a deep
+        // member met before much of the body is lowered.
+        let allowed = (self.nodes.saturating_add(64))
             .saturating_mul(IMPLIED_PER_NODE)
             .saturating_sub(self.implied_work);
         let mut left = allowed;
