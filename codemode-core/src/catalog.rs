@@ -559,6 +559,39 @@ mod tests {
     }
 
     #[test]
+    fn a_base_named_above_a_definition_makes_it_another_definition() {
+        // Two tools hold the same definition at the same pointer, but in
+        // the first a schema above it names a base (`$id`), against which
+        // its reference resolves: there the reference is left out, in the
+        // second it is followed. They are two definitions, and the second
+        // tool's stays exact, in one pass and in halves alike.
+        crate::parallel::two_threads();
+        let tool = |name: &str, base: bool| {
+            let mut p = json!({"$defs": {"X": {"type": "object", "properties": {"q": {"$ref": "#/$defs/Y"}}}}});
+            if base {
+                p["$id"] = json!("urn:example:p");
+            }
+            ToolDef::new(
+                name,
+                json!({"type": "object", "$defs": {"Y": {"type": "string", "description": "A y."}},
+                       "properties": {"r": {"$ref": "#/properties/p/$defs/X"}, "p": p}}),
+            )
+        };
+        let mut tools = vec![tool("a_based", true)];
+        tools.extend((0..62).map(|i| ToolDef::new(format!("m_{i:02}"), json!({"type": "object"}))));
+        tools.push(tool("zz_target", false));
+        let split = Catalog::new(tools.clone());
+        let whole = halves_render_as_whole(&split, tools);
+        let ts = &whole[0].text;
+        assert!(ts.contains("type X = { q?: unknown };"), "{ts}");
+        assert!(ts.contains("type X2 = { q?: Y };"), "{ts}");
+        assert!(
+            ts.contains("zz_target(args?: { p?: unknown; r?: X2 })"),
+            "{ts}"
+        );
+    }
+
+    #[test]
     fn long_lists_read_in_halves_are_the_lists_read_whole() {
         crate::parallel::two_threads();
         let tools: Vec<Value> = (0..300)

@@ -15,7 +15,7 @@
 //!   scanned nodes; past it, its definitions are identified by the whole
 //!   document instead, which only shares them less.
 
-use super::pointer::local_pointer;
+use super::pointer::{local_pointer, on_the_way_to};
 use crate::json::Json;
 use foldhash::{HashMap, HashMapExt};
 use sha2::{Digest, Sha256};
@@ -194,11 +194,16 @@ impl<'v> Document<'v> {
 
     /// Gives every member of one component its identity.
     fn settle(&mut self, visits: &[Visit], members: &[usize]) {
-        let mut own: Vec<(&str, Option<Hash>)> = members
+        let root = self.root;
+        let mut own: Vec<(&str, Option<Hash>, bool)> = members
             .iter()
             .map(|&m| {
                 let hash = visits[m].target.and_then(|t| self.hashes.get(&t).copied());
-                (visits[m].pointer.as_str(), hash)
+                let pointer = visits[m].pointer.as_str();
+                // A base named above the definition makes its references
+                // resolve elsewhere (lowering leaves them out), which its
+                // own text does not show.
+                (pointer, hash, on_the_way_to(root, pointer))
             })
             .collect();
         own.sort();
@@ -210,12 +215,15 @@ impl<'v> Document<'v> {
         reached.sort_unstable();
         reached.dedup();
         let mut h = Sha256::new();
-        for (pointer, content) in &own {
+        for (pointer, content, under_a_base) in &own {
             h.update(pointer.as_bytes());
             h.update([0]);
             match content {
                 Some(content) => h.update(content),
                 None => h.update(b"-"),
+            }
+            if *under_a_base {
+                h.update(b"\x03under a base of its own");
             }
         }
         h.update(b"\x01");
@@ -229,7 +237,7 @@ impl<'v> Document<'v> {
             h.update(b"\x02a $ref read alone");
         }
         let component: Hash = h.finalize().into();
-        for (pointer, _) in own {
+        for (pointer, _, _) in own {
             let mut h = Sha256::new();
             h.update(pointer.as_bytes());
             h.update([0]);

@@ -14,7 +14,8 @@ use super::ir::{
 };
 use super::keywords::{Branch, Keywords, Kw};
 use super::pointer::{
-    REPORT_MAX, cut_for_report, for_report, local_pointer, push_segment, unescape_segment,
+    REPORT_MAX, cut_for_report, for_report, local_pointer, names_a_base, on_the_way_to,
+    push_segment, unescape_segment,
 };
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
@@ -959,6 +960,11 @@ impl<'v> Walk<'v> {
             if let Some(any) = map.get(keyword) {
                 match any.as_array() {
                     Some(items) if !items.is_empty() => {
+                        // The members are judged before they are lowered,
+                        // so the allowance counts them now: a union of a
+                        // thousand members is judged whole, however little
+                        // of the body came before it.
+                        self.nodes += items.len();
                         // The kinds each member binds when it lets every
                         // value of the others through.
                         let probed: Vec<Option<(bool, bool)>> = (items.iter())
@@ -1223,9 +1229,9 @@ impl<'v> Walk<'v> {
         if self.checking {
             return None;
         }
-        // One member's worth (`IMPLIED_WORK`) to start with, for a deep
-        // member met before much of the body is lowered.
-        let allowed = (self.nodes.saturating_add(64))
+        // A few hundred schemas' worth to start with, for a deep member
+        // met before much of the body is lowered.
+        let allowed = (self.nodes.saturating_add(256))
             .saturating_mul(IMPLIED_PER_NODE)
             .saturating_sub(self.implied_work);
         let mut left = allowed;
@@ -1863,37 +1869,6 @@ impl<'v> Walk<'v> {
 
 /// Longest pointer [`Walk::in_embedded_resource`] walks from the root.
 const EMBEDDED_WALK_MAX: usize = 256;
-
-/// Whether the schema at `pointer` (from `root`), or one on the way to it
-/// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
-/// string).
-fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return false;
-    };
-    let mut node = root;
-    for token in rest.split('/') {
-        let Some(next) = node.step(token) else {
-            return false;
-        };
-        node = next;
-        if let Json::Object(fields) = node
-            && names_a_base(fields)
-        {
-            return true;
-        }
-    }
-    false
-}
-
-/// Whether a schema names a base of its own: `$id`, or draft 4's `id`, as
-/// a string.
-fn names_a_base(fields: &Fields<'_>) -> bool {
-    [fields.get("$id"), fields.get("id")]
-        .into_iter()
-        .flatten()
-        .any(|id| id.as_str().is_some())
-}
 
 /// The `$ref` values (by address) in `root` that a base of their own
 /// governs: those in a schema below the root that names one (`$id`, or
@@ -2612,6 +2587,23 @@ mod tests {
         assert!(
             python.contains(r#""text": 'ReadOnly[R | list[Any] | None | bool | float | str]',"#),
             "{python}"
+        );
+    }
+
+    /// The allowance for judging members counts the members of a union
+    /// before they are lowered, so a long union at the top of a body is
+    /// judged whole.
+    #[test]
+    fn a_long_union_is_judged_within_its_allowance() {
+        let members: Vec<Value> = (0..5000)
+            .map(|i| json!({"properties": {format!("k{i}"): {"type": "string"}}}))
+            .collect();
+        let schema = json!({"type": "object", "properties": {"u": {"anyOf": members}}});
+        let (_, _, degradations) = lower_schema(&schema);
+        assert!(
+            !degradations.iter().any(|d| d.reason == TOO_DEEP_TO_JUDGE),
+            "{:?}",
+            degradations.first()
         );
     }
 

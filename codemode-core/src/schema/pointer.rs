@@ -1,5 +1,7 @@
 //! JSON pointers: local `$ref`s decoded, and segments escaped.
 
+use crate::json::{Fields, Json};
+
 /// The JSON pointer of a local reference (`#`, `#/$defs/X`, percent-encoded
 /// or not); `None` for anything else.
 pub(crate) fn local_pointer(reference: &str) -> Option<String> {
@@ -74,6 +76,37 @@ pub(crate) fn cut_for_report(s: &str) -> std::borrow::Cow<'_, str> {
     let head = s.floor_char_boundary(REPORT_MAX * 5 / 8);
     let tail = s.ceil_char_boundary(s.len() - REPORT_MAX / 4);
     format!("{}…{}", &s[..head], &s[tail..]).into()
+}
+
+/// Whether the schema at `pointer` (from `root`), or one on the way to it
+/// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
+/// string).
+pub(crate) fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return false;
+    };
+    let mut node = root;
+    for token in rest.split('/') {
+        let Some(next) = node.step(token) else {
+            return false;
+        };
+        node = next;
+        if let Json::Object(fields) = node
+            && names_a_base(fields)
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a schema names a base of its own: `$id`, or draft 4's `id`, as
+/// a string.
+pub(crate) fn names_a_base(fields: &Fields<'_>) -> bool {
+    [fields.get("$id"), fields.get("id")]
+        .into_iter()
+        .flatten()
+        .any(|id| id.as_str().is_some())
 }
 
 #[cfg(test)]
