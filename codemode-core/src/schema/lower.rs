@@ -2607,6 +2607,28 @@ mod tests {
         );
     }
 
+    /// Reading a wide schema to judge a member costs its width: each body
+    /// judges afresh, so many bodies reading one wide schema would
+    /// otherwise cost bodies × keys. Past a member's work it admits every
+    /// kind, recorded; a schema of ordinary width is judged exactly.
+    #[test]
+    fn judging_a_member_pays_for_the_width_of_what_it_reads() {
+        let judged = |keys: usize| {
+            let mut wide: serde_json::Map<String, Value> =
+                (0..keys).map(|i| (format!("x-{i}"), json!(i))).collect();
+            wide.insert("properties".into(), json!({"a": {"type": "string"}}));
+            let schema = json!({
+                "type": "object",
+                "$defs": {"T": wide},
+                "properties": {"u": {"anyOf": [{"$ref": "#/$defs/T"}, {"type": "string"}]}}
+            });
+            let (_, _, degradations) = lower_schema(&schema);
+            !degradations.iter().any(|d| d.reason == TOO_DEEP_TO_JUDGE)
+        };
+        assert!(judged(100));
+        assert!(!judged(20_000));
+    }
+
     #[test]
     fn members_past_the_probes_limits_admit_every_kind_and_are_recorded() {
         // A chain of references and a nesting of unions within the limits

@@ -28,6 +28,15 @@ pub(super) const NEST: usize = 64;
 /// (see [`Walk::implied_work`](super::Walk::implied_work)).
 pub(super) const IMPLIED_PER_NODE: usize = 16;
 
+/// Keys of a schema read that cost one more unit of work: reading scans
+/// them all, and memos last only a body (see `Walk::start_body`), so many
+/// bodies reading one wide schema pay for it each time.
+const KEYS_PER_UNIT: usize = 16;
+
+/// Bytes of a reference that cost one more unit of work (decoding it and
+/// walking its pointer).
+const BYTES_PER_UNIT: usize = 64;
+
 /// Schemas read, at most, to tell whether one member lets other kinds
 /// through; past it, the member counts as one that may bind either kind
 /// (see [`Implied::past_a_limit`]).
@@ -90,6 +99,19 @@ impl<'r, 'v> Implied<'r, 'v> {
         }
     }
 
+    /// Takes `units` from the member's work and the body's; `false`, taking
+    /// nothing, when either has less left.
+    fn spend(&mut self, units: usize) -> bool {
+        match (self.work.checked_sub(units), self.total.checked_sub(units)) {
+            (Some(work), Some(total)) => {
+                self.work = work;
+                *self.total = total;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// What a part past a limit counts as: one that may bind either kind
     /// and let the others through, so the SDK admits more rather than less.
     fn past_a_limit(&mut self) -> Option<(bool, bool)> {
@@ -105,12 +127,14 @@ impl<'r, 'v> Implied<'r, 'v> {
         refs: usize,
         nest: usize,
     ) -> Option<(bool, bool)> {
-        let (Some(work), Some(total)) = (self.work.checked_sub(1), self.total.checked_sub(1))
-        else {
-            return self.past_a_limit();
+        // Reading a schema scans its keys: a wide one costs more.
+        let keys = match item {
+            Json::Object(fields) => fields.len(),
+            _ => 0,
         };
-        self.work = work;
-        *self.total = total;
+        if !self.spend(1 + keys / KEYS_PER_UNIT) {
+            return self.past_a_limit();
+        }
         let Json::Object(fields) = item else {
             return None;
         };
@@ -142,9 +166,12 @@ impl<'r, 'v> Implied<'r, 'v> {
         refs: usize,
         nest: usize,
     ) -> Option<(bool, bool)> {
-        let target = (reference.as_str())
-            .and_then(local_pointer)
-            .and_then(|pointer| self.root.pointer(&pointer))?;
+        // Decoding and following a reference costs its length.
+        let text = reference.as_str()?;
+        if !self.spend(text.len() / BYTES_PER_UNIT) {
+            return self.past_a_limit();
+        }
+        let target = local_pointer(text).and_then(|pointer| self.root.pointer(&pointer))?;
         let at = std::ptr::from_ref(target) as usize;
         let key = (std::ptr::from_ref(self.root) as usize, at);
         if let Some(&(kinds, exhausted)) = self.memo.get(&key) {
