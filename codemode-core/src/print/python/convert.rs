@@ -121,9 +121,10 @@ pub(super) struct Method<'a> {
     /// The method's name, if the tool is one (its own name, or the alias
     /// of a name that cannot be a method); else it is reached by subscript.
     pub(super) method: Option<&'a str>,
-    /// The doc of the definition the keyword parameters were taken from,
-    /// when that definition is not printed (its words go to the method).
-    pub(super) args_doc: Option<&'a Doc>,
+    /// The docs of the definitions the keyword parameters were taken from
+    /// (and of links a shortened chain skipped), when those definitions
+    /// are not printed: their words go to the method, in the chain's order.
+    pub(super) args_docs: Vec<&'a Doc>,
     pub(super) description: Option<&'a str>,
     pub(super) args: Args<'a>,
     pub(super) output: Py,

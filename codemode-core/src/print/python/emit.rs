@@ -222,7 +222,7 @@ impl Printer<'_> {
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let mut description = m.description.map(clean_lines).unwrap_or_default();
-            if let Some(doc) = m.args_doc {
+            for doc in &m.args_docs {
                 description.extend(doc_lines(doc));
             }
             if let Some(method) = m.method {

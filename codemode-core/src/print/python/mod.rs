@@ -106,7 +106,7 @@ pub(crate) fn render(
             Method {
                 name: &tool.name,
                 method,
-                args_doc: None,
+                args_docs: Vec::new(),
                 description: tool.description.as_deref(),
                 args,
                 output,
@@ -118,12 +118,13 @@ pub(crate) fn render(
     // was a tool's arguments, now keyword parameters, is left out, and its
     // doc goes to the tool's method.
     let (mut used_defs, used_classes) = used(&methods, &cv.classes, &def_kinds);
-    let args_docs: Vec<Option<usize>> = (methods.iter().zip(&lowered.tools))
+    let chains: Vec<Vec<usize>> = (methods.iter().zip(&lowered.tools))
         .map(|(m, tool)| match m.args {
-            Args::Keywords { .. } => unprinted_doc(&tool.input, &lowered.defs, &used_defs),
-            Args::Dict { .. } => None,
+            Args::Keywords { .. } => chain_of_names(&tool.input, &lowered.defs),
+            Args::Dict { .. } => Vec::new(),
         })
         .collect();
+    let args_docs = docs_for_methods(&chains, &lowered.defs, &used_defs);
     // A definition that only names another and has a doc of its own is
     // printed where that other is: it may be unreferenced only because a
     // chain of names was shortened past it (see `cycles`), and its doc is
@@ -142,8 +143,8 @@ pub(crate) fn render(
             used_defs[id] = true;
         }
     }
-    for (m, doc) in methods.iter_mut().zip(args_docs) {
-        m.args_doc = doc.map(|id| &lowered.defs[id].doc);
+    for (m, docs) in methods.iter_mut().zip(args_docs) {
+        m.args_docs = docs.into_iter().map(|id| &lowered.defs[id].doc).collect();
     }
     // What the conversion recorded inside a definition that is not printed
     // is no one's: the tools that use its keys record their own.
@@ -282,19 +283,65 @@ pub(crate) fn render(
     (out, cv.degradations)
 }
 
-/// The first definition with a doc that `input` refers to through
-/// references alone, when that definition is not printed.
-fn unprinted_doc(input: &Ty, defs: &[Def], used_defs: &[bool]) -> Option<usize> {
+/// The definitions `input` names through names alone, in order: the
+/// first it names, and on to the one that is more than a name (at most
+/// eight, and never one twice).
+fn chain_of_names(input: &Ty, defs: &[Def]) -> Vec<usize> {
+    let mut chain = Vec::new();
     let mut ty = input;
-    for _ in 0..8 {
-        let Ty::Named(id) = ty else { return None };
-        let def = defs.get(*id)?;
-        if !def.doc.is_empty() {
-            return (!used_defs[*id]).then_some(*id);
-        }
+    while let Ty::Named(id) = ty
+        && chain.len() < 8
+        && !chain.contains(id)
+        && let Some(def) = defs.get(*id)
+    {
+        chain.push(*id);
         ty = &def.ty;
     }
-    None
+    chain
+}
+
+/// For each method whose keyword parameters come from `chains[i]`, the
+/// definitions whose docs go to it: those on its chain that have a doc and
+/// are not printed, in the chain's order. Before the chain's end go the
+/// unprinted links that name that end only because shortening skipped
+/// them past the chain's first link (see `cycles`): each is given to the
+/// first method whose chain was so shortened, so its words are neither
+/// lost nor said twice.
+fn docs_for_methods(chains: &[Vec<usize>], defs: &[Def], used_defs: &[bool]) -> Vec<Vec<usize>> {
+    let unprinted = |id: usize| !defs[id].doc.is_empty() && !used_defs[id];
+    let mut taken = vec![false; defs.len()];
+    let mut shortened_to: Vec<Option<usize>> = vec![None; defs.len()];
+    for (method, chain) in chains.iter().enumerate() {
+        for &id in chain.iter().filter(|&&id| unprinted(id)) {
+            taken[id] = true;
+        }
+        if let [.., _, end] = chain[..]
+            && !used_defs[end]
+        {
+            shortened_to[end].get_or_insert(method);
+        }
+    }
+    let mut skipped: Vec<Vec<usize>> = vec![Vec::new(); chains.len()];
+    for (id, def) in defs.iter().enumerate() {
+        if let Ty::Named(end) = def.ty
+            && unprinted(id)
+            && !taken[id]
+            && let Some(Some(method)) = shortened_to.get(end)
+        {
+            skipped[*method].push(id);
+        }
+    }
+    chains
+        .iter()
+        .zip(skipped)
+        .map(|(chain, skipped)| {
+            let mut docs: Vec<usize> = chain.iter().copied().filter(|&id| unprinted(id)).collect();
+            let end_has_one = docs.last().is_some_and(|id| chain.last() == Some(id));
+            let before_end = docs.len() - usize::from(end_has_one);
+            docs.splice(before_end..before_end, skipped);
+            docs
+        })
+        .collect()
 }
 
 /// Which definitions and classes the methods' declarations use, directly
@@ -711,6 +758,46 @@ mod tests {
             let text = args(with_other);
             assert!(!text.contains("A: TypeAlias"), "{text}");
             assert_holds(&text, &["async def t(self, *, n: str)", "An a."]);
+        }
+    }
+
+    /// A tool whose arguments are a chain of names, `A -> B -> C`, takes
+    /// keyword parameters from `C`, and none of the three is printed: every
+    /// link's doc goes to the method, in the chain's order, once.
+    #[test]
+    fn keyword_arguments_keep_the_docs_of_every_link_of_their_chain() {
+        let chain = json!({"$ref": "#/$defs/A", "$defs": {
+            "A": {"$ref": "#/$defs/B", "description": "An a."},
+            "B": {"$ref": "#/$defs/C", "description": "A b."},
+            "C": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"], "description": "A c."}
+        }});
+        let text = crate::render(crate::Language::Python, &[ToolDef::new("t", chain.clone())]);
+        assert_holds(
+            &text,
+            &["async def t(self, *, n: str)", "An a.\nA b.\nA c.\n"],
+        );
+        // A second tool that takes `C` itself gets none of the links' docs,
+        // and the first keeps all three, whichever comes first.
+        let direct = json!({"$ref": "#/$defs/C", "$defs": {"C": chain["$defs"]["C"].clone()}});
+        for other in ["a", "z"] {
+            let tools = [
+                ToolDef::new(other, direct.clone()),
+                ToolDef::new("t", chain.clone()),
+            ];
+            let text = crate::render(crate::Language::Python, &tools);
+            let t = text
+                .find("async def t(")
+                .unwrap_or_else(|| panic!("{text}"));
+            let (_, method) = text[t..]
+                .split_once("\"\"\"")
+                .unwrap_or_else(|| panic!("{text}"));
+            let (docstring, _) = method
+                .split_once("\"\"\"")
+                .unwrap_or_else(|| panic!("{text}"));
+            assert!(docstring.ends_with("An a.\nA b.\nA c.\n        "), "{text}");
+            for doc in ["An a.", "A b."] {
+                assert_eq!(text.matches(doc).count(), 1, "{text}");
+            }
         }
     }
 
