@@ -926,6 +926,29 @@ fn a_ref_under_a_nested_id_is_not_read_from_the_root() {
     assert!(got[1].1.contains("its own $id"), "{got:?}");
 }
 
+/// A map of schemas (`properties`, `$defs`) is not a schema: an entry of it
+/// named `id` (here written in shorthand, as text, which is malformed) does
+/// not make the map name a base, so a `$ref` below it still resolves.
+#[test]
+fn an_entry_named_id_does_not_make_a_map_a_base() {
+    for map in ["properties", "$defs"] {
+        let mut schema = json!({
+            "type": "object",
+            "$defs": {"Q": {"type": "string"}},
+            "properties": {"q": {"$ref": "#/$defs/Q"}}
+        });
+        schema[map]["id"] = json!("string");
+        // A long pointer is judged by the walk over the whole schema, a short
+        // one by the walk down the pointer: both read maps alike.
+        let long = "k".repeat(300);
+        schema["properties"][long.as_str()] = json!({"$ref": "#/$defs/Q"});
+        let sdk = ts_sdk(schema.clone());
+        assert!(sdk.contains("q?: Q") && sdk.contains(&format!("{long}?: Q")), "{sdk}");
+        let got = reasons(schema);
+        assert!(got.iter().all(|(_, why)| !why.contains("$id")), "{got:?}");
+    }
+}
+
 #[test]
 fn the_order_of_required_does_not_split_a_definition() {
     let def = |required: Value| {

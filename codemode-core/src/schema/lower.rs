@@ -14,8 +14,8 @@ use super::ir::{
 };
 use super::keywords::{Branch, Keywords, Kw};
 use super::pointer::{
-    REPORT_MAX, cut_for_report, for_report, local_pointer, names_a_base, on_the_way_to,
-    push_segment, unescape_segment,
+    REPORT_MAX, cut_for_report, for_report, holds_a_map, local_pointer, names_a_base,
+    on_the_way_to, push_segment, unescape_segment,
 };
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
@@ -1878,27 +1878,28 @@ const EMBEDDED_WALK_MAX: usize = 256;
 /// schema, without recursion.
 fn embedded_refs(root: &Json<'_>) -> HashSet<usize> {
     let mut refs = HashSet::default();
-    let mut todo: Vec<(&Json<'_>, bool)> = vec![(root, false)];
+    // Each node with whether a base governs it and whether it is a map of
+    // schemas (see `on_the_way_to`), which names no base.
+    let mut todo: Vec<(&Json<'_>, bool, bool)> = vec![(root, false, false)];
     let mut at_root = true;
-    while let Some((node, embedded)) = todo.pop() {
+    while let Some((node, embedded, map)) = todo.pop() {
         match node {
             Json::Object(fields) => {
-                let names_base = !std::mem::take(&mut at_root) && names_a_base(fields);
+                let names_base = !std::mem::take(&mut at_root) && !map && names_a_base(fields);
                 let embedded = embedded || names_base;
-                if embedded && let Some(reference) = fields.get("$ref") {
+                if embedded
+                    && !map
+                    && let Some(reference) = fields.get("$ref")
+                {
                     refs.insert(reference as *const Json<'_> as usize);
                 }
-                let children = fields.iter().map(|(_, child)| child);
-                todo.extend(children.filter(|c| is_container(c)).map(|c| (c, embedded)));
+                let children = fields.iter().filter(|(_, c)| is_container(c));
+                todo.extend(children.map(|(key, c)| (c, embedded, !map && holds_a_map(key))));
             }
             Json::Array(items) => {
                 at_root = false;
-                todo.extend(
-                    items
-                        .iter()
-                        .filter(|c| is_container(c))
-                        .map(|c| (c, embedded)),
-                );
+                let children = items.iter().filter(|c| is_container(c));
+                todo.extend(children.map(|c| (c, embedded, false)));
             }
             _ => at_root = false,
         }

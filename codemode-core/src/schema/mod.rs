@@ -19,7 +19,8 @@ pub(crate) use lower::lower_for_check;
 #[cfg(feature = "check")]
 pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
     use serde_json::Value;
-    /// Keywords whose value is a schema, a list of schemas, or a map of them.
+    /// Keywords whose value is a schema, or a list of schemas (the maps of
+    /// them are `pointer::holds_a_map`'s).
     const ONE: &[&str] = &[
         "additionalProperties",
         "contains",
@@ -34,13 +35,6 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
         "additionalItems",
     ];
     const LIST: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems", "items"];
-    const MAP: &[&str] = &[
-        "$defs",
-        "definitions",
-        "dependentSchemas",
-        "patternProperties",
-        "properties",
-    ];
     let mut stack: Vec<(&Value, bool)> = vec![(schema, true)];
     while let Some((node, root)) = stack.pop() {
         let Value::Object(map) = node else { continue };
@@ -58,7 +52,7 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
             {
                 stack.extend(items.iter().map(|item| (item, false)));
             }
-            if MAP.contains(&key)
+            if pointer::holds_a_map(key)
                 && let Value::Object(entries) = value
             {
                 stack.extend(entries.values().map(|item| (item, false)));

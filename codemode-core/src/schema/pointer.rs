@@ -80,24 +80,44 @@ pub(crate) fn cut_for_report(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Whether the schema at `pointer` (from `root`), or one on the way to it
 /// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
-/// string).
+/// string). A map of schemas on the way (`properties`, `$defs`, ...) is not
+/// a schema: a key of it named `id` is a name.
 pub(crate) fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
     let Some(rest) = pointer.strip_prefix('/') else {
         return false;
     };
     let mut node = root;
+    let mut in_map = false;
     for token in rest.split('/') {
         let Some(next) = node.step(token) else {
             return false;
         };
+        // A map's values are schemas whatever their names; a schema's value
+        // under a map keyword is a map.
+        let is_map = !in_map && matches!(node, Json::Object(_)) && holds_a_map(token);
         node = next;
         if let Json::Object(fields) = node
+            && !is_map
             && names_a_base(fields)
         {
             return true;
         }
+        in_map = is_map;
     }
     false
+}
+
+/// Whether a schema's keyword `key` holds a map from names to schemas.
+pub(crate) fn holds_a_map(key: &str) -> bool {
+    matches!(
+        key,
+        "properties"
+            | "patternProperties"
+            | "$defs"
+            | "definitions"
+            | "dependentSchemas"
+            | "dependencies"
+    )
 }
 
 /// Whether a schema names a base of its own: `$id`, or draft 4's `id`, as
