@@ -943,7 +943,10 @@ fn an_entry_named_id_does_not_make_a_map_a_base() {
         let long = "k".repeat(300);
         schema["properties"][long.as_str()] = json!({"$ref": "#/$defs/Q"});
         let sdk = ts_sdk(schema.clone());
-        assert!(sdk.contains("q?: Q") && sdk.contains(&format!("{long}?: Q")), "{sdk}");
+        assert!(
+            sdk.contains("q?: Q") && sdk.contains(&format!("{long}?: Q")),
+            "{sdk}"
+        );
         let got = reasons(schema);
         assert!(got.iter().all(|(_, why)| !why.contains("$id")), "{got:?}");
     }

@@ -165,6 +165,10 @@ pub struct Def {
     pub tool: String,
     /// JSON pointer to the definition, from that tool object.
     pub pointer: String,
+    /// The definition this one named before its chain of names was
+    /// shortened past it (see `cycles`): what a printer follows to find
+    /// the links the chain skips, and their docs.
+    pub named: Option<super::ir::DefId>,
 }
 
 /// One tool after lowering.
@@ -1851,6 +1855,7 @@ impl<'v> Walk<'v> {
                     doc: Doc::default(),
                     tool: for_report(site.tool),
                     pointer: report_pointer(site, &pointer),
+                    named: None,
                 });
                 self.by_key.insert(key, id);
                 self.queue.push(Pending {
@@ -2004,6 +2009,7 @@ mod tests {
             doc: Doc::default(),
             tool: String::new(),
             pointer: String::new(),
+            named: None,
         };
         let n = 10_000;
         // d0 -> d1 -> ... -> d(n-1) -> a string; then a loop d(n) <-> d(n+1).
@@ -2018,6 +2024,13 @@ mod tests {
             defs.len()
         );
         assert!(defs[..n].iter().all(|d| d.ty == Ty::Named(n)));
+        // Each keeps the link it named, which a second pass does not change.
+        let links = |defs: &[Def]| defs[..n].iter().map(|d| d.named).collect::<Vec<_>>();
+        let mut expected: Vec<Option<usize>> = (1..n).map(Some).collect();
+        expected.push(None);
+        assert_eq!(links(&defs), expected);
+        shorten_alias_chains(&mut defs);
+        assert_eq!(links(&defs), expected);
         assert_eq!(
             (&defs[n + 1].ty, &defs[n + 2].ty),
             (&Ty::Named(n + 2), &Ty::Named(n + 1))

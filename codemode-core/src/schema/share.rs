@@ -170,6 +170,7 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
                     doc: Doc::default(),
                     tool: shape.tool,
                     pointer: shape.pointer,
+                    named: None,
                 });
                 lowered.defs.len() - 1
             }
@@ -401,6 +402,7 @@ fn share_described(lowered: &mut Lowered, hashed: ToolHashes) {
             doc: alias.doc.clone(),
             tool: alias.tool,
             pointer: alias.pointer,
+            named: None,
         });
         ids.insert(
             Keyed {

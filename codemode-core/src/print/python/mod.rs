@@ -124,16 +124,18 @@ pub(crate) fn render(
             Args::Dict { .. } => Vec::new(),
         })
         .collect();
-    let args_docs = docs_for_methods(&chains, &lowered.defs, &used_defs);
     // A definition that only names another and has a doc of its own is
     // printed where that other is: it may be unreferenced only because a
     // chain of names was shortened past it (see `cycles`), and its doc is
-    // still the server's words, which TypeScript prints too. Not one whose
-    // doc a method takes.
+    // still the server's words, which TypeScript prints too. Not one on a
+    // chain whose docs a method takes.
     let mut to_a_method = vec![false; lowered.defs.len()];
-    for &id in args_docs.iter().flatten() {
+    for &id in chains.iter().flatten() {
         to_a_method[id] = true;
     }
+    let args_docs: Vec<Vec<usize>> = (chains.iter())
+        .map(|chain| docs_for_method(chain, &lowered.defs, &used_defs))
+        .collect();
     for (id, def) in lowered.defs.iter().enumerate() {
         if let Ty::Named(to) = def.ty
             && !def.doc.is_empty()
@@ -283,65 +285,57 @@ pub(crate) fn render(
     (out, cv.degradations)
 }
 
-/// The definitions `input` names through names alone, in order: the
-/// first it names, and on to the one that is more than a name (at most
-/// eight, and never one twice).
+/// Most links of a chain of names whose docs a method takes.
+const CHAIN_DOCS_MAX: usize = 64;
+
+/// The definitions the keyword parameters of `input` come from, in the
+/// order the schema names them: a name, and on through what that
+/// definition names, as the schema wrote it (through the links shortening
+/// skipped, see [`Def::named`]); for an intersection, each named member in
+/// turn. At most [`CHAIN_DOCS_MAX`], and never one twice.
 fn chain_of_names(input: &Ty, defs: &[Def]) -> Vec<usize> {
+    /// The definitions `ty` names directly, last first (to be popped).
+    fn named(ty: &Ty, todo: &mut Vec<usize>) {
+        match ty {
+            Ty::Named(id) => todo.push(*id),
+            Ty::Inter(members, _) => todo.extend(members.iter().rev().filter_map(|m| match m {
+                Ty::Named(id) => Some(*id),
+                _ => None,
+            })),
+            _ => {}
+        }
+    }
     let mut chain = Vec::new();
-    let mut ty = input;
-    while let Ty::Named(id) = ty
-        && chain.len() < 8
-        && !chain.contains(id)
-        && let Some(def) = defs.get(*id)
+    let mut todo = Vec::new();
+    named(input, &mut todo);
+    while let Some(id) = todo.pop()
+        && chain.len() < CHAIN_DOCS_MAX
     {
-        chain.push(*id);
-        ty = &def.ty;
+        let Some(def) = defs.get(id) else { continue };
+        if chain.contains(&id) {
+            continue;
+        }
+        chain.push(id);
+        match (def.named, &def.ty) {
+            (Some(link), Ty::Named(_)) => todo.push(link),
+            (_, ty) => named(ty, &mut todo),
+        }
     }
     chain
 }
 
-/// For each method whose keyword parameters come from `chains[i]`, the
-/// definitions whose docs go to it: those on its chain that have a doc and
-/// are not printed, in the chain's order. Before the chain's end go the
-/// unprinted links that name that end only because shortening skipped
-/// them past the chain's first link (see `cycles`): each is given to the
-/// first method whose chain was so shortened, so its words are neither
-/// lost nor said twice.
-fn docs_for_methods(chains: &[Vec<usize>], defs: &[Def], used_defs: &[bool]) -> Vec<Vec<usize>> {
-    let unprinted = |id: usize| !defs[id].doc.is_empty() && !used_defs[id];
-    let mut taken = vec![false; defs.len()];
-    let mut shortened_to: Vec<Option<usize>> = vec![None; defs.len()];
-    for (method, chain) in chains.iter().enumerate() {
-        for &id in chain.iter().filter(|&&id| unprinted(id)) {
-            taken[id] = true;
-        }
-        if let [.., _, end] = chain[..]
-            && !used_defs[end]
-        {
-            shortened_to[end].get_or_insert(method);
+/// The definitions on `chain` whose docs go to the method that takes its
+/// keyword parameters: those with a doc that are not printed, in the
+/// chain's order, each doc once.
+fn docs_for_method(chain: &[usize], defs: &[Def], used_defs: &[bool]) -> Vec<usize> {
+    let mut docs: Vec<usize> = Vec::new();
+    for &id in chain {
+        let doc = &defs[id].doc;
+        if !doc.is_empty() && !used_defs[id] && !docs.iter().any(|&d| defs[d].doc == *doc) {
+            docs.push(id);
         }
     }
-    let mut skipped: Vec<Vec<usize>> = vec![Vec::new(); chains.len()];
-    for (id, def) in defs.iter().enumerate() {
-        if let Ty::Named(end) = def.ty
-            && unprinted(id)
-            && !taken[id]
-            && let Some(Some(method)) = shortened_to.get(end)
-        {
-            skipped[*method].push(id);
-        }
-    }
-    chains
-        .iter()
-        .zip(skipped)
-        .map(|(chain, skipped)| {
-            let mut docs: Vec<usize> = chain.iter().copied().filter(|&id| unprinted(id)).collect();
-            let end_has_one = docs.last().is_some_and(|id| chain.last() == Some(id));
-            let before_end = docs.len() - usize::from(end_has_one);
-            docs.splice(before_end..before_end, skipped);
-            docs
-        })
-        .collect()
+    docs
 }
 
 /// Which definitions and classes the methods' declarations use, directly
@@ -766,39 +760,67 @@ mod tests {
     /// link's doc goes to the method, in the chain's order, once.
     #[test]
     fn keyword_arguments_keep_the_docs_of_every_link_of_their_chain() {
-        let chain = json!({"$ref": "#/$defs/A", "$defs": {
-            "A": {"$ref": "#/$defs/B", "description": "An a."},
-            "B": {"$ref": "#/$defs/C", "description": "A b."},
-            "C": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"], "description": "A c."}
-        }});
-        let text = crate::render(crate::Language::Python, &[ToolDef::new("t", chain.clone())]);
-        assert_holds(
-            &text,
-            &["async def t(self, *, n: str)", "An a.\nA b.\nA c.\n"],
+        let end =
+            json!({"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"]});
+        let chain = |tag: &str, end_doc: Option<&str>| {
+            let mut c = end.clone();
+            if let Some(doc) = end_doc {
+                c["description"] = json!(doc);
+            }
+            json!({"$ref": "#/$defs/A", "$defs": {
+                "A": {"$ref": "#/$defs/B", "description": format!("{tag} a.")},
+                "B": {"$ref": "#/$defs/C", "description": format!("{tag} b.")},
+                "C": c
+            }})
+        };
+        let docstring = |text: &str, method: &str| -> String {
+            let at = text
+                .find(&format!("async def {method}("))
+                .unwrap_or_else(|| panic!("{text}"));
+            let (_, rest) = text[at..]
+                .split_once("\"\"\"")
+                .unwrap_or_else(|| panic!("{text}"));
+            rest.split_once("\"\"\"")
+                .unwrap_or_else(|| panic!("{text}"))
+                .0
+                .to_owned()
+        };
+        let tools = [ToolDef::new("t", chain("T", Some("The end.")))];
+        let text = crate::render(crate::Language::Python, &tools);
+        assert_holds(&text, &["async def t(self, *, n: str)"]);
+        assert_eq!(
+            docstring(&text, "t"),
+            "T a.\nT b.\nThe end.\n        ",
+            "{text}"
         );
-        // A second tool that takes `C` itself gets none of the links' docs,
-        // and the first keeps all three, whichever comes first.
-        let direct = json!({"$ref": "#/$defs/C", "$defs": {"C": chain["$defs"]["C"].clone()}});
+        // Two tools whose chains end at one shared `C` each keep their own
+        // links' docs, whichever comes first, and `C` keeps its doc in each.
         for other in ["a", "z"] {
             let tools = [
-                ToolDef::new(other, direct.clone()),
-                ToolDef::new("t", chain.clone()),
+                ToolDef::new(other, chain("Other", None)),
+                ToolDef::new("t", chain("T", None)),
             ];
             let text = crate::render(crate::Language::Python, &tools);
-            let t = text
-                .find("async def t(")
-                .unwrap_or_else(|| panic!("{text}"));
-            let (_, method) = text[t..]
-                .split_once("\"\"\"")
-                .unwrap_or_else(|| panic!("{text}"));
-            let (docstring, _) = method
-                .split_once("\"\"\"")
-                .unwrap_or_else(|| panic!("{text}"));
-            assert!(docstring.ends_with("An a.\nA b.\nA c.\n        "), "{text}");
-            for doc in ["An a.", "A b."] {
-                assert_eq!(text.matches(doc).count(), 1, "{text}");
-            }
+            assert_eq!(docstring(&text, "t"), "T a.\nT b.\n        ", "{text}");
+            assert_eq!(
+                docstring(&text, other),
+                "Other a.\nOther b.\n        ",
+                "{text}"
+            );
         }
+        // Arguments that add keys to a chain, and an end that is an
+        // intersection with a named part: every name's doc is kept.
+        let mut input = chain("T", None);
+        input["properties"] = json!({"y": {"type": "string"}});
+        input["$defs"]["C"] =
+            json!({"allOf": [{"$ref": "#/$defs/D"}, end], "description": "The end."});
+        input["$defs"]["D"] = json!({"type": "object", "properties": {"p": {"type": "string"}}, "description": "A part."});
+        let text = crate::render(crate::Language::Python, &[ToolDef::new("t", input)]);
+        assert_eq!(
+            docstring(&text, "t"),
+            "T a.\nT b.\nThe end.\nA part.\n        ",
+            "{text}"
+        );
     }
 
     #[test]

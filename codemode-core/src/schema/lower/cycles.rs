@@ -61,8 +61,9 @@ pub(super) fn break_alias_cycles(defs: &mut [Def], degradations: &mut Vec<Degrad
 /// one link at a time (mypy gives up after 20 links written before their
 /// targets, tsc and pyright overflow their stacks on a few thousand).
 /// Run after [`break_alias_cycles`], so no chain of names is a loop; a
-/// loop is left as it is all the same. Gives how many links it followed,
-/// at most one per definition.
+/// loop is left as it is all the same. Each definition it points past a
+/// link keeps that link in [`Def::named`]. Gives how many links it
+/// followed, at most one per definition.
 pub(super) fn shorten_alias_chains(defs: &mut [Def]) -> usize {
     /// What a definition that only names another becomes.
     #[derive(Clone, Copy, PartialEq)]
@@ -106,7 +107,12 @@ pub(super) fn shorten_alias_chains(defs: &mut [Def]) -> usize {
         }
     }
     for (def, end) in defs.iter_mut().zip(ends) {
-        if let End::To(end) = end {
+        if let End::To(end) = end
+            && let Ty::Named(next) = def.ty
+            && next != end
+        {
+            // The first link it named, if an earlier pass shortened it.
+            def.named.get_or_insert(next);
             def.ty = Ty::Named(end);
         }
     }
