@@ -952,6 +952,34 @@ fn an_entry_named_id_does_not_make_a_map_a_base() {
     }
 }
 
+/// A map that a reference reads as a schema is one for what it holds: a
+/// base above it, or its own `$id`, governs a `$ref` in it, whether the
+/// pointer to it is short (walked down) or long (the whole schema walked).
+#[test]
+fn a_base_governs_a_reference_in_a_map_read_as_a_schema() {
+    for name in ["B".to_owned(), "B".repeat(300)] {
+        let above = json!({"$id": "urn:b", "properties": {"$ref": "#/$defs/A"}});
+        let own = json!({"$id": "urn:c", "$ref": "#/$defs/A"});
+        let mut schema = json!({
+            "type": "object",
+            "$defs": {"A": {"type": "string"}},
+            "properties": {
+                "p": {"$ref": format!("#/$defs/{name}/properties")},
+                "q": {"$ref": format!("#/$defs/{name}/$defs")}
+            }
+        });
+        schema["$defs"][name.as_str()] = above;
+        schema["$defs"][name.as_str()]["$defs"] = own;
+        let got = reasons(schema);
+        let mut refused: Vec<&str> = (got.iter())
+            .filter(|(_, why)| why.contains("its own $id"))
+            .map(|(at, _)| at.rsplit('/').next().unwrap_or_default())
+            .collect();
+        refused.sort_unstable();
+        assert_eq!(refused, ["$defs", "properties"], "{got:?}");
+    }
+}
+
 #[test]
 fn the_order_of_required_does_not_split_a_definition() {
     let def = |required: Value| {

@@ -14,8 +14,8 @@ use super::ir::{
 };
 use super::keywords::{Branch, Keywords, Kw};
 use super::pointer::{
-    REPORT_MAX, cut_for_report, for_report, holds_a_map, local_pointer, names_a_base,
-    on_the_way_to, push_segment, unescape_segment,
+    REPORT_MAX, cut_for_report, for_report, holds_a_map, local_pointer, map_names_a_base,
+    names_a_base, on_the_way_to, push_segment, unescape_segment,
 };
 use crate::canonical::json_string;
 use crate::ident::pascal_case;
@@ -1884,20 +1884,24 @@ const EMBEDDED_WALK_MAX: usize = 256;
 fn embedded_refs(root: &Json<'_>) -> HashSet<usize> {
     let mut refs = HashSet::default();
     // Each node with whether a base governs it and whether it is a map of
-    // schemas (see `on_the_way_to`), which names no base.
+    // schemas, read as `on_the_way_to` reads one.
     let mut todo: Vec<(&Json<'_>, bool, bool)> = vec![(root, false, false)];
     let mut at_root = true;
     while let Some((node, embedded, map)) = todo.pop() {
         match node {
             Json::Object(fields) => {
-                let names_base = !std::mem::take(&mut at_root) && !map && names_a_base(fields);
-                let embedded = embedded || names_base;
-                if embedded
-                    && !map
-                    && let Some(reference) = fields.get("$ref")
-                {
+                let at_root = std::mem::take(&mut at_root);
+                // A `$ref` in the node itself is read with the node as its
+                // schema, a map or not; what is below a map, with the map
+                // as a map.
+                let own = embedded || (!at_root && names_a_base(fields));
+                if own && let Some(reference) = fields.get("$ref") {
                     refs.insert(reference as *const Json<'_> as usize);
                 }
+                let embedded = match map {
+                    true => embedded || map_names_a_base(fields),
+                    false => own,
+                };
                 let children = fields.iter().filter(|(_, c)| is_container(c));
                 todo.extend(children.map(|(key, c)| (c, embedded, !map && holds_a_map(key))));
             }

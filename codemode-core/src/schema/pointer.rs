@@ -80,15 +80,18 @@ pub(crate) fn cut_for_report(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Whether the schema at `pointer` (from `root`), or one on the way to it
 /// below the root, names a base of its own (`$id`, or draft 4's `id`, as a
-/// string). A map of schemas on the way (`properties`, `$defs`, ...) is not
-/// a schema: a key of it named `id` is a name.
+/// string). A map of schemas on the way (`properties`, `$defs`, ...) is
+/// read as [`map_names_a_base`] has it: an entry of it named `id` is a
+/// name. The schema at `pointer` itself is read as a schema even where it
+/// is such a map, since a reference made it one.
 pub(crate) fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
     let Some(rest) = pointer.strip_prefix('/') else {
         return false;
     };
     let mut node = root;
     let mut in_map = false;
-    for token in rest.split('/') {
+    let mut tokens = rest.split('/').peekable();
+    while let Some(token) = tokens.next() {
         let Some(next) = node.step(token) else {
             return false;
         };
@@ -96,15 +99,26 @@ pub(crate) fn on_the_way_to(root: &Json<'_>, pointer: &str) -> bool {
         // under a map keyword is a map.
         let is_map = !in_map && matches!(node, Json::Object(_)) && holds_a_map(token);
         node = next;
-        if let Json::Object(fields) = node
-            && !is_map
-            && names_a_base(fields)
-        {
-            return true;
+        if let Json::Object(fields) = node {
+            let names = match is_map && tokens.peek().is_some() {
+                true => map_names_a_base(fields),
+                false => names_a_base(fields),
+            };
+            if names {
+                return true;
+            }
         }
         in_map = is_map;
     }
     false
+}
+
+/// Whether a map of schemas names a base for what is below it, were it
+/// read as a schema: only through `$id`, since an entry named `id` that
+/// holds text is a property or definition written in shorthand (malformed,
+/// and reported where it is read), far likelier than draft 4's base.
+pub(crate) fn map_names_a_base(fields: &Fields<'_>) -> bool {
+    fields.get("$id").is_some_and(|id| id.as_str().is_some())
 }
 
 /// Whether a schema's keyword `key` holds a map from names to schemas.
