@@ -285,14 +285,15 @@ pub(crate) fn render(
     (out, cv.degradations)
 }
 
-/// Most links of a chain of names whose docs a method takes.
+/// Most links of a chain of names whose docs a method takes before it
+/// skips to the chain's end (and half the most definitions it reads).
 const CHAIN_DOCS_MAX: usize = 64;
 
 /// The definitions the keyword parameters of `input` come from, in the
 /// order the schema names them: a name, and on through what that
 /// definition names, as the schema wrote it (through the links shortening
-/// skipped, see [`Def::named`]); for an intersection, each named member in
-/// turn. At most [`CHAIN_DOCS_MAX`], and never one twice.
+/// skipped, see [`Def::named`], for the first [`CHAIN_DOCS_MAX`]); for an
+/// intersection, each named member in turn. Never one twice.
 fn chain_of_names(input: &Ty, defs: &[Def]) -> Vec<usize> {
     /// The definitions `ty` names directly, last first (to be popped).
     fn named(ty: &Ty, todo: &mut Vec<usize>) {
@@ -309,7 +310,7 @@ fn chain_of_names(input: &Ty, defs: &[Def]) -> Vec<usize> {
     let mut todo = Vec::new();
     named(input, &mut todo);
     while let Some(id) = todo.pop()
-        && chain.len() < CHAIN_DOCS_MAX
+        && chain.len() < 2 * CHAIN_DOCS_MAX
     {
         let Some(def) = defs.get(id) else { continue };
         if chain.contains(&id) {
@@ -317,7 +318,9 @@ fn chain_of_names(input: &Ty, defs: &[Def]) -> Vec<usize> {
         }
         chain.push(id);
         match (def.named, &def.ty) {
-            (Some(link), Ty::Named(_)) => todo.push(link),
+            (Some(link), Ty::Named(_)) if chain.len() < CHAIN_DOCS_MAX => todo.push(link),
+            // Past that many links, a shortened chain goes straight to its
+            // end, whose keys the parameters are (its doc is theirs).
             (_, ty) => named(ty, &mut todo),
         }
     }
@@ -819,6 +822,24 @@ mod tests {
         assert_eq!(
             docstring(&text, "t"),
             "T a.\nT b.\nThe end.\nA part.\n        ",
+            "{text}"
+        );
+        // A chain longer than the links followed still ends at its end.
+        let mut long = json!({"$ref": "#/$defs/L0", "$defs": {"E": end}});
+        long["$defs"]["E"]["description"] = json!("The end.");
+        for i in 0..100 {
+            let next = if i == 99 {
+                "E".to_owned()
+            } else {
+                format!("L{}", i + 1)
+            };
+            long["$defs"][format!("L{i}")] = json!({"$ref": format!("#/$defs/{next}")});
+        }
+        long["$defs"]["L1"]["description"] = json!("Link 1.");
+        let text = crate::render(crate::Language::Python, &[ToolDef::new("t", long)]);
+        assert_eq!(
+            docstring(&text, "t"),
+            "Link 1.\nThe end.\n        ",
             "{text}"
         );
     }
