@@ -949,6 +949,15 @@ fn an_entry_named_id_does_not_make_a_map_a_base() {
         );
         let got = reasons(schema);
         assert!(got.iter().all(|(_, why)| !why.contains("$id")), "{got:?}");
+        // The malformed entry is reported, with what was likely meant.
+        if map == "properties" {
+            let hint = "not a string (write {\"type\": \"string\"} for a schema of that type)";
+            assert!(
+                got.iter()
+                    .any(|(at, why)| at.ends_with("/id") && why.ends_with(hint)),
+                "{got:?}"
+            );
+        }
     }
 }
 

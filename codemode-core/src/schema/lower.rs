@@ -745,10 +745,18 @@ impl<'v> Walk<'v> {
             Json::Object(map) => self.lower_map(site, &Keywords::of(*map), ptr, depth),
             other => {
                 let kind = other.kind();
+                // A type's name in a schema's place is the likeliest slip
+                // (`"properties": {"id": "string"}`): say what was meant.
+                let hint = match other {
+                    Json::String(name) if TYPE_NAMES.contains(name) => {
+                        format!(" (write {{\"type\": \"{name}\"}} for a schema of that type)")
+                    }
+                    _ => String::new(),
+                };
                 self.degrade(
                     site,
                     ptr,
-                    format!("a schema must be an object or a boolean, not {kind}"),
+                    format!("a schema must be an object or a boolean, not {kind}{hint}"),
                 )
             }
         }
@@ -1871,6 +1879,11 @@ impl<'v> Walk<'v> {
         Ty::Named(id)
     }
 }
+
+/// The names JSON Schema's `type` takes.
+const TYPE_NAMES: [&str; 7] = [
+    "array", "boolean", "integer", "null", "number", "object", "string",
+];
 
 /// Longest pointer [`Walk::in_embedded_resource`] walks from the root.
 const EMBEDDED_WALK_MAX: usize = 256;
