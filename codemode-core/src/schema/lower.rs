@@ -1952,9 +1952,6 @@ fn literal(value: &Json<'_>) -> Option<Ty> {
 /// literals as they are (an object or array literal is the escape hatch
 /// already, and stays).
 fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
-    const KNOWN: [&str; 7] = [
-        "string", "integer", "number", "boolean", "null", "object", "array",
-    ];
     let names: Vec<&str> = match map.get(Kw::Type) {
         Some(Json::String(name)) => vec![name],
         Some(Json::Array(items)) if !items.is_empty() => {
@@ -1966,7 +1963,7 @@ fn of_named_types(literals: Ty, map: &Keywords<'_>) -> Ty {
         }
         _ => return literals,
     };
-    if names.iter().any(|name| !KNOWN.contains(name)) {
+    if names.iter().any(|name| !TYPE_NAMES.contains(name)) {
         return literals;
     }
     let named = |name: &str| names.contains(&name);

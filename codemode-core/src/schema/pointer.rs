@@ -137,10 +137,7 @@ pub(crate) fn holds_a_map(key: &str) -> bool {
 /// Whether a schema names a base of its own: `$id`, or draft 4's `id`, as
 /// a string.
 pub(crate) fn names_a_base(fields: &Fields<'_>) -> bool {
-    [fields.get("$id"), fields.get("id")]
-        .into_iter()
-        .flatten()
-        .any(|id| id.as_str().is_some())
+    map_names_a_base(fields) || fields.get("id").is_some_and(|id| id.as_str().is_some())
 }
 
 #[cfg(test)]
