@@ -407,6 +407,34 @@ mod tests {
         assert!(!split.degradations(Language::Python).is_empty());
     }
 
+    #[test]
+    fn shapes_repeated_only_in_the_second_half_are_shared() {
+        // The counts of repeated objects and of described properties take
+        // each half's tools as soon as that half is hashed; what repeats
+        // only among the second half's tools must still be counted.
+        crate::parallel::two_threads();
+        let tools: Vec<ToolDef> = (0..200)
+            .map(|i| {
+                let mut input = json!({"type": "object", "properties": {}});
+                input["properties"][format!("own_{i}")] = json!({"type": "integer"});
+                if i >= 150 {
+                    input["properties"]["late"] = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}});
+                    input["properties"]["note"] = json!({"type": "string", "description": "Said only by the later tools, and long enough to earn a name."});
+                }
+                ToolDef::new(format!("tool_{i:03}"), input)
+            })
+            .collect();
+        let split = Catalog::new(tools.clone());
+        let whole = halves_render_as_whole(&split, tools);
+        let typescript = &whole[Language::ALL
+            .iter()
+            .position(|l| *l == Language::TypeScript)
+            .unwrap()]
+        .text;
+        assert!(typescript.contains("type Late = {"), "{typescript}");
+        assert!(typescript.contains("type Note = string;"), "{typescript}");
+    }
+
     /// Asserts that `split` (made on two threads) renders as a catalog of
     /// `tools` made in one pass does, in each language; gives the latter.
     fn halves_render_as_whole(split: &Catalog, tools: Vec<ToolDef>) -> Vec<Rendered> {

@@ -121,13 +121,22 @@ impl Ctx<'_> {
 /// for definitions (see [`lower_walks`](super::lower)): the first pass over
 /// the tools points them at the joined ones.
 pub(crate) fn share(lowered: &mut Lowered, renumber: Option<&Renumber>) {
-    let hashed = share_repeated(lowered, renumber);
-    share_described(lowered, hashed);
+    let (hashed, described) = share_repeated(lowered, renumber);
+    share_described(lowered, hashed, described);
 }
 
 /// Gives every repeated object type of `lowered` one definition, and gives
-/// the tools' types hashed as they are after.
-fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHashes {
+/// the tools' types hashed as they are after, with their described property
+/// types counted ([`DescribedCount`]).
+///
+/// Each count runs on this thread over the first part of the tools as soon
+/// as the pass before it has changed and hashed that part, while the helper
+/// may still be at the second ([`each_tool_type_then`]); it meets the types
+/// in the same order as a count after the whole pass.
+fn share_repeated(
+    lowered: &mut Lowered,
+    renumber: Option<&Renumber>,
+) -> (ToolHashes, (Vec<Alias>, Vec<TreeHashes>)) {
     // An object with properties prints the same whether or not it admits
     // other keys (`additionalProperties: false` or absent), and input
     // schemas tend to say it where output schemas do not: forgotten first,
@@ -135,8 +144,8 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
     for def in &mut lowered.defs {
         visit_mut(&mut def.ty, &mut open_objects);
     }
-    let hashed = each_tool_type(
-        &mut lowered.tools,
+    let (hashed, (shapes, def_hashes)) = each_tool_type_counting::<Count>(
+        lowered,
         ToolHashes::default(),
         Rehash::Types,
         &|tool, ty, _| match renumber {
@@ -147,14 +156,8 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
             _ => visit_mut(ty, &mut open_objects),
         },
     );
-    let (shapes, def_hashes) = count(lowered, &hashed);
     if shapes.is_empty() {
-        return each_tool_type(
-            &mut lowered.tools,
-            hashed,
-            Rehash::Descriptions,
-            &|_, _, _| {},
-        );
+        return rehash_counting_described(lowered, hashed, &|_, _, _| {});
     }
     // Existing definitions keep their ids; new ones follow in the order
     // their shapes were first met, which depends only on the tool set.
@@ -193,14 +196,59 @@ fn share_repeated(lowered: &mut Lowered, renumber: Option<&Renumber>) -> ToolHas
             });
         },
     );
-    each_tool_type(
+    rehash_counting_described(lowered, hashed, &|_, ty, at| {
+        if let Some((hashes, at)) = at {
+            replace(ty, hashes, at, &ids);
+        }
+    })
+}
+
+/// Calls `f` on each tool's types ([`each_tool_type`]), hashes them with
+/// their descriptions, and counts their described property types.
+fn rehash_counting_described(
+    lowered: &mut Lowered,
+    hashed: ToolHashes,
+    f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
+) -> (ToolHashes, (Vec<Alias>, Vec<TreeHashes>)) {
+    each_tool_type_counting::<DescribedCount>(lowered, hashed, Rehash::Descriptions, f)
+}
+
+/// A count over a list's types: the definitions' bodies first, then the
+/// tools, one part after the other in order.
+trait Counting<'t> {
+    /// What the count finds.
+    type Found;
+    /// Counts in the definitions' bodies.
+    fn new(defs: &'t [Def]) -> Self;
+    /// Counts in `tools`, whose types `part` holds hashed.
+    fn tools(&mut self, tools: &'t [LoweredTool], part: Option<&Part>);
+    /// What was found.
+    fn finish(self) -> Self::Found;
+}
+
+/// [`each_tool_type`] over `lowered`'s tools, with a count of `C` over its
+/// definitions and the tools as they are after it, each part of the tools
+/// counted as soon as it is done ([`each_tool_type_then`]).
+fn each_tool_type_counting<'t, C: Counting<'t>>(
+    lowered: &'t mut Lowered,
+    before: ToolHashes,
+    rehash: Rehash,
+    f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
+) -> (ToolHashes, C::Found) {
+    let defs = &lowered.defs;
+    each_tool_type_then(
         &mut lowered.tools,
-        hashed,
-        Rehash::Descriptions,
-        &|_, ty, at| {
-            if let Some((hashes, at)) = at {
-                replace(ty, hashes, at, &ids);
-            }
+        before,
+        rehash,
+        f,
+        |front, part| {
+            let mut count = C::new(defs);
+            count.tools(front, part);
+            count
+        },
+        |mut count, back, part| {
+            count.tools(back, part);
+            count.finish()
         },
     )
 }
@@ -213,6 +261,7 @@ struct ToolHashes {
     parts: Vec<Part>,
 }
 
+#[cfg(test)]
 impl ToolHashes {
     /// Each tool's hashes, and where its input and output start, in order.
     fn roots(&self) -> impl Iterator<Item = (&TreeHashes, usize, Option<usize>)> {
@@ -260,6 +309,22 @@ fn each_tool_type(
     rehash: Rehash,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
 ) -> ToolHashes {
+    each_tool_type_then(tools, before, rehash, f, |_, _| (), |(), _, _| ()).0
+}
+
+/// [`each_tool_type`], and on this thread, `front` on the first part of
+/// the tools with its hashes as soon as that part is done (while the helper
+/// may still be at the second part), then `back` on the second part, which
+/// is empty when the list was not split. So the two see every tool in
+/// order, as one walk after the pass would.
+fn each_tool_type_then<'t, S, R>(
+    tools: &'t mut [LoweredTool],
+    before: ToolHashes,
+    rehash: Rehash,
+    f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
+    front: impl FnOnce(&'t [LoweredTool], Option<&Part>) -> S,
+    back: impl FnOnce(S, &'t [LoweredTool], Option<&Part>) -> R,
+) -> (ToolHashes, R) {
     let run = |first: usize, tools: &mut [LoweredTool], part: Option<Part>| -> Option<Part> {
         let fresh = || match rehash {
             Rehash::Descriptions => TreeHashes::for_descriptions(),
@@ -343,17 +408,30 @@ fn each_tool_type(
         || crate::parallel::split_point(tools.len()),
         |(_, roots)| roots.len(),
     );
-    let (front, back) = tools.split_at_mut(at.min(tools.len()));
-    let split = front.len();
-    let parts = if back.is_empty() {
-        vec![run(0, front, first)]
+    let (first_tools, second_tools) = tools.split_at_mut(at.min(tools.len()));
+    let split = first_tools.len();
+    let run = &run;
+    let ((a, b), out) = if second_tools.is_empty() {
+        let a = run(0, first_tools, first);
+        let later = front(first_tools, a.as_ref());
+        ((a, None), back(later, &[], None))
     } else {
-        let (a, b) = crate::parallel::join(|| run(0, front, first), || run(split, back, second));
-        vec![a, b]
+        let ((a, later), (b, second_tools)) = crate::parallel::join(
+            move || {
+                let a = run(0, first_tools, first);
+                let later = front(first_tools, a.as_ref());
+                (a, later)
+            },
+            move || {
+                let b = run(split, second_tools, second);
+                (b, &*second_tools)
+            },
+        );
+        let out = back(later, second_tools, b.as_ref());
+        ((a, b), out)
     };
-    ToolHashes {
-        parts: parts.into_iter().flatten().collect(),
-    }
+    let parts = a.into_iter().chain(b).collect();
+    (ToolHashes { parts }, out)
 }
 
 /// Fewest characters of description that, repeated, pay for an alias: the
@@ -387,9 +465,12 @@ struct Alias {
 
 /// Gives every property type that several properties share together with
 /// their description one described alias. `hashed` holds the tools' types
-/// hashed as they are.
-fn share_described(lowered: &mut Lowered, hashed: ToolHashes) {
-    let (shared, def_hashes) = count_described(lowered, &hashed);
+/// hashed as they are, and `counted` what [`DescribedCount`] found in them.
+fn share_described(
+    lowered: &mut Lowered,
+    hashed: ToolHashes,
+    (shared, def_hashes): (Vec<Alias>, Vec<TreeHashes>),
+) {
     if shared.is_empty() {
         return;
     }
@@ -451,38 +532,87 @@ fn refer(ty: &mut Ty, hashes: &TreeHashes, at: usize, ids: &HashMap<Keyed<(Ty, D
     });
 }
 
-/// The described property types worth an alias, in the order first met,
-/// and the definitions' bodies hashed. A repeat is counted without being
-/// entered, as [`count`] does.
-fn count_described<'t>(
-    lowered: &'t Lowered,
-    hashed: &'t ToolHashes,
-) -> (Vec<Alias>, Vec<TreeHashes>) {
-    let mut seen: HashMap<Keyed<(&Ty, &Doc)>, Described> = HashMap::new();
-    let mut order = 0;
-    let mut todo: Vec<(&Ty, usize)> = Vec::new();
-    let mut inside: Vec<(&Ty, usize)> = Vec::new();
-    let def_hashes = hash_defs(&lowered.defs, TreeHashes::for_descriptions);
-    let roots = (lowered.defs.iter().zip(&def_hashes))
-        .map(|(def, hashes)| (hashes, 0, &def.ty, def.tool.as_str(), def.pointer.as_str()))
-        .chain(lowered.tools.iter().zip(hashed.roots()).flat_map(
-            |(tool, (hashes, input, output))| {
-                std::iter::once((
-                    hashes,
-                    input,
-                    &tool.input,
-                    tool.name.as_str(),
-                    "/inputSchema",
-                ))
-                .chain(
-                    tool.output
-                        .as_ref()
-                        .zip(output)
-                        .map(|(ty, at)| (hashes, at, ty, tool.name.as_str(), "/outputSchema")),
-                )
-            },
-        ));
-    for (hashes, start, root, tool, pointer) in roots {
+/// The count of described property types: the definitions' bodies first
+/// ([`DescribedCount::new`]), then the tools, part by part in order
+/// ([`DescribedCount::tools`]). A repeat is counted without being entered,
+/// as [`Count`] does.
+struct DescribedCount<'t> {
+    seen: HashMap<Keyed<(&'t Ty, &'t Doc)>, Described<'t>>,
+    order: usize,
+    todo: Vec<(&'t Ty, usize)>,
+    inside: Vec<(&'t Ty, usize)>,
+    def_hashes: Vec<TreeHashes>,
+}
+
+impl<'t> Counting<'t> for DescribedCount<'t> {
+    type Found = (Vec<Alias>, Vec<TreeHashes>);
+
+    /// Counts the described property types in the definitions' bodies.
+    fn new(defs: &'t [Def]) -> DescribedCount<'t> {
+        let def_hashes = hash_defs(defs, TreeHashes::for_descriptions);
+        let mut count = DescribedCount {
+            seen: HashMap::new(),
+            order: 0,
+            todo: Vec::new(),
+            inside: Vec::new(),
+            def_hashes: Vec::new(),
+        };
+        for (def, hashes) in defs.iter().zip(&def_hashes) {
+            count.root(hashes, 0, &def.ty, &def.tool, &def.pointer);
+        }
+        count.def_hashes = def_hashes;
+        count
+    }
+
+    /// Counts the described property types of `tools`, hashed in `part`.
+    fn tools(&mut self, tools: &'t [LoweredTool], part: Option<&Part>) {
+        let Some((hashes, roots)) = part else { return };
+        for (tool, &(input, output)) in tools.iter().zip(roots) {
+            self.root(hashes, input, &tool.input, &tool.name, "/inputSchema");
+            if let (Some(ty), Some(at)) = (&tool.output, output) {
+                self.root(hashes, at, ty, &tool.name, "/outputSchema");
+            }
+        }
+    }
+
+    /// The described property types worth an alias, in the order first
+    /// met, and the definitions' bodies hashed.
+    fn finish(self) -> (Vec<Alias>, Vec<TreeHashes>) {
+        let mut shared: Vec<Alias> = (self.seen.into_iter())
+            .filter(|(_, d)| d.count >= 2 && (d.count - 1) * d.chars >= MIN_SAVED_CHARS)
+            .map(|(key, d)| Alias {
+                ty: key.key.0.clone(),
+                doc: key.key.1.clone(),
+                hash: key.hash,
+                base: pascal_case(d.name),
+                tool: for_report(d.tool),
+                pointer: for_report(d.pointer),
+                order: d.order,
+            })
+            .collect();
+        shared.sort_by_key(|alias| alias.order);
+        (shared, self.def_hashes)
+    }
+}
+
+impl<'t> DescribedCount<'t> {
+    /// Counts those in `root`, the type at `start` in `hashes`, of the
+    /// schema at `pointer` in `tool`.
+    fn root(
+        &mut self,
+        hashes: &TreeHashes,
+        start: usize,
+        root: &'t Ty,
+        tool: &'t str,
+        pointer: &'t str,
+    ) {
+        let DescribedCount {
+            seen,
+            order,
+            todo,
+            inside,
+            ..
+        } = self;
         todo.push((root, start));
         while let Some((ty, at)) = todo.pop() {
             hashes.each_child(ty, at, &mut |child, here, step| {
@@ -511,10 +641,10 @@ fn count_described<'t>(
                                 name: &prop.name,
                                 tool,
                                 pointer,
-                                order,
+                                order: *order,
                                 chars,
                             });
-                            order += 1;
+                            *order += 1;
                         }
                     }
                 }
@@ -524,21 +654,6 @@ fn count_described<'t>(
             todo.extend(inside.drain(..).rev());
         }
     }
-    let mut shared: Vec<Alias> = seen
-        .into_iter()
-        .filter(|(_, d)| d.count >= 2 && (d.count - 1) * d.chars >= MIN_SAVED_CHARS)
-        .map(|(key, d)| Alias {
-            ty: key.key.0.clone(),
-            doc: key.key.1.clone(),
-            hash: key.hash,
-            base: pascal_case(d.name),
-            tool: for_report(d.tool),
-            pointer: for_report(d.pointer),
-            order: d.order,
-        })
-        .collect();
-    shared.sort_by_key(|alias| alias.order);
-    (shared, def_hashes)
 }
 
 /// How a type stands inside the one around it.
@@ -641,65 +756,88 @@ fn hash_defs(defs: &[Def], new: fn() -> TreeHashes) -> Vec<TreeHashes> {
         .collect()
 }
 
-/// The object types worth a name, each with what the count found, in the
-/// order they were first met, and the definitions' bodies hashed.
-fn count(lowered: &Lowered, hashed: &ToolHashes) -> (Vec<Shape>, Vec<TreeHashes>) {
-    let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
-    let mut order = 0;
-    // Each definition's body hashed once, for both passes over them below.
-    let def_hashes = hash_defs(&lowered.defs, TreeHashes::default);
-    // Definitions' bodies first: an object equal to one becomes a
-    // reference to it rather than a second name.
-    for (id, (def, hashes)) in lowered.defs.iter().zip(&def_hashes).enumerate() {
-        if let Ty::Object(obj) = &def.ty
-            && obj.props.len() >= MIN_PROPS
-            && let Entry::Vacant(entry) = seen.entry(Keyed {
-                hash: hashes.hash(0),
-                key: &def.ty,
+/// The count of repeated object types: the definitions' bodies first
+/// ([`Count::new`]), then the tools, part by part in order
+/// ([`Count::tools`]).
+struct Count<'t> {
+    counter: Counter<'t>,
+    /// Each definition's body hashed once, for both passes over them.
+    def_hashes: Vec<TreeHashes>,
+}
+
+impl<'t> Counting<'t> for Count<'t> {
+    type Found = (Vec<Shape>, Vec<TreeHashes>);
+
+    /// Counts the definitions' bodies, and what is inside them.
+    fn new(defs: &'t [Def]) -> Count<'t> {
+        let mut seen: HashMap<Keyed<&Ty>, Seen> = HashMap::new();
+        let mut order = 0;
+        let def_hashes = hash_defs(defs, TreeHashes::default);
+        // Definitions' bodies first: an object equal to one becomes a
+        // reference to it rather than a second name.
+        for (id, (def, hashes)) in defs.iter().zip(&def_hashes).enumerate() {
+            if let Ty::Object(obj) = &def.ty
+                && obj.props.len() >= MIN_PROPS
+                && let Entry::Vacant(entry) = seen.entry(Keyed {
+                    hash: hashes.hash(0),
+                    key: &def.ty,
+                })
+            {
+                entry.insert(Seen {
+                    count: 1,
+                    def: Some(id),
+                    ctx: None,
+                    order,
+                });
+                order += 1;
+            }
+        }
+        let mut counter = Counter { seen, order };
+        for (def, hashes) in defs.iter().zip(&def_hashes) {
+            let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
+            counter.walk_within(hashes, &def.ty, 0, ctx);
+        }
+        Count {
+            counter,
+            def_hashes,
+        }
+    }
+
+    /// Counts the types of `tools`, hashed in `part`.
+    fn tools(&mut self, tools: &'t [LoweredTool], part: Option<&Part>) {
+        let Some((hashes, roots)) = part else { return };
+        for (tool, &(input, output)) in tools.iter().zip(roots) {
+            let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
+            self.counter.walk(hashes, &tool.input, input, ctx);
+            if let (Some(ty), Some(at)) = (&tool.output, output) {
+                let ctx = Ctx::root(
+                    Stem::Tool(&tool.name, "Output"),
+                    &tool.name,
+                    "/outputSchema",
+                );
+                self.counter.walk(hashes, ty, at, ctx);
+            }
+        }
+    }
+
+    /// The object types worth a name, each with what the count found, in
+    /// the order they were first met, and the definitions' bodies hashed.
+    fn finish(self) -> (Vec<Shape>, Vec<TreeHashes>) {
+        let mut shapes: Vec<Shape> = (self.counter.seen.into_iter())
+            .filter(|(_, s)| s.count >= 2)
+            .map(|(key, s)| Shape {
+                ty: key.key.clone(),
+                hash: key.hash,
+                def: s.def,
+                base: s.ctx.as_ref().map(Ctx::base).unwrap_or_default(),
+                tool: s.ctx.map(|c| for_report(c.tool)).unwrap_or_default(),
+                pointer: s.ctx.map(|c| for_report(c.pointer)).unwrap_or_default(),
+                order: s.order,
             })
-        {
-            entry.insert(Seen {
-                count: 1,
-                def: Some(id),
-                ctx: None,
-                order,
-            });
-            order += 1;
-        }
+            .collect();
+        shapes.sort_by_key(|shape| shape.order);
+        (shapes, self.def_hashes)
     }
-    let mut counter = Counter { seen, order };
-    for (def, hashes) in lowered.defs.iter().zip(&def_hashes) {
-        let ctx = Ctx::root(Stem::Given(&def.base), &def.tool, &def.pointer);
-        counter.walk_within(hashes, &def.ty, 0, ctx);
-    }
-    for (tool, (hashes, input, output)) in lowered.tools.iter().zip(hashed.roots()) {
-        let ctx = Ctx::root(Stem::Tool(&tool.name, "Args"), &tool.name, "/inputSchema");
-        counter.walk(hashes, &tool.input, input, ctx);
-        if let (Some(ty), Some(at)) = (&tool.output, output) {
-            let ctx = Ctx::root(
-                Stem::Tool(&tool.name, "Output"),
-                &tool.name,
-                "/outputSchema",
-            );
-            counter.walk(hashes, ty, at, ctx);
-        }
-    }
-    let mut shapes: Vec<Shape> = counter
-        .seen
-        .into_iter()
-        .filter(|(_, s)| s.count >= 2)
-        .map(|(key, s)| Shape {
-            ty: key.key.clone(),
-            hash: key.hash,
-            def: s.def,
-            base: s.ctx.as_ref().map(Ctx::base).unwrap_or_default(),
-            tool: s.ctx.map(|c| for_report(c.tool)).unwrap_or_default(),
-            pointer: s.ctx.map(|c| for_report(c.pointer)).unwrap_or_default(),
-            order: s.order,
-        })
-        .collect();
-    shapes.sort_by_key(|shape| shape.order);
-    (shapes, def_hashes)
 }
 
 /// The count of object types, as it walks one tree after another.
