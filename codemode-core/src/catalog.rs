@@ -426,13 +426,43 @@ mod tests {
             .collect();
         let split = Catalog::new(tools.clone());
         let whole = halves_render_as_whole(&split, tools);
-        let typescript = &whole[Language::ALL
-            .iter()
-            .position(|l| *l == Language::TypeScript)
-            .unwrap()]
-        .text;
+        let typescript = text_in(&whole, Language::TypeScript);
         assert!(typescript.contains("type Late = {"), "{typescript}");
         assert!(typescript.contains("type Note = string;"), "{typescript}");
+    }
+
+    #[test]
+    fn tools_reached_by_subscript_in_both_halves_render_as_one_pass_does() {
+        // Python prints the methods in halves; a tool whose name can be no
+        // method (`+`) is declared by subscript after all of them, from
+        // either half, in name order.
+        crate::parallel::two_threads();
+        let tools: Vec<ToolDef> = (0..200)
+            .map(|i| {
+                let name = if i % 10 == 0 {
+                    format!("tool_{i:03}+")
+                } else {
+                    format!("tool_{i:03}")
+                };
+                ToolDef::new(name, json!({"type": "object"})).with_description(format!("Tool {i}."))
+            })
+            .collect();
+        let split = Catalog::new(tools.clone());
+        let whole = halves_render_as_whole(&split, tools);
+        let python = text_in(&whole, Language::Python);
+        let first = python.find(r#"Literal["tool_000+"]"#);
+        let last = python.find(r#"Literal["tool_190+"]"#);
+        assert!(first.is_some() && first < last, "{python}");
+    }
+
+    /// The text in `language` among renders made in [`Language::ALL`]'s
+    /// order.
+    fn text_in(rendered: &[Rendered], language: Language) -> &str {
+        let found = Language::ALL
+            .iter()
+            .zip(rendered)
+            .find(|(l, _)| **l == language);
+        found.map_or("", |(_, rendered)| rendered.text.as_str())
     }
 
     /// Asserts that `split` (made on two threads) renders as a catalog of

@@ -11,6 +11,10 @@ use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+/// A tool reached only by subscript, as [`Printer::methods`] gives it:
+/// its name, its argument and output types, and its docstring's lines.
+type Subscripted<'m> = (&'m str, String, String, Vec<std::borrow::Cow<'m, str>>);
+
 pub(super) struct Printer<'a> {
     pub(super) def_names: &'a [String],
     pub(super) class_names: &'a [String],
@@ -215,14 +219,16 @@ impl Printer<'_> {
         self.out.push('\n');
     }
 
-    pub(super) fn tools(&mut self, methods: &[Method<'_>]) {
-        let _ = writeln!(self.out, "class Tools(Protocol):");
+    /// Prints the tools of `methods` that are methods, and gives how many
+    /// it printed and, for the others, what their subscript access needs:
+    /// name, argument and output types, and docstring lines.
+    fn methods<'m>(&mut self, methods: &[Method<'m>]) -> (usize, Vec<Subscripted<'m>>) {
         let mut statements = 0;
         let mut subscripted = Vec::new();
         for m in methods {
             // A tool's description has no notes: its lines are the text's.
             let mut description = m.description.map(clean_lines).unwrap_or_default();
-            for doc in &m.args_docs {
+            for &doc in &m.args_docs {
                 description.extend(doc_lines(doc));
             }
             if let Some(method) = m.method {
@@ -254,6 +260,40 @@ impl Printer<'_> {
                 let output = self.text(&m.output);
                 subscripted.push((m.name, args, output, description));
             }
+        }
+        (statements, subscripted)
+    }
+
+    /// Takes in what another printer printed after this one's text.
+    pub(super) fn absorb(&mut self, other: Printer<'_>) {
+        self.out.push_str(&other.out);
+        self.imports.extend(other.imports);
+        self.read_only |= other.read_only;
+    }
+
+    pub(super) fn tools<'m>(&mut self, methods: &[Method<'m>]) {
+        let _ = writeln!(self.out, "class Tools(Protocol):");
+        // A long list's methods are printed in two halves at once, each
+        // into a printer of its own, joined in order.
+        let part = |methods: &[Method<'m>]| {
+            let mut p = Printer {
+                def_names: self.def_names,
+                class_names: self.class_names,
+                imports: BTreeSet::new(),
+                read_only: false,
+                out: String::new(),
+            };
+            let (statements, subscripted) = p.methods(methods);
+            (p, statements, subscripted)
+        };
+        let at = crate::parallel::split_point(methods.len());
+        let ((front, mut statements, mut subscripted), back) =
+            crate::parallel::halves(methods, at, part, part);
+        self.absorb(front);
+        if let Some((back, more, rest)) = back {
+            self.absorb(back);
+            statements += more;
+            subscripted.extend(rest);
         }
         // Subscript access, typed per name, for the tools that cannot be
         // methods (and so are reachable only as tools["name"]), each with

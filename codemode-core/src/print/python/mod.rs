@@ -246,9 +246,7 @@ pub(crate) fn render(
     let at = crate::parallel::split_point(items.len());
     let (mut p, rest) = crate::parallel::halves(&items, at, emit, emit);
     if let Some(rest) = rest {
-        p.out.push_str(&rest.out);
-        p.imports.extend(rest.imports);
-        p.read_only |= rest.read_only;
+        p.absorb(rest);
     }
     p.imports.insert("Protocol");
     if error_class {
