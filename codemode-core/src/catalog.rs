@@ -435,11 +435,12 @@ mod tests {
     fn tools_reached_by_subscript_in_both_halves_render_as_one_pass_does() {
         // Python prints the methods in halves; a tool whose name can be no
         // method (`+`) is declared by subscript after all of them, from
-        // either half, in name order.
+        // either half, in name order, as overloads when there are two or
+        // more in all (here one in each half).
         crate::parallel::two_threads();
         let tools: Vec<ToolDef> = (0..200)
             .map(|i| {
-                let name = if i % 10 == 0 {
+                let name = if i == 10 || i == 150 {
                     format!("tool_{i:03}+")
                 } else {
                     format!("tool_{i:03}")
@@ -450,9 +451,10 @@ mod tests {
         let split = Catalog::new(tools.clone());
         let whole = halves_render_as_whole(&split, tools);
         let python = text_in(&whole, Language::Python);
-        let first = python.find(r#"Literal["tool_000+"]"#);
-        let last = python.find(r#"Literal["tool_190+"]"#);
+        let first = python.find(r#"Literal["tool_010+"]"#);
+        let last = python.find(r#"Literal["tool_150+"]"#);
         assert!(first.is_some() && first < last, "{python}");
+        assert_eq!(python.matches("    @overload\n").count(), 2, "{python}");
     }
 
     /// The text in `language` among renders made in [`Language::ALL`]'s

@@ -328,7 +328,7 @@ impl<T> Handoff<T> {
         let mut slot = self.value.lock().unwrap_or_else(PoisonError::into_inner);
         loop {
             if let Some(value) = slot.take() {
-                // Taken once; a second take would wait for ever.
+                // Taken once: no second take is made.
                 return value;
             }
             slot = self
@@ -401,29 +401,42 @@ mod tests {
         assert_eq!(finished.load(Ordering::SeqCst), 1);
     }
 
-    /// `b` gets what `a` hands over midway; and when `a` unwinds before
-    /// handing anything over, `b` hears that none will come instead of
-    /// waiting for ever (the caller waits for `b` before the panic goes on).
+    /// `b`, on the helper, waits for what `a` hands over midway; and when
+    /// `a` unwinds before handing anything over, `b` hears that none will
+    /// come instead of waiting for ever (the caller waits for a `b` the
+    /// helper has started before the panic goes on). `a` waits until `b`
+    /// has started each time, so that `b` does wait.
     #[test]
     fn a_handoff_reaches_b_or_b_hears_it_never_will() {
         let handoff = Handoff::new();
+        let started = std::sync::atomic::AtomicBool::new(false);
         let (after, given) = join(
             || {
-                handoff.giver().give(7);
+                let giver = handoff.giver();
+                until_set(&started);
+                giver.give(7);
                 "a went on"
             },
-            || handoff.take(),
+            || {
+                started.store(true, Ordering::SeqCst);
+                handoff.take()
+            },
         );
         assert_eq!((after, given), ("a went on", Some(7)));
         let handoff = Handoff::<u8>::new();
+        let started = std::sync::atomic::AtomicBool::new(false);
         let heard_none = std::sync::atomic::AtomicBool::new(false);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             join(
                 || {
                     let _giver = handoff.giver();
+                    until_set(&started);
                     panic!("in a before the handoff")
                 },
-                || heard_none.store(handoff.take().is_none(), Ordering::SeqCst),
+                || {
+                    started.store(true, Ordering::SeqCst);
+                    heard_none.store(handoff.take().is_none(), Ordering::SeqCst)
+                },
             )
         }));
         assert!(caught.is_err());

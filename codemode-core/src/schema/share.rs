@@ -115,7 +115,8 @@ impl Ctx<'_> {
 /// Names the repeated object types of `lowered`, then the property types
 /// shared with their descriptions ([`share_repeated`], [`share_described`]).
 /// Each tool's types are hashed for the counts on the threads that change
-/// them ([`each_tool_type`]), so only the counting itself runs on one.
+/// them ([`each_tool_type`]), and each part of the tools is counted there
+/// too, one part after the other ([`each_tool_type_then`]).
 ///
 /// The tools from `renumber`'s first on may still use their part's numbers
 /// for definitions (see [`lower_walks`](super::lower)): the first pass over
@@ -218,7 +219,7 @@ fn rehash_counting_described(
 /// tools, one part after the other in order.
 trait Counting<'t>: Send {
     /// What the count finds.
-    type Found: Send;
+    type Found: Send + Default;
     /// Counts in the definitions' bodies.
     fn new(defs: &'t [Def]) -> Self;
     /// Counts in `tools`, whose types `part` holds hashed.
@@ -242,15 +243,17 @@ fn each_tool_type_counting<'t, C: Counting<'t>>(
         before,
         rehash,
         f,
-        |front, part| {
-            let mut count = C::new(defs);
-            count.tools(front, part);
-            count
-        },
-        |mut count, back, part| {
-            count.tools(back, part);
-            count.finish()
-        },
+        Some((
+            |front, part: Option<&Part>| {
+                let mut count = C::new(defs);
+                count.tools(front, part);
+                count
+            },
+            |mut count: C, back, part: Option<&Part>| {
+                count.tools(back, part);
+                count.finish()
+            },
+        )),
     )
 }
 
@@ -310,14 +313,19 @@ fn each_tool_type(
     rehash: Rehash,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
 ) -> ToolHashes {
-    each_tool_type_then(tools, before, rehash, f, |_, _| (), |(), _, _| ()).0
+    each_tool_type_then(tools, before, rehash, f, None::<(NoCount, NoCountAfter)>).0
 }
 
-/// [`each_tool_type`], with `front` on the first part of the tools and
-/// its hashes as soon as that part is done (while the helper may still be
-/// at the second), then `back` on the second part, which is empty when the
-/// list was not split. So the two see every tool in order, as one walk
-/// after the pass would.
+/// The counts of a pass that counts nothing ([`each_tool_type`]).
+type NoCount = fn(&[LoweredTool], Option<&Part>);
+type NoCountAfter = fn((), &[LoweredTool], Option<&Part>);
+
+/// [`each_tool_type`], with the `counts` given, `(front, back)`: `front`
+/// on the first part of the tools and its hashes as soon as that part is
+/// done (while the helper may still be at the second), then `back` on the
+/// second part, which is empty when the list was not split. So the two see
+/// every tool in order, as one walk after the pass would. With no counts,
+/// what is given back is `R`'s default.
 ///
 /// `back` runs on the thread that changed the second part, with what
 /// `front` handed over ([`crate::parallel::Handoff`]): reading those types
@@ -330,12 +338,14 @@ fn each_tool_type_then<'t, S, R>(
     before: ToolHashes,
     rehash: Rehash,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
-    front: impl FnOnce(&'t [LoweredTool], Option<&Part>) -> S,
-    back: impl FnOnce(S, &'t [LoweredTool], Option<&Part>) -> R + Send,
+    counts: Option<(
+        impl FnOnce(&'t [LoweredTool], Option<&Part>) -> S,
+        impl FnOnce(S, &'t [LoweredTool], Option<&Part>) -> R + Send,
+    )>,
 ) -> (ToolHashes, R)
 where
     S: Send,
-    R: Send,
+    R: Send + Default,
 {
     let run = |first: usize, tools: &mut [LoweredTool], part: Option<Part>| -> Option<Part> {
         let fresh = || match rehash {
@@ -423,6 +433,18 @@ where
     let (first_tools, second_tools) = tools.split_at_mut(at.min(tools.len()));
     let split = first_tools.len();
     let run = &run;
+    let Some((front, back)) = counts else {
+        let (a, b) = if second_tools.is_empty() {
+            (run(0, first_tools, first), None)
+        } else {
+            crate::parallel::join(
+                || run(0, first_tools, first),
+                || run(split, second_tools, second),
+            )
+        };
+        let parts = a.into_iter().chain(b).collect();
+        return (ToolHashes { parts }, R::default());
+    };
     let ((a, b), out) = if second_tools.is_empty() {
         let a = run(0, first_tools, first);
         let later = front(first_tools, a.as_ref());
