@@ -80,7 +80,32 @@ pub(crate) const ANNOTATION_NAMES: &[&str] = &[
 /// Whether `name` can be written as a bare name in a class body: an
 /// identifier, not a keyword, and not mangled or special (`__x`).
 pub(crate) fn is_plain_member(name: &str) -> bool {
-    is_identifier(name) && KEYWORDS.binary_search(&name).is_err() && !name.starts_with("__")
+    is_identifier(name) && !is_keyword(name) && !name.starts_with("__")
+}
+
+/// Whether `name` is one of [`KEYWORDS`].
+fn is_keyword(name: &str) -> bool {
+    const LONGEST: usize = longest(KEYWORDS);
+    name.len() <= LONGEST && KEYWORDS.binary_search(&name).is_ok()
+}
+
+/// Whether `name` is one of [`ANNOTATION_NAMES`].
+pub(crate) fn is_annotation_name(name: &str) -> bool {
+    const LONGEST: usize = longest(ANNOTATION_NAMES);
+    name.len() <= LONGEST && ANNOTATION_NAMES.binary_search(&name).is_ok()
+}
+
+/// The length of the longest of `list`: a longer name is in none of the
+/// lists above, which most names are answered by.
+const fn longest(list: &[&str]) -> usize {
+    let (mut i, mut most) = (0, 0);
+    while i < list.len() {
+        if list[i].len() > most {
+            most = list[i].len();
+        }
+        i += 1;
+    }
+    most
 }
 
 /// Whether a tool named `name` can be a method of `tools` that a program
@@ -96,7 +121,7 @@ pub(crate) fn is_plain_method(name: &str) -> bool {
 /// class body and would hide it from the annotations after it). The
 /// module's classes and aliases are named around these names.
 pub(crate) fn is_bare_method(name: &str) -> bool {
-    is_plain_method(name) && ANNOTATION_NAMES.binary_search(&name).is_err()
+    is_plain_method(name) && !is_annotation_name(name)
 }
 
 /// The characters of a tool name that its Python method spells `_`: the
@@ -193,6 +218,17 @@ pub(crate) fn reserved(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_listed_name_is_found_whatever_its_length() {
+        assert!(KEYWORDS.iter().all(|name| is_keyword(name)));
+        assert!(ANNOTATION_NAMES.iter().all(|name| is_annotation_name(name)));
+        // The longest of each list.
+        assert!(!is_plain_member("nonlocal") && !is_plain_member("continue"));
+        assert!(!is_bare_method("NotRequired"));
+        // Longer than any: answered from the length.
+        assert!(is_plain_member("continues") && is_bare_method("NotRequiredToo"));
+    }
 
     #[test]
     fn lists_searched_by_halves_are_sorted() {

@@ -4,7 +4,7 @@ use super::super::comment::{clean_lines, defuse_python, doc_lines};
 use super::convert::{Args, Class, Field, Method, Py};
 use crate::GLOBAL;
 use crate::canonical::python_string;
-use crate::ident::python::{ANNOTATION_NAMES, is_plain_member};
+use crate::ident::python::{is_annotation_name, is_plain_member};
 use crate::schema::Doc;
 use foldhash::HashSet;
 use std::borrow::Cow;
@@ -418,9 +418,7 @@ fn rest_name(params: &[Field<'_>]) -> String {
 /// binding in a class body hides that name from every annotation after it
 /// (a tool named `str`, `Any` or like a generated TypedDict, say).
 fn bare_in_class_body(name: &str, module_names: &HashSet<&str>) -> bool {
-    is_plain_member(name)
-        && ANNOTATION_NAMES.binary_search(&name).is_err()
-        && !module_names.contains(name)
+    is_plain_member(name) && !is_annotation_name(name) && !module_names.contains(name)
 }
 
 /// Writes `lines` as a docstring at `indent`, escaped so nothing in it can
