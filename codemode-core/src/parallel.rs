@@ -292,70 +292,6 @@ impl Drop for Finish<'_> {
     }
 }
 
-/// A value that the first half of a [`join`] (`a`) hands to the second
-/// (`b`) partway through, so that `b` can go on with it where its own data
-/// is: `a` gives it, or gives it up by ending (a panic), and `b` waits for
-/// either. `a` never waits for `b`, so this keeps [`join`]'s rule.
-pub(crate) struct Handoff<T> {
-    value: Mutex<Option<Option<T>>>,
-    ready: Condvar,
-}
-
-impl<T> Handoff<T> {
-    pub(crate) fn new() -> Self {
-        Handoff {
-            value: Mutex::new(None),
-            ready: Condvar::new(),
-        }
-    }
-
-    /// For `a`: the one chance to give the value. Dropped without
-    /// [`Giver::give`], it tells `b` that none will come.
-    pub(crate) fn giver(&self) -> Giver<'_, T> {
-        Giver(self)
-    }
-
-    fn settle(&self, value: Option<T>) {
-        let mut slot = self.value.lock().unwrap_or_else(PoisonError::into_inner);
-        if slot.is_none() {
-            *slot = Some(value);
-        }
-        self.ready.notify_all();
-    }
-
-    /// For `b`: waits for the value; `None` if `a` ended without giving it.
-    pub(crate) fn take(&self) -> Option<T> {
-        let mut slot = self.value.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if let Some(value) = slot.take() {
-                // Taken once: no second take is made.
-                return value;
-            }
-            slot = self
-                .ready
-                .wait(slot)
-                .unwrap_or_else(PoisonError::into_inner);
-        }
-    }
-}
-
-/// The giving side of a [`Handoff`].
-pub(crate) struct Giver<'h, T>(&'h Handoff<T>);
-
-impl<T> Giver<'_, T> {
-    /// Hands `value` over.
-    pub(crate) fn give(self, value: T) {
-        self.0.settle(Some(value));
-    }
-}
-
-impl<T> Drop for Giver<'_, T> {
-    fn drop(&mut self) {
-        // After `give` this finds the value settled, and changes nothing.
-        self.0.settle(None);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -401,41 +337,41 @@ mod tests {
         assert_eq!(finished.load(Ordering::SeqCst), 1);
     }
 
-    /// `b`, on the helper, waits for what `a` hands over midway; and when
-    /// `a` unwinds before handing anything over, `b` hears that none will
-    /// come instead of waiting for ever (the caller waits for a `b` the
-    /// helper has started before the panic goes on). `a` waits until `b`
-    /// has started each time, so that `b` does wait.
+    /// `b`, on the helper, waits for what `a` hands over midway through a
+    /// channel (as the sharing counts do); and when `a` unwinds before
+    /// handing anything over, `b` hears that none will come instead of
+    /// waiting for ever (the caller waits for a `b` the helper has started
+    /// before the panic goes on). `a` waits until `b` has started each
+    /// time, so that `b` does wait.
     #[test]
     fn a_handoff_reaches_b_or_b_hears_it_never_will() {
-        let handoff = Handoff::new();
-        let started = std::sync::atomic::AtomicBool::new(false);
+        let (give, handed) = std::sync::mpsc::sync_channel(1);
+        let started = &std::sync::atomic::AtomicBool::new(false);
         let (after, given) = join(
             || {
-                let giver = handoff.giver();
-                until_set(&started);
-                giver.give(7);
+                until_set(started);
+                give.send(7).unwrap();
                 "a went on"
             },
-            || {
+            move || {
                 started.store(true, Ordering::SeqCst);
-                handoff.take()
+                handed.recv().ok()
             },
         );
         assert_eq!((after, given), ("a went on", Some(7)));
-        let handoff = Handoff::<u8>::new();
-        let started = std::sync::atomic::AtomicBool::new(false);
-        let heard_none = std::sync::atomic::AtomicBool::new(false);
+        let (give, handed) = std::sync::mpsc::sync_channel::<u8>(1);
+        let started = &std::sync::atomic::AtomicBool::new(false);
+        let heard_none = &std::sync::atomic::AtomicBool::new(false);
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             join(
-                || {
-                    let _giver = handoff.giver();
-                    until_set(&started);
+                move || {
+                    let _give = give;
+                    until_set(started);
                     panic!("in a before the handoff")
                 },
-                || {
+                move || {
                     started.store(true, Ordering::SeqCst);
-                    heard_none.store(handoff.take().is_none(), Ordering::SeqCst)
+                    heard_none.store(handed.recv().is_err(), Ordering::SeqCst)
                 },
             )
         }));

@@ -116,7 +116,7 @@ impl Ctx<'_> {
 /// shared with their descriptions ([`share_repeated`], [`share_described`]).
 /// Each tool's types are hashed for the counts on the threads that change
 /// them ([`each_tool_type`]), and each part of the tools is counted there
-/// too, one part after the other ([`each_tool_type_then`]).
+/// too, one part after the other ([`each_tool_type_counting`]).
 ///
 /// The tools from `renumber`'s first on may still use their part's numbers
 /// for definitions (see [`lower_walks`](super::lower)): the first pass over
@@ -133,7 +133,7 @@ pub(crate) fn share(lowered: &mut Lowered, renumber: Option<&Renumber>) {
 /// Each count takes the first part of the tools as soon as the pass before
 /// it has changed and hashed that part, while the helper may still be at the
 /// second, and then goes on with the second part on the thread that changed
-/// it ([`each_tool_type_then`]). It meets the types in the same order as a
+/// it ([`each_tool_type_counting`]). It meets the types in the same order as a
 /// count after the whole pass.
 fn share_repeated(
     lowered: &mut Lowered,
@@ -147,7 +147,8 @@ fn share_repeated(
         visit_mut(&mut def.ty, &mut open_objects);
     }
     let (hashed, (shapes, def_hashes)) = each_tool_type_counting::<Count>(
-        lowered,
+        &mut lowered.tools,
+        &lowered.defs,
         ToolHashes::default(),
         Rehash::Types,
         &|tool, ty, _| match renumber {
@@ -212,14 +213,23 @@ fn rehash_counting_described(
     hashed: ToolHashes,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
 ) -> (ToolHashes, (Vec<Alias>, Vec<TreeHashes>)) {
-    each_tool_type_counting::<DescribedCount>(lowered, hashed, Rehash::Descriptions, f)
+    each_tool_type_counting::<DescribedCount>(
+        &mut lowered.tools,
+        &lowered.defs,
+        hashed,
+        Rehash::Descriptions,
+        f,
+    )
 }
 
 /// A count over a list's types: the definitions' bodies first, then the
 /// tools, one part after the other in order.
 trait Counting<'t>: Send {
     /// What the count finds.
-    type Found: Send + Default;
+    type Found: Send;
+    /// Whether it counts anything: a pass without a count (`()`) need not
+    /// hand one from thread to thread.
+    const COUNTS: bool = true;
     /// Counts in the definitions' bodies.
     fn new(defs: &'t [Def]) -> Self;
     /// Counts in `tools`, whose types `part` holds hashed.
@@ -228,33 +238,14 @@ trait Counting<'t>: Send {
     fn finish(self) -> Self::Found;
 }
 
-/// [`each_tool_type`] over `lowered`'s tools, with a count of `C` over its
-/// definitions and the tools as they are after it, each part of the tools
-/// counted as soon as it is done ([`each_tool_type_then`]).
-fn each_tool_type_counting<'t, C: Counting<'t>>(
-    lowered: &'t mut Lowered,
-    before: ToolHashes,
-    rehash: Rehash,
-    f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
-) -> (ToolHashes, C::Found) {
-    let defs = &lowered.defs;
-    each_tool_type_then(
-        &mut lowered.tools,
-        before,
-        rehash,
-        f,
-        Some((
-            |front, part: Option<&Part>| {
-                let mut count = C::new(defs);
-                count.tools(front, part);
-                count
-            },
-            |mut count: C, back, part: Option<&Part>| {
-                count.tools(back, part);
-                count.finish()
-            },
-        )),
-    )
+/// The count of nothing, for a pass that only changes and hashes
+/// ([`each_tool_type`]).
+impl Counting<'_> for () {
+    type Found = ();
+    const COUNTS: bool = false;
+    fn new(_: &[Def]) {}
+    fn tools(&mut self, _: &[LoweredTool], _: Option<&Part>) {}
+    fn finish(self) {}
 }
 
 /// Each tool's input and output types hashed, as [`each_tool_type`] gives
@@ -313,40 +304,27 @@ fn each_tool_type(
     rehash: Rehash,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
 ) -> ToolHashes {
-    each_tool_type_then(tools, before, rehash, f, None::<(NoCount, NoCountAfter)>).0
+    each_tool_type_counting::<()>(tools, &[], before, rehash, f).0
 }
 
-/// The counts of a pass that counts nothing ([`each_tool_type`]).
-type NoCount = fn(&[LoweredTool], Option<&Part>);
-type NoCountAfter = fn((), &[LoweredTool], Option<&Part>);
-
-/// [`each_tool_type`], with the `counts` given, `(front, back)`: `front`
-/// on the first part of the tools and its hashes as soon as that part is
-/// done (while the helper may still be at the second), then `back` on the
-/// second part, which is empty when the list was not split. So the two see
-/// every tool in order, as one walk after the pass would. With no counts,
-/// what is given back is `R`'s default.
+/// [`each_tool_type`], with a count of `C` over `defs` and then over the
+/// tools as the pass leaves them: the first part of the tools is counted
+/// as soon as it is done (while the helper may still be at the second),
+/// then the second part, so the count sees every tool in order, as one
+/// walk after the pass would.
 ///
-/// `back` runs on the thread that changed the second part, with what
-/// `front` handed over ([`crate::parallel::Handoff`]): reading those types
-/// on the other thread would move them into its cache, and the next pass,
-/// which changes them on the helper again, would have to take them back
-/// (at 1,000 tools the helper ran its half of a pass 1.5 to 2.6 times
-/// slower than this thread would).
-fn each_tool_type_then<'t, S, R>(
+/// The second part is counted on the thread that changed it, the count
+/// handed over to it: reading those types on the other thread would move
+/// them into its cache, and the next pass, which changes them on the
+/// helper again, would have to take them back (at 1,000 tools the helper
+/// ran its half of a pass 1.5 to 2.6 times slower than this thread would).
+fn each_tool_type_counting<'t, C: Counting<'t>>(
     tools: &'t mut [LoweredTool],
+    defs: &'t [Def],
     before: ToolHashes,
     rehash: Rehash,
     f: &(impl Fn(usize, &mut Ty, Option<(&TreeHashes, usize)>) + Sync),
-    counts: Option<(
-        impl FnOnce(&'t [LoweredTool], Option<&Part>) -> S,
-        impl FnOnce(S, &'t [LoweredTool], Option<&Part>) -> R + Send,
-    )>,
-) -> (ToolHashes, R)
-where
-    S: Send,
-    R: Send + Default,
-{
+) -> (ToolHashes, C::Found) {
     let run = |first: usize, tools: &mut [LoweredTool], part: Option<Part>| -> Option<Part> {
         let fresh = || match rehash {
             Rehash::Descriptions => TreeHashes::for_descriptions(),
@@ -433,47 +411,51 @@ where
     let (first_tools, second_tools) = tools.split_at_mut(at.min(tools.len()));
     let split = first_tools.len();
     let run = &run;
-    let Some((front, back)) = counts else {
-        let (a, b) = if second_tools.is_empty() {
-            (run(0, first_tools, first), None)
-        } else {
-            crate::parallel::join(
-                || run(0, first_tools, first),
-                || run(split, second_tools, second),
-            )
-        };
-        let parts = a.into_iter().chain(b).collect();
-        return (ToolHashes { parts }, R::default());
-    };
-    let ((a, b), out) = if second_tools.is_empty() {
+    if second_tools.is_empty() {
         let a = run(0, first_tools, first);
-        let later = front(first_tools, a.as_ref());
-        ((a, None), back(later, &[], None))
-    } else {
-        let handoff = crate::parallel::Handoff::new();
-        let handoff = &handoff;
-        let (a, (b, out)) = crate::parallel::join(
-            move || {
-                let giver = handoff.giver();
-                let a = run(0, first_tools, first);
-                giver.give(front(first_tools, a.as_ref()));
-                a
+        let mut count = C::new(defs);
+        count.tools(first_tools, a.as_ref());
+        return (
+            ToolHashes {
+                parts: a.into_iter().collect(),
             },
-            move || {
-                let b = run(split, second_tools, second);
-                let out = handoff
-                    .take()
-                    .map(|later| back(later, second_tools, b.as_ref()));
-                (b, out)
-            },
+            count.finish(),
         );
-        let Some(out) = out else {
-            unreachable!("the first part ended without its count, so it unwound")
-        };
-        ((a, b), out)
+    }
+    if !C::COUNTS {
+        let (a, b) = crate::parallel::join(
+            || run(0, first_tools, first),
+            || run(split, second_tools, second),
+        );
+        let parts = a.into_iter().chain(b).collect();
+        return (ToolHashes { parts }, C::new(defs).finish());
+    }
+    // Should the first part unwind, `give` goes with it, and the second
+    // part hears that no count will come (`join` then passes the panic on).
+    let (give, handed) = std::sync::mpsc::sync_channel(1);
+    let (a, (b, found)) = crate::parallel::join(
+        move || {
+            let a = run(0, first_tools, first);
+            let mut count = C::new(defs);
+            count.tools(first_tools, a.as_ref());
+            // Its one slot is free, so this does not wait.
+            let _ = give.send(count);
+            a
+        },
+        move || {
+            let b = run(split, second_tools, second);
+            let found = handed.recv().ok().map(|mut count: C| {
+                count.tools(second_tools, b.as_ref());
+                count.finish()
+            });
+            (b, found)
+        },
+    );
+    let Some(found) = found else {
+        unreachable!("the first part ended without its count, so it unwound")
     };
     let parts = a.into_iter().chain(b).collect();
-    (ToolHashes { parts }, out)
+    (ToolHashes { parts }, found)
 }
 
 /// Fewest characters of description that, repeated, pay for an alias: the
