@@ -25,7 +25,19 @@ pub(super) struct Printer<'a> {
     pub(super) out: String,
 }
 
-impl Printer<'_> {
+impl<'a> Printer<'a> {
+    /// A printer with nothing printed yet, naming definitions and classes
+    /// as given.
+    pub(super) fn new(def_names: &'a [String], class_names: &'a [String]) -> Self {
+        Printer {
+            def_names,
+            class_names,
+            imports: BTreeSet::new(),
+            read_only: false,
+            out: String::new(),
+        }
+    }
+
     pub(super) fn ty(&mut self, py: &Py) {
         match py {
             Py::Any => self.import("Any"),
@@ -276,13 +288,7 @@ impl Printer<'_> {
         // A long list's methods are printed in two halves at once, each
         // into a printer of its own, joined in order.
         let part = |methods: &[Method<'m>]| {
-            let mut p = Printer {
-                def_names: self.def_names,
-                class_names: self.class_names,
-                imports: BTreeSet::new(),
-                read_only: false,
-                out: String::new(),
-            };
+            let mut p = Printer::new(self.def_names, self.class_names);
             let (statements, subscripted) = p.methods(methods);
             (p, statements, subscripted)
         };

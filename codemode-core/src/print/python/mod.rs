@@ -35,7 +35,6 @@ use crate::schema::{Def, Degradation, Doc, Lowered, LoweredTool, Origin, Ty};
 use convert::{Args, Class, Convert, DefKind, Method, PropView, Py};
 use emit::Printer;
 use foldhash::HashSet;
-use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Prints the whole stub module for a lowered tool set, and returns the
@@ -228,13 +227,7 @@ pub(crate) fn render(
     let functional = class_lines + methods.len() > PYRIGHT_FLOW_ROOM;
     // Printed in two halves at once when there are many.
     let emit = |items: &[(&str, Item)]| {
-        let mut p = Printer {
-            def_names: &def_names,
-            class_names: &class_names,
-            imports: BTreeSet::new(),
-            read_only: false,
-            out: String::new(),
-        };
+        let mut p = Printer::new(&def_names, &class_names);
         for (name, item) in items {
             match item {
                 Item::Alias(py, doc) => p.alias(name, py, doc),
@@ -621,13 +614,7 @@ fn map_classes_in(class: &mut Class<'_>, to: impl Fn(usize) -> usize) {
 pub(crate) fn expression<'a>(ty: &'a Ty, defs: &'a [Def]) -> String {
     let mut cv = Convert::new(defs, true);
     let py = cv.conv(ty, "", "", &Origin::default());
-    let mut p = Printer {
-        def_names: &[],
-        class_names: &[],
-        imports: BTreeSet::new(),
-        read_only: false,
-        out: String::new(),
-    };
+    let mut p = Printer::new(&[], &[]);
     p.ty(&py);
     p.out
 }
