@@ -76,6 +76,13 @@ fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
 
 /// The SDK with the tools before `at` printed on this thread and the rest
 /// on a second one. `results` marks the named types a result reaches.
+///
+/// Every definition is printed beside the first half's tools, as each
+/// printer notes the names it writes. A definition no declaration names,
+/// through the tools or through the definitions they name, is then cut out
+/// again (as the links of an alias chain that the tools now skip), unless
+/// it carries words of the schema's: a description is never lost, so such
+/// a definition stays, and so do the ones it names.
 fn print_split(
     lowered: &Lowered,
     names: &[String],
@@ -92,26 +99,96 @@ fn print_split(
         // tool reached a definition first.
         let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
         order.sort_by(|&a, &b| names[a].cmp(&names[b]));
+        // Each definition's text, and the names its body writes.
+        let mut printed = Vec::with_capacity(order.len());
         for id in order {
+            let (text, named, comments) = (p.out.len(), p.named.len(), p.comments);
             let def = &lowered.defs[id];
             p.doc(&def.doc);
             let _ = write!(p.out, "type {} = ", names[id]);
             p.read_only = !results[id];
             p.ty(&def.ty, Ctx::Top);
             p.out.push_str(";\n\n");
+            printed.push(Printed {
+                id,
+                text: text..p.out.len(),
+                named: named..p.named.len(),
+                words: p.comments > comments,
+            });
         }
+        let tools_named = p.named.len();
         let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
         p.tools(first);
-        p.out
+        (p, printed, tools_named)
     };
-    let (mut out, rest) = crate::parallel::halves(&lowered.tools, at, head, |second| {
-        let mut p = Printer::new(&lowered.defs, names, false);
-        p.tools(second);
-        p.out
-    });
-    out.push_str(rest.as_deref().unwrap_or_default());
+    let ((p, printed, tools_named), rest) =
+        crate::parallel::halves(&lowered.tools, at, head, |second| {
+            let mut p = Printer::new(&lowered.defs, names, false);
+            p.tools(second);
+            (p.out, p.named)
+        });
+    let (rest, rest_named) = rest.unwrap_or_default();
+    let worded = printed.iter().filter(|def| def.words).map(|def| &def.id);
+    let used = named_from(
+        (p.named[tools_named..].iter())
+            .chain(&rest_named)
+            .chain(worded),
+        &printed,
+        &p.named,
+        lowered.defs.len(),
+    );
+    let mut out = p.out;
+    if printed.iter().any(|def| !used[def.id]) {
+        out = without_unused(&out, &printed, &used);
+    }
+    out.push_str(&rest);
     out.push_str("};\n");
     out
+}
+
+/// One definition as [`print_split`] printed it: where its text is, which
+/// of the printer's noted names its body wrote, and whether it wrote words
+/// of the schema's (a doc, or a property's).
+struct Printed {
+    id: usize,
+    text: std::ops::Range<usize>,
+    named: std::ops::Range<usize>,
+    words: bool,
+}
+
+/// Which definitions are in `from` (those the tools named, and those kept
+/// for their words), or named by one that is, as `printed` and `named`
+/// (every name the printer wrote) record them.
+fn named_from<'n>(
+    from: impl Iterator<Item = &'n usize>,
+    printed: &[Printed],
+    named: &[usize],
+    defs: usize,
+) -> Vec<bool> {
+    let mut body = vec![0..0; defs];
+    for def in printed {
+        body[def.id] = def.named.clone();
+    }
+    let mut used = vec![false; defs];
+    let mut todo: Vec<usize> = from.copied().collect();
+    while let Some(id) = todo.pop() {
+        if !std::mem::replace(&mut used[id], true) {
+            todo.extend(&named[body[id].clone()]);
+        }
+    }
+    used
+}
+
+/// `out` without the text of the definitions `used` leaves out.
+fn without_unused(out: &str, printed: &[Printed], used: &[bool]) -> String {
+    let mut kept = String::with_capacity(out.len());
+    let mut from = 0;
+    for def in printed.iter().filter(|def| !used[def.id]) {
+        kept.push_str(&out[from..def.text.start]);
+        from = def.text.end;
+    }
+    kept.push_str(&out[from..]);
+    kept
 }
 
 /// Prints one type expression with definitions inlined (recursion and deep
@@ -142,6 +219,10 @@ struct Printer<'a> {
     /// Whether arrays and tuples print as `readonly`: in what only a tool
     /// reads (its arguments, and named types no result reaches).
     read_only: bool,
+    /// Each definition written by its name, in the order written.
+    named: Vec<usize>,
+    /// How many lines of comment were written.
+    comments: usize,
 }
 
 impl<'a> Printer<'a> {
@@ -153,6 +234,8 @@ impl<'a> Printer<'a> {
             indent: 0,
             inlining: inline.then(|| Inlining::new(defs)),
             read_only: false,
+            named: Vec::new(),
+            comments: 0,
         }
     }
 
@@ -210,6 +293,7 @@ impl<'a> Printer<'a> {
     /// A line inside a JSDoc block, with any `*/` that would end it early
     /// written as `*\/`, and no `@ts-` directive left whole.
     fn comment_text(&mut self, line: &str) {
+        self.comments += 1;
         let line = defuse_typescript(line);
         if memchr::memmem::find(line.as_bytes(), b"*/").is_none() {
             self.out.push_str(&line);
@@ -399,6 +483,7 @@ impl<'a> Printer<'a> {
     fn named(&mut self, id: usize, ctx: Ctx) {
         let Some(inlining) = &mut self.inlining else {
             self.out.push_str(&self.names[id]);
+            self.named.push(id);
             return;
         };
         if !inlining.enter(id) {
@@ -524,6 +609,7 @@ impl<'a> Printer<'a> {
             if multiline {
                 self.out.push(';');
                 if let [one] = lines.as_slice() {
+                    self.comments += 1;
                     self.out.push_str(" // ");
                     self.out.push_str(&defuse_typescript(one));
                 }
@@ -684,6 +770,49 @@ mod tests {
     use crate::catalog::lower_borrowed;
     use crate::tool::ToolDef;
     use serde_json::json;
+
+    #[test]
+    fn a_definition_nothing_names_is_left_out_unless_it_has_words() {
+        // `Skipped` and `Noted` are links of chains that the tools skip once
+        // the chains are shortened; `Noted` has a doc, and so has the one
+        // property of `Held`, which only `Noted` names.
+        let defs = json!({
+            "Start": {"$ref": "#/$defs/Skipped"},
+            "Skipped": {"$ref": "#/$defs/End"},
+            "End": {"type": "string"},
+            "Other": {"$ref": "#/$defs/Noted"},
+            "Noted": {"$ref": "#/$defs/Held", "description": "Kept for its words."},
+            "Held": {"type": "object", "properties": {
+                "a": {"type": "string", "description": "The a."}, "b": {"type": "integer"}}},
+        });
+        let tools: Vec<ToolDef> = (0..4)
+            .map(|i| {
+                ToolDef::new(
+                    format!("tool{i}"),
+                    json!({"$defs": defs, "properties": {
+                        "x": {"$ref": "#/$defs/Start"}, "y": {"$ref": "#/$defs/Other"}}}),
+                )
+            })
+            .collect();
+        let lowered = lower_borrowed(&tools);
+        let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
+        let results = reached_by_results(&lowered);
+        let whole = print_split(&lowered, &names, &results, lowered.tools.len(), true);
+        assert!(!whole.contains("type Skipped"), "{whole}");
+        for kept in [
+            "type Start = End;",
+            "type End = string;",
+            "type Noted = Held;",
+            "type Held",
+        ] {
+            assert!(whole.contains(kept), "{kept} in {whole}");
+        }
+        assert!(whole.contains("Kept for its words.") && whole.contains("The a."));
+        // Whichever thread printed a tool, the same definitions are left out.
+        for at in 0..lowered.tools.len() {
+            assert_eq!(print_split(&lowered, &names, &results, at, true), whole);
+        }
+    }
 
     #[test]
     fn halves_printed_apart_join_into_one_text() {
