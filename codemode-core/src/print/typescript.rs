@@ -47,21 +47,49 @@ use std::fmt::Write;
 /// Prints the whole SDK for a lowered tool set; without `error_class`,
 /// less the error class (which an index declared already).
 pub(crate) fn render(lowered: &Lowered, error_class: bool) -> String {
-    let requests: Vec<(String, String)> = lowered
-        .defs
-        .iter()
-        .map(|d| (d.base.clone(), d.key.clone()))
-        .collect();
-    let names = ident::assign(&requests, ident::typescript::reserved);
-    let results = reached_by_results(lowered);
     // The tools are printed in two halves at once when the list is long.
-    print_split(
+    render_split(
         lowered,
-        &names,
-        &results,
-        crate::parallel::split_point(lowered.tools.len()),
         error_class,
+        crate::parallel::split_point(lowered.tools.len()),
     )
+}
+
+/// [`render`], with the tools before `at` printed on this thread.
+///
+/// A definition that no declaration names (as the links of an alias chain
+/// that the tools now skip) is not printed, unless it carries words of the
+/// schema's: a description is never lost. Which those are shows once all is
+/// printed; the rare SDK that has any is printed again without them, so
+/// that the names they took are free for the definitions printed.
+fn render_split(lowered: &Lowered, error_class: bool, at: usize) -> String {
+    let results = reached_by_results(lowered);
+    let names = def_names(lowered, None);
+    let (text, used) = print_split(lowered, &names, &results, at, error_class, None);
+    if used.iter().all(|&used| used) {
+        return text;
+    }
+    let names = def_names(lowered, Some(&used));
+    print_split(lowered, &names, &results, at, error_class, Some(&used)).0
+}
+
+/// Each definition's name: of those `keep` marks (all without it), the
+/// others left unnamed.
+fn def_names(lowered: &Lowered, keep: Option<&[bool]>) -> Vec<String> {
+    let kept: Vec<usize> = (0..lowered.defs.len())
+        .filter(|&id| keep.is_none_or(|keep| keep[id]))
+        .collect();
+    let requests: Vec<(String, String)> = (kept.iter())
+        .map(|&id| (lowered.defs[id].base.clone(), lowered.defs[id].key.clone()))
+        .collect();
+    let mut names = vec![String::new(); lowered.defs.len()];
+    for (id, name) in kept
+        .into_iter()
+        .zip(ident::assign(&requests, ident::typescript::reserved))
+    {
+        names[id] = name;
+    }
+    names
 }
 
 /// Which named types a tool's result reaches, directly or through other
@@ -75,21 +103,20 @@ fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
 }
 
 /// The SDK with the tools before `at` printed on this thread and the rest
-/// on a second one. `results` marks the named types a result reaches.
+/// on a second one, with the definitions `keep` marks (all without it).
+/// `results` marks the named types a result reaches.
 ///
-/// Every definition is printed beside the first half's tools, as each
-/// printer notes the names it writes. A definition no declaration names,
-/// through the tools or through the definitions they name, is then cut out
-/// again (as the links of an alias chain that the tools now skip), unless
-/// it carries words of the schema's: a description is never lost, so such
-/// a definition stays, and so do the ones it names.
+/// Gives too which definitions a declaration uses: those the tools name,
+/// those that carry words of the schema's (a doc, or a property's), and
+/// those these name, as each printer noted the names it wrote.
 fn print_split(
     lowered: &Lowered,
     names: &[String],
     results: &[bool],
     at: usize,
     error_class: bool,
-) -> String {
+    keep: Option<&[bool]>,
+) -> (String, Vec<bool>) {
     let head = |first| {
         let mut p = Printer::new(&lowered.defs, names, false);
         if error_class {
@@ -97,98 +124,55 @@ fn print_split(
         }
         // Definitions in name order, so the text does not depend on which
         // tool reached a definition first.
-        let mut order: Vec<usize> = (0..lowered.defs.len()).collect();
+        let mut order: Vec<usize> = (0..lowered.defs.len())
+            .filter(|&id| keep.is_none_or(|keep| keep[id]))
+            .collect();
         order.sort_by(|&a, &b| names[a].cmp(&names[b]));
-        // Each definition's text, and the names its body writes.
-        let mut printed = Vec::with_capacity(order.len());
+        // The names each definition's body writes, and whether it wrote
+        // words.
+        let mut bodies = vec![0..0; lowered.defs.len()];
+        let mut worded = Vec::new();
         for id in order {
-            let (text, named, comments) = (p.out.len(), p.named.len(), p.comments);
+            let (named, comments) = (p.named.len(), p.comments);
             let def = &lowered.defs[id];
             p.doc(&def.doc);
             let _ = write!(p.out, "type {} = ", names[id]);
             p.read_only = !results[id];
             p.ty(&def.ty, Ctx::Top);
             p.out.push_str(";\n\n");
-            printed.push(Printed {
-                id,
-                text: text..p.out.len(),
-                named: named..p.named.len(),
-                words: p.comments > comments,
-            });
+            bodies[id] = named..p.named.len();
+            if p.comments > comments {
+                worded.push(id);
+            }
         }
         let tools_named = p.named.len();
         let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
         p.tools(first);
-        (p, printed, tools_named)
+        (p, bodies, worded, tools_named)
     };
-    let ((p, printed, tools_named), rest) =
+    let ((p, bodies, worded, tools_named), rest) =
         crate::parallel::halves(&lowered.tools, at, head, |second| {
             let mut p = Printer::new(&lowered.defs, names, false);
             p.tools(second);
             (p.out, p.named)
         });
     let (rest, rest_named) = rest.unwrap_or_default();
-    let worded = printed.iter().filter(|def| def.words).map(|def| &def.id);
-    let used = named_from(
-        (p.named[tools_named..].iter())
-            .chain(&rest_named)
-            .chain(worded),
-        &printed,
-        &p.named,
-        lowered.defs.len(),
-    );
-    let mut out = p.out;
-    if printed.iter().any(|def| !used[def.id]) {
-        out = without_unused(&out, &printed, &used);
-    }
-    out.push_str(&rest);
-    out.push_str("};\n");
-    out
-}
-
-/// One definition as [`print_split`] printed it: where its text is, which
-/// of the printer's noted names its body wrote, and whether it wrote words
-/// of the schema's (a doc, or a property's).
-struct Printed {
-    id: usize,
-    text: std::ops::Range<usize>,
-    named: std::ops::Range<usize>,
-    words: bool,
-}
-
-/// Which definitions are in `from` (those the tools named, and those kept
-/// for their words), or named by one that is, as `printed` and `named`
-/// (every name the printer wrote) record them.
-fn named_from<'n>(
-    from: impl Iterator<Item = &'n usize>,
-    printed: &[Printed],
-    named: &[usize],
-    defs: usize,
-) -> Vec<bool> {
-    let mut body = vec![0..0; defs];
-    for def in printed {
-        body[def.id] = def.named.clone();
-    }
-    let mut used = vec![false; defs];
-    let mut todo: Vec<usize> = from.copied().collect();
+    // Whatever a used definition names is used too.
+    let mut used = vec![false; lowered.defs.len()];
+    let mut todo: Vec<usize> = (p.named[tools_named..].iter())
+        .chain(&rest_named)
+        .chain(&worded)
+        .copied()
+        .collect();
     while let Some(id) = todo.pop() {
         if !std::mem::replace(&mut used[id], true) {
-            todo.extend(&named[body[id].clone()]);
+            todo.extend(&p.named[bodies[id].clone()]);
         }
     }
-    used
-}
-
-/// `out` without the text of the definitions `used` leaves out.
-fn without_unused(out: &str, printed: &[Printed], used: &[bool]) -> String {
-    let mut kept = String::with_capacity(out.len());
-    let mut from = 0;
-    for def in printed.iter().filter(|def| !used[def.id]) {
-        kept.push_str(&out[from..def.text.start]);
-        from = def.text.end;
-    }
-    kept.push_str(&out[from..]);
-    kept
+    let mut out = p.out;
+    out.push_str(&rest);
+    out.push_str("};\n");
+    (out, used)
 }
 
 /// Prints one type expression with definitions inlined (recursion and deep
@@ -795,9 +779,7 @@ mod tests {
             })
             .collect();
         let lowered = lower_borrowed(&tools);
-        let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
-        let results = reached_by_results(&lowered);
-        let whole = print_split(&lowered, &names, &results, lowered.tools.len(), true);
+        let whole = render_split(&lowered, true, lowered.tools.len());
         assert!(!whole.contains("type Skipped"), "{whole}");
         for kept in [
             "type Start = End;",
@@ -810,7 +792,7 @@ mod tests {
         assert!(whole.contains("Kept for its words.") && whole.contains("The a."));
         // Whichever thread printed a tool, the same definitions are left out.
         for at in 0..lowered.tools.len() {
-            assert_eq!(print_split(&lowered, &names, &results, at, true), whole);
+            assert_eq!(render_split(&lowered, true, at), whole);
         }
     }
 
@@ -828,19 +810,13 @@ mod tests {
             .chain([ToolDef::new("then", json!({}))])
             .collect();
         let lowered = lower_borrowed(&tools);
-        let names: Vec<String> = lowered.defs.iter().map(|d| d.base.clone()).collect();
-        let results = reached_by_results(&lowered);
-        let whole = print_split(&lowered, &names, &results, lowered.tools.len(), true);
+        let whole = render_split(&lowered, true, lowered.tools.len());
         assert!(
             whole.contains("  tool4(") && whole.contains("(name: \"then\", "),
             "{whole}"
         );
         for at in 0..lowered.tools.len() {
-            assert_eq!(
-                print_split(&lowered, &names, &results, at, true),
-                whole,
-                "split at {at}"
-            );
+            assert_eq!(render_split(&lowered, true, at), whole, "split at {at}");
         }
     }
 
