@@ -1,14 +1,22 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, TypedDict
+from typing import Any, Literal, Protocol, Required, TypeAlias, TypedDict
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+# The record's key.
+Key: TypeAlias = 'str'
+
 class MergeRecordsArgsInto(TypedDict, total=False):
     id: ReadOnly[Any]
     title: ReadOnly[str]
+
+class RenameRecordArgsRecord(TypedDict, total=False):
+    key: ReadOnly[Key]
+    name: Required[ReadOnly[str]]
+    scope: ReadOnly[Literal["team", "org"]]
 
 class TagRecordArgsTarget(TypedDict, total=False):
     key: ReadOnly[Any]  # The record's key.
@@ -21,6 +29,8 @@ class UpdateRecordArgsRecord(TypedDict, total=False):
 class Tools(Protocol):
     async def merge_records(self, *, into: MergeRecordsArgsInto) -> Any:
         """Merge into one record."""
+    async def rename_record(self, *, record: RenameRecordArgsRecord) -> Any:
+        """Rename a record, found by its key when one is given."""
     async def tag_record(self, *, target: TagRecordArgsTarget) -> Any:
         """Tag a record, named by its key or not at all."""
     async def update_record(self, *, record: UpdateRecordArgsRecord) -> Any:

@@ -1,12 +1,13 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
-type Key = {
-  key: string; // The record's key.
-};
+// The record's key.
+type Key = string;
 
 declare const tools: {
   // Merge into one record.
   merge_records(args: { into: { id?: unknown; title?: string } }): Promise<unknown>;
+  // Rename a record, found by its key when one is given.
+  rename_record(args: { record: { key?: Key; name: string; scope?: "team" | "org" } }): Promise<unknown>;
   // Tag a record, named by its key or not at all.
   tag_record(args: { target: {
     key?: unknown; // The record's key.

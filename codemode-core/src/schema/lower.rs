@@ -24,6 +24,7 @@ use bumpalo::Bump;
 use foldhash::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::Value;
+use std::rc::Rc;
 
 mod cycles;
 mod implied;
@@ -338,6 +339,14 @@ fn lower_walks<'v>(
         }
         None => (finish(a), None),
     }
+}
+
+/// A key that a schema an open union's member refers to lists: its name,
+/// its schema, and the pointer of the schema that lists it.
+struct ReferencedKey<'v> {
+    name: &'v str,
+    schema: &'v Json<'v>,
+    holder: Rc<str>,
 }
 
 /// A degradation recorded by a walk.
@@ -1078,18 +1087,29 @@ impl<'v> Walk<'v> {
                                 if named > 0 && own_ref {
                                     let keys =
                                         self.referenced_keys(site, ptr, item, &mut seen, &mut left);
-                                    open_keys.extend(keys.into_iter().map(|(name, schema)| {
+                                    for key in keys {
+                                        // Typed where every member that
+                                        // lets any value through leaves
+                                        // the key out, as inline.
+                                        let typed = left_out
+                                            .as_ref()
+                                            .is_some_and(|names| names.contains(&key.name));
+                                        let ty = match typed {
+                                            true => self
+                                                .referenced_key_type(site, &key, &mut left, depth),
+                                            false => Ty::Unknown,
+                                        };
                                         let place = Place::Property {
-                                            name,
+                                            name: key.name,
                                             required: false,
                                         };
-                                        Prop {
-                                            name: name.to_owned(),
-                                            ty: Ty::Unknown,
+                                        open_keys.push(Prop {
+                                            name: key.name.to_owned(),
+                                            ty,
                                             required: false,
-                                            doc: doc_of(schema, place),
-                                        }
-                                    }));
+                                            doc: doc_of(key.schema, place),
+                                        });
+                                    }
                                 }
                             }
                         }
@@ -1273,7 +1293,7 @@ impl<'v> Walk<'v> {
         member: &'v Json<'v>,
         seen: &mut Vec<usize>,
         left: &mut Option<usize>,
-    ) -> Vec<(&'v str, &'v Json<'v>)> {
+    ) -> Vec<ReferencedKey<'v>> {
         let mut keys = Vec::new();
         let Some(mut budget) = *left else {
             return keys;
@@ -1328,7 +1348,12 @@ impl<'v> Walk<'v> {
                     break;
                 };
                 budget = after;
-                keys.extend(props.iter());
+                let at = Rc::<str>::from(pointer.as_str());
+                keys.extend(props.iter().map(|(name, schema)| ReferencedKey {
+                    name,
+                    schema,
+                    holder: at.clone(),
+                }));
             }
             at = target;
             at_pointer = Some(pointer);
@@ -1341,6 +1366,59 @@ impl<'v> Walk<'v> {
             false => Some(budget),
         };
         keys
+    }
+
+    /// The type of a key that a schema an open union's member refers to
+    /// lists ([`referenced_keys`](Self::referenced_keys)), where the union
+    /// says it holds what that schema says: lowered when its schema is
+    /// flat (a `$ref`, or keywords whose values are no schemas, as `type`,
+    /// `format` or `enum`) and lowers without a degradation, at the cost of
+    /// its keys and `enum` values, paid from the union's allowance `left`.
+    /// Any other key holds any value, as before: the schema it refers to
+    /// is not lowered yet, and a deeper one would be read again for every
+    /// union that names it.
+    fn referenced_key_type(
+        &mut self,
+        site: &Site<'v>,
+        key: &ReferencedKey<'v>,
+        left: &mut Option<usize>,
+        depth: usize,
+    ) -> Ty {
+        let Json::Object(fields) = key.schema else {
+            return Ty::Unknown;
+        };
+        let mut cost = fields.len();
+        for (keyword, value) in fields.iter() {
+            cost += match (keyword, value) {
+                (_, Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_)) => 0,
+                ("type" | "enum" | "required", Json::Array(items))
+                    if items
+                        .iter()
+                        .all(|item| !matches!(item, Json::Array(_) | Json::Object(_))) =>
+                {
+                    items.len()
+                }
+                // `examples` and `default` say nothing of the type.
+                ("examples" | "default", _) => 0,
+                _ => return Ty::Unknown,
+            };
+        }
+        let Some(after) = left.and_then(|budget| budget.checked_sub(cost)) else {
+            return Ty::Unknown;
+        };
+        *left = Some(after);
+        let mut ptr = key.holder.to_string();
+        push_segment(&mut ptr, "properties");
+        push_segment(&mut ptr, key.name);
+        let recorded = self.degradations.len();
+        let ty = self.lower(site, key.schema, &mut ptr, depth + 1);
+        if self.degradations.len() > recorded {
+            // What it could not say stays with the schema, said once
+            // where that is lowered; here the key holds any value.
+            self.degradations.truncate(recorded);
+            return Ty::Unknown;
+        }
+        ty
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
@@ -2144,6 +2222,76 @@ mod tests {
         text["$defs"] = json!({"T": {"type": "string", "properties": {"no": {}}}});
         text["anyOf"] = json!([true, {"$ref": "#/$defs/T"}]);
         assert_eq!(keys(text), (only_extra, 0));
+    }
+
+    /// A key written as "absent, or what the schema a member refers to
+    /// says" keeps its type, as the same key written inline does, when its
+    /// schema is flat; a key whose schema is deeper, or that the union's
+    /// allowance does not cover, holds any value and is recorded.
+    #[test]
+    fn keys_of_a_referenced_member_keep_their_type_where_the_union_says_it() {
+        let keys = |schema: Value| -> (Vec<(String, Ty)>, usize) {
+            let (ty, _, degradations) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                return (Vec::new(), degradations.len());
+            };
+            (
+                object.props.into_iter().map(|p| (p.name, p.ty)).collect(),
+                degradations.len(),
+            )
+        };
+        let props = json!({
+            "id": {"type": "number", "description": "The id."},
+            "kind": {"enum": ["a", "b"], "default": "a"},
+            "sub": {"type": "object", "properties": {"z": {"type": "integer"}}}
+        });
+        let union = |leaves: Value, member: Value| {
+            json!({"type": "object", "$defs": {"WithId": {"properties": props, "required": ["id"]}},
+                   "anyOf": [{"not": {"required": leaves}}, member]})
+        };
+        let kind = Ty::Union(vec![
+            Ty::Lit(Lit::Str("a".into())),
+            Ty::Lit(Lit::Str("b".into())),
+        ]);
+        // Inline and through a reference alike.
+        for member in [
+            json!({"properties": props, "required": ["id"]}),
+            json!({"$ref": "#/$defs/WithId"}),
+        ] {
+            let (listed, recorded) = keys(union(json!(["id", "kind"]), member.clone()));
+            let typed = [
+                ("id", Ty::Num),
+                ("kind", kind.clone()),
+                ("sub", Ty::Unknown),
+            ];
+            let typed: Vec<(String, Ty)> =
+                typed.into_iter().map(|(k, t)| (k.to_owned(), t)).collect();
+            assert_eq!((listed, recorded), (typed, 1), "{member}");
+        }
+        // Where a member lets `kind` through with any value, it holds any.
+        let (listed, _) = keys(union(json!(["id"]), json!({"$ref": "#/$defs/WithId"})));
+        assert_eq!(listed[1], ("kind".to_owned(), Ty::Unknown));
+        // A key whose schema could not be said is any value, recorded once
+        // where the definition is lowered; so is one past the allowance.
+        let mut odd = union(json!(["id"]), json!({"$ref": "#/$defs/WithId"}));
+        odd["$defs"]["WithId"]["properties"]["id"] = json!({"$ref": "https://example.com/id"});
+        let (listed, recorded) = keys(odd);
+        assert_eq!((&listed[0], recorded), (&("id".to_owned(), Ty::Unknown), 2));
+        // Forty keys are read within the allowance; typing each costs one
+        // more, so some are typed and the rest are not.
+        let names: Vec<String> = (0..40).map(|i| format!("k{i:02}")).collect();
+        let wide: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|n| (n.clone(), json!({"type": "string"})))
+            .collect();
+        let past = json!({"type": "object", "$defs": {"Wide": {"properties": wide}},
+                              "anyOf": [{"not": {"required": names}}, {"$ref": "#/$defs/Wide"}]});
+        let (listed, recorded) = keys(past);
+        let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
+        assert!(
+            typed > 0 && typed < 40 && recorded == 1,
+            "{typed} of {listed:?}"
+        );
     }
 
     /// A definition that only names another names the end of the chain,
