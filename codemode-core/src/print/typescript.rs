@@ -132,6 +132,7 @@ fn print_split(
         // words.
         let mut bodies = vec![0..0; lowered.defs.len()];
         let mut worded = Vec::new();
+        p.noting = true;
         for id in order {
             let (named, comments) = (p.named.len(), p.comments);
             let def = &lowered.defs[id];
@@ -145,25 +146,22 @@ fn print_split(
                 worded.push(id);
             }
         }
-        let tools_named = p.named.len();
+        p.noting = false;
         let _ = writeln!(p.out, "declare const {GLOBAL}: {{");
         p.tools(first);
-        (p, bodies, worded, tools_named)
+        (p, bodies, worded)
     };
-    let ((p, bodies, worded, tools_named), rest) =
-        crate::parallel::halves(&lowered.tools, at, head, |second| {
-            let mut p = Printer::new(&lowered.defs, names, false);
-            p.tools(second);
-            (p.out, p.named)
-        });
+    let ((p, bodies, worded), rest) = crate::parallel::halves(&lowered.tools, at, head, |second| {
+        let mut p = Printer::new(&lowered.defs, names, false);
+        p.tools(second);
+        (p.out, p.named_by_tools)
+    });
     let (rest, rest_named) = rest.unwrap_or_default();
     // Whatever a used definition names is used too.
     let mut used = vec![false; lowered.defs.len()];
-    let mut todo: Vec<usize> = (p.named[tools_named..].iter())
-        .chain(&rest_named)
-        .chain(&worded)
-        .copied()
-        .collect();
+    let by_tools = (0..used.len())
+        .filter(|&id| p.named_by_tools[id] || rest_named.get(id).copied().unwrap_or(false));
+    let mut todo: Vec<usize> = by_tools.chain(worded).collect();
     while let Some(id) = todo.pop() {
         if !std::mem::replace(&mut used[id], true) {
             todo.extend(&p.named[bodies[id].clone()]);
@@ -203,8 +201,14 @@ struct Printer<'a> {
     /// Whether arrays and tuples print as `readonly`: in what only a tool
     /// reads (its arguments, and named types no result reaches).
     read_only: bool,
-    /// Each definition written by its name, in the order written.
+    /// Whether names written now are noted in [`named`](Self::named)
+    /// (in definitions' bodies), or marked in
+    /// [`named_by_tools`](Self::named_by_tools).
+    noting: bool,
+    /// Each definition a body wrote by its name, in the order written.
     named: Vec<usize>,
+    /// Which definitions the tools wrote by their names.
+    named_by_tools: Vec<bool>,
     /// How many lines of comment were written.
     comments: usize,
 }
@@ -218,7 +222,9 @@ impl<'a> Printer<'a> {
             indent: 0,
             inlining: inline.then(|| Inlining::new(defs)),
             read_only: false,
+            noting: false,
             named: Vec::new(),
+            named_by_tools: vec![false; if inline { 0 } else { defs.len() }],
             comments: 0,
         }
     }
@@ -467,7 +473,11 @@ impl<'a> Printer<'a> {
     fn named(&mut self, id: usize, ctx: Ctx) {
         let Some(inlining) = &mut self.inlining else {
             self.out.push_str(&self.names[id]);
-            self.named.push(id);
+            if self.noting {
+                self.named.push(id);
+            } else if let Some(named) = self.named_by_tools.get_mut(id) {
+                *named = true;
+            }
             return;
         };
         if !inlining.enter(id) {
