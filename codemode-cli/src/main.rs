@@ -58,7 +58,9 @@ enum Command {
     /// Print the SDK that declares the tools, for the `run_code` description.
     ///
     /// The output is byte-identical for the same tool set, whatever the order
-    /// of the tools or of the keys in their schemas.
+    /// of the tools or of the keys in their schemas. Of two tools with one
+    /// name, the SDK keeps the first declaration (`--report` warns), so
+    /// there the order decides.
     Render {
         /// The program's language: javascript, typescript or python (js, ts, py).
         #[arg(short, long, value_parser = parse_language)]
@@ -285,7 +287,9 @@ fn run(cli: Cli, early: Early) -> Result<u8, String> {
                 None => None,
             };
             if report {
-                let mut err = std::io::stderr().lock();
+                // stderr writes each piece at once: a list with a million
+                // degradations took nine system calls a line.
+                let mut err = std::io::BufWriter::new(std::io::stderr().lock());
                 for name in catalog.duplicates() {
                     let _ = writeln!(
                         err,
@@ -303,6 +307,7 @@ fn run(cli: Cli, early: Early) -> Result<u8, String> {
                 if let (Some(budget), Some(fitted)) = (budget, &fitted) {
                     let _ = writeln!(err, "within {budget} tokens: {:?}", fitted.fit);
                 }
+                let _ = err.flush();
             }
             let written = match &fitted {
                 Some(fitted) => write_stdout(&fitted.sdk),
