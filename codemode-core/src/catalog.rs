@@ -481,6 +481,62 @@ mod tests {
     }
 
     #[test]
+    fn a_body_keeps_its_first_degradations_by_place_and_says_there_are_more() {
+        // Each tool's schema has 130 properties that cannot be expressed,
+        // and names a definition with 120 more: past 100, each body keeps
+        // its first 100 by place and one line that says there are more,
+        // whatever the order of the keys, in halves or whole.
+        crate::parallel::two_threads();
+        let props = |count: usize, reversed: bool| -> String {
+            let mut keys: Vec<String> = (0..count)
+                .map(|i| format!("\"p{i:03}\": {{\"enum\": [{{}}]}}"))
+                .collect();
+            if reversed {
+                keys.reverse();
+            }
+            keys.join(", ")
+        };
+        let list = |reversed: bool| -> String {
+            let tools: Vec<String> = (0..70)
+                .map(|i| {
+                    format!(
+                        "{{\"name\": \"t{i:02}\", \"inputSchema\": {{\"type\": \"object\", \
+                         \"$defs\": {{\"Wide\": {{\"type\": \"object\", \"properties\": {{{}}}}}}}, \
+                         \"properties\": {{\"w\": {{\"$ref\": \"#/$defs/Wide\"}}, {}}}}}}}",
+                        props(120, reversed),
+                        props(130, reversed)
+                    )
+                })
+                .collect();
+            format!("[{}]", tools.join(", "))
+        };
+        let catalog = Catalog::parse("list.json", list(false)).unwrap();
+        let reversed = Catalog::parse("list.json", list(true)).unwrap();
+        for lang in Language::ALL {
+            let found = catalog.degradations(lang);
+            assert_eq!(found, reversed.degradations(lang), "{lang:?}");
+            let more: Vec<&str> = (found.iter())
+                .filter(|d| d.reason.starts_with("more nodes"))
+                .map(|d| d.pointer.as_str())
+                .collect();
+            // One for each tool's schema, one for the definition all share.
+            assert_eq!(more.len(), 71, "{lang:?}");
+            assert!(more.contains(&"/inputSchema/$defs/Wide"), "{more:?}");
+            let t00 = |prefix: &str| {
+                (found.iter())
+                    .filter(|d| d.tool == "t00" && d.pointer.starts_with(prefix))
+                    .count()
+            };
+            assert_eq!(t00("/inputSchema/properties/p"), 100);
+            assert_eq!(t00("/inputSchema/$defs/Wide/properties/p"), 100);
+            assert!(found.iter().any(|d| d.pointer.ends_with("/p099/enum/0")));
+            assert!(!found.iter().any(|d| d.pointer.ends_with("/p100/enum/0")));
+        }
+        let tools = parse_tool_list("list.json", &list(false)).unwrap();
+        halves_render_as_whole(&Catalog::new(tools.clone()), tools);
+    }
+
+    #[test]
     fn intersections_lowered_in_halves_are_those_lowered_whole() {
         // The second half's definitions are numbered anew when the halves
         // are joined, and so are the references its intersections record

@@ -439,6 +439,15 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             )],
         ),
         (
+            // Each member is a degradation; past a hundred the report keeps
+            // the first by place, so they are not all held.
+            "enum members that cannot be literals",
+            vec![tool(
+                "t",
+                json!({"type": "object", "properties": {"e": {"enum": vec![json!({}); n]}}}),
+            )],
+        ),
+        (
             "tuples of optional items nested in each other",
             vec![tool(
                 "t",

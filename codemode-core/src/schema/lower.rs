@@ -349,6 +349,10 @@ struct ReferencedKey<'v> {
     holder: Rc<str>,
 }
 
+/// Most degradations the report keeps of one body (a tool's schema, or a
+/// definition's): the first by place.
+const KEPT_PER_BODY: usize = 100;
+
 /// A degradation recorded by a walk.
 struct Recorded {
     /// The definition whose body holds it (`None` for a tool's own schema).
@@ -629,6 +633,14 @@ struct Walk<'v> {
     by_target: HashMap<(usize, String), usize>,
     queue: Vec<Pending<'v>>,
     degradations: Vec<Recorded>,
+    /// How many degradations were recorded, kept or not (see
+    /// [`Walk::record`]): what tells whether lowering a node recorded one.
+    recorded: usize,
+    /// Where the body being lowered starts among `degradations`.
+    body_start: usize,
+    /// Whether the body being lowered recorded degradations past
+    /// [`KEPT_PER_BODY`].
+    body_past_kept: bool,
     /// The definition whose body is being lowered (`None`: a tool's schema).
     current: Option<usize>,
     /// Arrays open around the node being lowered.
@@ -669,6 +681,7 @@ impl<'v> Walk<'v> {
         ptr.clear();
         self.start_body();
         let mut ty = self.lower(&site, site.root, &mut ptr, 0);
+        self.finish_body(&site, &ptr);
         self.root_pointer = ptr;
         self.implied_choices.clear();
         // A root that refers to itself (`"$ref": "#"`) is a named type; use
@@ -687,6 +700,7 @@ impl<'v> Walk<'v> {
             self.current = Some(pending.id);
             let mut ptr = pending.pointer;
             let ty = self.lower(&pending.site, pending.node, &mut ptr, 0);
+            self.finish_body(&pending.site, &ptr);
             self.implied_choices.clear();
             let name = &self.defs[pending.id].base;
             let doc = doc_of(pending.node, Place::Definition { name });
@@ -706,6 +720,8 @@ impl<'v> Walk<'v> {
     /// so shared state would make a tool's types depend on the rest of the
     /// list, and on whether it was lowered in halves (see `parallel`).
     fn start_body(&mut self) {
+        self.body_start = self.degradations.len();
+        self.body_past_kept = false;
         self.nodes = 0;
         self.implied_work = 0;
         if !self.implied_memo.is_empty() {
@@ -741,6 +757,59 @@ impl<'v> Walk<'v> {
             degradation,
             typescript_only,
         });
+        self.recorded += 1;
+        if self.degradations.len() - self.body_start >= 2 * KEPT_PER_BODY {
+            self.keep_first_of_body();
+        }
+    }
+
+    /// Keeps the body's first [`KEPT_PER_BODY`] degradations in the order
+    /// of their places, and notes whether there were more.
+    fn keep_first_of_body(&mut self) {
+        let body = &mut self.degradations[self.body_start..];
+        body.sort_unstable_by(|a, b| {
+            (a.degradation.cmp(&b.degradation)).then(a.typescript_only.cmp(&b.typescript_only))
+        });
+        let mut kept: Vec<Recorded> = Vec::with_capacity(KEPT_PER_BODY);
+        for recorded in self.degradations.drain(self.body_start..) {
+            let again = kept.last().is_some_and(|last| {
+                last.degradation == recorded.degradation
+                    && last.typescript_only == recorded.typescript_only
+            });
+            if again {
+                continue;
+            }
+            if kept.len() == KEPT_PER_BODY {
+                self.body_past_kept = true;
+                break;
+            }
+            kept.push(recorded);
+        }
+        self.degradations.extend(kept);
+    }
+
+    /// After a body (whose schema is at `ptr`) is lowered: past
+    /// [`KEPT_PER_BODY`] degradations, the report keeps the first by place
+    /// and says that there are more, so that a schema of a million nodes
+    /// the SDK cannot express does not hold a million records.
+    fn finish_body(&mut self, site: &Site<'_>, ptr: &str) {
+        if self.degradations.len() - self.body_start > KEPT_PER_BODY {
+            self.keep_first_of_body();
+        }
+        if std::mem::take(&mut self.body_past_kept) {
+            self.degradations.push(Recorded {
+                def: self.current,
+                degradation: Degradation {
+                    tool: for_report(site.tool),
+                    pointer: report_pointer(site, ptr),
+                    reason: format!(
+                        "more nodes of this schema could not be expressed than the report \
+                         lists: it keeps the first {KEPT_PER_BODY} by place"
+                    ),
+                },
+                typescript_only: false,
+            });
+        }
     }
 
     fn lower(&mut self, site: &Site<'v>, node: &'v Json<'v>, ptr: &mut String, depth: usize) -> Ty {
@@ -945,7 +1014,7 @@ impl<'v> Walk<'v> {
                 Some(items) if !items.is_empty() => {
                     for (i, item) in items.iter().enumerate() {
                         let index = i.to_string();
-                        let recorded = self.degradations.len();
+                        let recorded = self.recorded;
                         let mark = self.implied_choices.len();
                         self.open_union_keys = None;
                         let ty = self.child(site, item, ptr, &["allOf", &index], depth);
@@ -968,7 +1037,7 @@ impl<'v> Walk<'v> {
                         // A member that fell to the escape hatch admits
                         // values of every kind, which the intersection,
                         // without it, would not say.
-                        escaped |= ty == Ty::Unknown && self.degradations.len() > recorded;
+                        escaped |= ty == Ty::Unknown && self.recorded > recorded;
                         parts.push(ty);
                     }
                 }
@@ -1410,15 +1479,15 @@ impl<'v> Walk<'v> {
         let mut ptr = key.holder.to_string();
         push_segment(&mut ptr, "properties");
         push_segment(&mut ptr, key.name);
-        let recorded = self.degradations.len();
+        // Lowered beside the body's degradations: what it could not say
+        // stays with the schema, said once where that is lowered, and here
+        // the key holds any value.
+        let (body, start) = (std::mem::take(&mut self.degradations), self.body_start);
+        self.body_start = 0;
         let ty = self.lower(site, key.schema, &mut ptr, depth + 1);
-        if self.degradations.len() > recorded {
-            // What it could not say stays with the schema, said once
-            // where that is lowered; here the key holds any value.
-            self.degradations.truncate(recorded);
-            return Ty::Unknown;
-        }
-        ty
+        let said = self.degradations.is_empty();
+        (self.degradations, self.body_start) = (body, start);
+        if said { ty } else { Ty::Unknown }
     }
 
     fn malformed(&mut self, site: &Site<'_>, ptr: &str, keyword: &str, expected: &str) -> Ty {
