@@ -537,6 +537,37 @@ mod tests {
     }
 
     #[test]
+    fn degradations_of_one_sdk_do_not_push_out_those_of_both() {
+        // 150 properties that only the TypeScript SDK declares wider (an
+        // index signature beside keys of another type), and one that
+        // neither can express: the Python report keeps that one, with no
+        // line saying there are more; TypeScript's keeps its first 100 of
+        // its own kind beside it, and says there are more.
+        let mut props: serde_json::Map<String, Value> = (0..150)
+            .map(|i| {
+                let wider = json!({"type": "object", "properties": {"k": {"type": "string"}},
+                                   "additionalProperties": {"type": "integer"}});
+                (format!("o{i:03}"), wider)
+            })
+            .collect();
+        props.insert("z".into(), json!({"enum": [{}]}));
+        let catalog = Catalog::new(vec![ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": props}),
+        )]);
+        let more = |lang| {
+            (catalog.degradations(lang).iter())
+                .filter(|d| d.reason.starts_with("more nodes"))
+                .count()
+        };
+        let z =
+            |lang| (catalog.degradations(lang).iter()).any(|d| d.pointer.ends_with("/z/enum/0"));
+        assert!(z(Language::Python) && z(Language::TypeScript));
+        assert_eq!((more(Language::Python), more(Language::TypeScript)), (0, 1));
+        assert_eq!(catalog.degradations(Language::TypeScript).len(), 102);
+    }
+
+    #[test]
     fn intersections_lowered_in_halves_are_those_lowered_whole() {
         // The second half's definitions are numbered anew when the halves
         // are joined, and so are the references its intersections record

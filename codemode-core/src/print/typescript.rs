@@ -134,7 +134,7 @@ fn print_split(
         let mut worded = Vec::new();
         p.noting = true;
         for id in order {
-            let (named, comments) = (p.named.len(), p.comments);
+            let (named, words) = (p.named.len(), p.words);
             let def = &lowered.defs[id];
             p.doc(&def.doc);
             let _ = write!(p.out, "type {} = ", names[id]);
@@ -142,7 +142,7 @@ fn print_split(
             p.ty(&def.ty, Ctx::Top);
             p.out.push_str(";\n\n");
             bodies[id] = named..p.named.len();
-            if p.comments > comments {
+            if p.words > words {
                 worded.push(id);
             }
         }
@@ -209,8 +209,8 @@ struct Printer<'a> {
     named: Vec<usize>,
     /// Which definitions the tools wrote by their names.
     named_by_tools: Vec<bool>,
-    /// How many lines of comment were written.
-    comments: usize,
+    /// How many lines of the schema's words (docs) were written.
+    words: usize,
 }
 
 impl<'a> Printer<'a> {
@@ -225,7 +225,7 @@ impl<'a> Printer<'a> {
             noting: false,
             named: Vec::new(),
             named_by_tools: vec![false; if inline { 0 } else { defs.len() }],
-            comments: 0,
+            words: 0,
         }
     }
 
@@ -251,7 +251,9 @@ impl<'a> Printer<'a> {
 
     /// Writes `doc` as a JSDoc comment on its own lines, at the current indent.
     fn doc(&mut self, doc: &Doc) {
-        self.doc_block(doc_lines(doc));
+        let lines = doc_lines(doc);
+        self.words += lines.len();
+        self.doc_block(lines);
     }
 
     /// Writes already-split doc lines as a JSDoc comment.
@@ -283,7 +285,6 @@ impl<'a> Printer<'a> {
     /// A line inside a JSDoc block, with any `*/` that would end it early
     /// written as `*\/`, and no `@ts-` directive left whole.
     fn comment_text(&mut self, line: &str) {
-        self.comments += 1;
         let line = defuse_typescript(line);
         if memchr::memmem::find(line.as_bytes(), b"*/").is_none() {
             self.out.push_str(&line);
@@ -583,6 +584,8 @@ impl<'a> Printer<'a> {
             // A one-line doc trails its property as a `//` comment (fewer
             // tokens than a JSDoc block); a longer one goes above it.
             let mut lines = doc_lines(&prop.doc);
+            // The schema's words (not the note added below).
+            self.words += lines.len();
             if prop.name == PROTO {
                 lines.push(PROTO_NOTE.into());
             }
@@ -603,7 +606,6 @@ impl<'a> Printer<'a> {
             if multiline {
                 self.out.push(';');
                 if let [one] = lines.as_slice() {
-                    self.comments += 1;
                     self.out.push_str(" // ");
                     self.out.push_str(&defuse_typescript(one));
                 }

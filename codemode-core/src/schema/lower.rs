@@ -639,8 +639,8 @@ struct Walk<'v> {
     /// Where the body being lowered starts among `degradations`.
     body_start: usize,
     /// Whether the body being lowered recorded degradations past
-    /// [`KEPT_PER_BODY`].
-    body_past_kept: bool,
+    /// [`KEPT_PER_BODY`]: of both SDKs, and of the TypeScript SDK only.
+    body_past_kept: [bool; 2],
     /// The definition whose body is being lowered (`None`: a tool's schema).
     current: Option<usize>,
     /// Arrays open around the node being lowered.
@@ -721,7 +721,7 @@ impl<'v> Walk<'v> {
     /// list, and on whether it was lowered in halves (see `parallel`).
     fn start_body(&mut self) {
         self.body_start = self.degradations.len();
-        self.body_past_kept = false;
+        self.body_past_kept = [false; 2];
         self.nodes = 0;
         self.implied_work = 0;
         if !self.implied_memo.is_empty() {
@@ -758,31 +758,38 @@ impl<'v> Walk<'v> {
             typescript_only,
         });
         self.recorded += 1;
-        if self.degradations.len() - self.body_start >= 2 * KEPT_PER_BODY {
+        // Each kind keeps its hundred, so four hundred are past them.
+        if self.degradations.len() - self.body_start >= 4 * KEPT_PER_BODY {
             self.keep_first_of_body();
         }
     }
 
     /// Keeps the body's first [`KEPT_PER_BODY`] degradations in the order
-    /// of their places, and notes whether there were more.
+    /// of their places, of each kind (of both SDKs, of the TypeScript SDK
+    /// only: one kind does not push the other out of the Python report),
+    /// and notes which kinds had more.
     fn keep_first_of_body(&mut self) {
         let body = &mut self.degradations[self.body_start..];
         body.sort_unstable_by(|a, b| {
-            (a.degradation.cmp(&b.degradation)).then(a.typescript_only.cmp(&b.typescript_only))
+            (a.typescript_only.cmp(&b.typescript_only))
+                .then_with(|| a.degradation.cmp(&b.degradation))
         });
-        let mut kept: Vec<Recorded> = Vec::with_capacity(KEPT_PER_BODY);
+        let mut kept: Vec<Recorded> = Vec::with_capacity(2 * KEPT_PER_BODY);
+        let mut of_kind = 0;
         for recorded in self.degradations.drain(self.body_start..) {
-            let again = kept.last().is_some_and(|last| {
-                last.degradation == recorded.degradation
-                    && last.typescript_only == recorded.typescript_only
-            });
-            if again {
+            match kept.last() {
+                Some(last) if last.typescript_only == recorded.typescript_only => {
+                    if last.degradation == recorded.degradation {
+                        continue;
+                    }
+                }
+                _ => of_kind = 0,
+            }
+            if of_kind == KEPT_PER_BODY {
+                self.body_past_kept[usize::from(recorded.typescript_only)] = true;
                 continue;
             }
-            if kept.len() == KEPT_PER_BODY {
-                self.body_past_kept = true;
-                break;
-            }
+            of_kind += 1;
             kept.push(recorded);
         }
         self.degradations.extend(kept);
@@ -796,19 +803,22 @@ impl<'v> Walk<'v> {
         if self.degradations.len() - self.body_start > KEPT_PER_BODY {
             self.keep_first_of_body();
         }
-        if std::mem::take(&mut self.body_past_kept) {
-            self.degradations.push(Recorded {
-                def: self.current,
-                degradation: Degradation {
-                    tool: for_report(site.tool),
-                    pointer: report_pointer(site, ptr),
-                    reason: format!(
-                        "more nodes of this schema could not be expressed than the report \
-                         lists: it keeps the first {KEPT_PER_BODY} by place"
-                    ),
-                },
-                typescript_only: false,
-            });
+        let past = std::mem::take(&mut self.body_past_kept);
+        for typescript_only in [false, true] {
+            if past[usize::from(typescript_only)] {
+                self.degradations.push(Recorded {
+                    def: self.current,
+                    degradation: Degradation {
+                        tool: for_report(site.tool),
+                        pointer: report_pointer(site, ptr),
+                        reason: format!(
+                            "more nodes of this schema could not be expressed than the report \
+                             lists: it keeps the first {KEPT_PER_BODY} by place"
+                        ),
+                    },
+                    typescript_only,
+                });
+            }
         }
     }
 
@@ -1126,6 +1136,7 @@ impl<'v> Walk<'v> {
                             // The schemas references led to, each read once.
                             let mut seen = Vec::new();
                             let mut left = Some(REFERENCED_PER_UNION);
+                            let mut typing = Some(REFERENCED_PER_UNION);
                             for (item, member) in items.iter().zip(&members) {
                                 let parts = match member {
                                     Ty::Inter(parts, _) => &parts[..],
@@ -1164,8 +1175,12 @@ impl<'v> Walk<'v> {
                                             .as_ref()
                                             .is_some_and(|names| names.contains(&key.name));
                                         let ty = match typed {
-                                            true => self
-                                                .referenced_key_type(site, &key, &mut left, depth),
+                                            true => self.referenced_key_type(
+                                                site,
+                                                &key,
+                                                &mut typing,
+                                                depth,
+                                            ),
                                             false => Ty::Unknown,
                                         };
                                         let place = Place::Property {
@@ -1442,7 +1457,9 @@ impl<'v> Walk<'v> {
     /// says it holds what that schema says: lowered when its schema is
     /// flat (a `$ref`, or keywords whose values are no schemas, as `type`,
     /// `format` or `enum`) and lowers without a degradation, at the cost of
-    /// its keys and `enum` values, paid from the union's allowance `left`.
+    /// its keys and values (a string one more for every 32 bytes), paid
+    /// from `left`, the union's allowance for typing keys (apart from the
+    /// one for reading them, so that typing never leaves keys unread).
     /// Any other key holds any value, as before: the schema it refers to
     /// is not lowered yet, and a deeper one would be read again for every
     /// union that names it.
@@ -1456,20 +1473,27 @@ impl<'v> Walk<'v> {
         let Json::Object(fields) = key.schema else {
             return Ty::Unknown;
         };
-        let mut cost = fields.len();
+        // What reading a scalar costs; `None` for an array or object.
+        let scalar = |value: &Json<'_>| match value {
+            Json::String(text) => Some(1 + text.len() / 32),
+            Json::Array(_) | Json::Object(_) => None,
+            _ => Some(1),
+        };
+        let mut cost = 0;
         for (keyword, value) in fields.iter() {
             cost += match (keyword, value) {
-                (_, Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_)) => 0,
-                ("type" | "enum" | "required", Json::Array(items))
-                    if items
-                        .iter()
-                        .all(|item| !matches!(item, Json::Array(_) | Json::Object(_))) =>
-                {
-                    items.len()
-                }
                 // `examples` and `default` say nothing of the type.
                 ("examples" | "default", _) => 0,
-                _ => return Ty::Unknown,
+                ("type" | "enum" | "required", Json::Array(items)) => {
+                    match items.iter().map(scalar).sum::<Option<usize>>() {
+                        Some(cost) => 1 + cost,
+                        None => return Ty::Unknown,
+                    }
+                }
+                (_, value) => match scalar(value) {
+                    Some(cost) => cost,
+                    None => return Ty::Unknown,
+                },
             };
         }
         let Some(after) = left.and_then(|budget| budget.checked_sub(cost)) else {
@@ -1483,10 +1507,11 @@ impl<'v> Walk<'v> {
         // stays with the schema, said once where that is lowered, and here
         // the key holds any value.
         let (body, start) = (std::mem::take(&mut self.degradations), self.body_start);
+        let recorded = self.recorded;
         self.body_start = 0;
         let ty = self.lower(site, key.schema, &mut ptr, depth + 1);
         let said = self.degradations.is_empty();
-        (self.degradations, self.body_start) = (body, start);
+        (self.degradations, self.body_start, self.recorded) = (body, start, recorded);
         if said { ty } else { Ty::Unknown }
     }
 
@@ -2346,20 +2371,50 @@ mod tests {
         odd["$defs"]["WithId"]["properties"]["id"] = json!({"$ref": "https://example.com/id"});
         let (listed, recorded) = keys(odd);
         assert_eq!((&listed[0], recorded), (&("id".to_owned(), Ty::Unknown), 2));
-        // Forty keys are read within the allowance; typing each costs one
-        // more, so some are typed and the rest are not.
+        // Forty keys are read within the allowance for reading; typing each
+        // costs two from one of its own, so some are typed and the rest are
+        // not, and all are listed.
         let names: Vec<String> = (0..40).map(|i| format!("k{i:02}")).collect();
-        let wide: serde_json::Map<String, Value> = names
-            .iter()
-            .map(|n| (n.clone(), json!({"type": "string"})))
+        let wide: serde_json::Map<String, Value> = (names.iter())
+            .map(|n| (n.clone(), json!({"type": "string", "format": "uri"})))
             .collect();
         let past = json!({"type": "object", "$defs": {"Wide": {"properties": wide}},
-                              "anyOf": [{"not": {"required": names}}, {"$ref": "#/$defs/Wide"}]});
+                          "anyOf": [{"not": {"required": names}}, {"$ref": "#/$defs/Wide"}]});
         let (listed, recorded) = keys(past);
         let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
         assert!(
-            typed > 0 && typed < 40 && recorded == 1,
+            listed.len() == 40 && typed > 0 && typed < 40 && recorded == 1,
             "{typed} of {listed:?}"
+        );
+        // Typing the keys of one member leaves the allowance for reading
+        // the next member's keys as it was.
+        let of = |prefix: char| -> serde_json::Map<String, Value> {
+            (0..30)
+                .map(|i| (format!("{prefix}{i:02}"), json!({"type": "string"})))
+                .collect()
+        };
+        let a_keys: Vec<String> = of('a').keys().cloned().collect();
+        let two = json!({"type": "object", "$defs": {"A": {"properties": of('a')}, "B": {"properties": of('b')}},
+                         "anyOf": [{"not": {"required": a_keys}}, {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]});
+        let (listed, _) = keys(two);
+        let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
+        assert_eq!((listed.len(), typed), (60, 30), "{listed:?}");
+        // A long string is paid for by its length: a `const` of 20,000
+        // bytes is past the allowance, so each union that names it does
+        // not spell it again.
+        let mut long = union(json!(["id"]), json!({"$ref": "#/$defs/WithId"}));
+        long["$defs"]["WithId"]["properties"]["id"] = json!({"const": "x".repeat(20_000)});
+        assert_eq!(keys(long).0[0], ("id".to_owned(), Ty::Unknown));
+        // A key that could not be typed leaves no trace of having been
+        // tried: an `allOf` member that is such a union is not taken for
+        // one that fell to the escape hatch.
+        let escaped = json!({"properties": {"x": {"type": "string"}},
+            "allOf": [{"anyOf": [{"not": {"required": ["a"]}}, {"$ref": "#/$defs/A"}]}],
+            "$defs": {"A": {"properties": {"a": {"$ref": "https://example.com/a"}, "b": {"type": "integer"}}}}});
+        let (ty, _, _) = lower_schema(&escaped);
+        assert!(
+            matches!(&ty, Ty::Union(members) if members.iter().any(|m| matches!(m, Ty::Object(_)))),
+            "{ty:?}"
         );
     }
 
