@@ -802,6 +802,20 @@ mod tests {
             assert!(whole.contains(kept), "{kept} in {whole}");
         }
         assert!(whole.contains("Kept for its words.") && whole.contains("The a."));
+        // The note on a `__proto__` key is the SDK's, not the schema's: a
+        // definition that nothing names goes, note and all (here, one that
+        // an open union's member names, whose keys become any value).
+        let open = ToolDef::new(
+            "open",
+            json!({"$defs": {"Proto": {"type": "object", "properties": {"__proto__": {"type": "string"}}}},
+                   "properties": {"o": {"type": "object", "anyOf": [true, {"$ref": "#/$defs/Proto"}]}}}),
+        );
+        let lowered_open = lower_borrowed(std::slice::from_ref(&open));
+        let text = render_split(&lowered_open, true, 1);
+        assert!(
+            !text.contains("type Proto") && text.contains("__proto__"),
+            "{text}"
+        );
         // Whichever thread printed a tool, the same definitions are left out.
         for at in 0..lowered.tools.len() {
             assert_eq!(render_split(&lowered, true, at), whole);
