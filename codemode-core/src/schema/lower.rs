@@ -115,6 +115,14 @@ const REFERENCED_KEYS_UNREAD: &str = "a member of `anyOf` or `oneOf` admits any 
 /// nothing but the union, so lowering a list in parts decides alike.
 const REFERENCED_PER_UNION: usize = 64;
 
+/// What a text costs from an open union's allowance: one, and one more for
+/// every 32 bytes, whether it is a reference followed for keys
+/// ([`Walk::referenced_keys`]) or a value of a key typed
+/// ([`Walk::referenced_key_type`]).
+fn text_cost(text: &str) -> usize {
+    1 + text.len() / 32
+}
+
 /// Why a `oneOf` was left out (see [`Walk::lower_combined`]).
 const ONE_OF_KINDS: &str = "a oneOf whose members without `type` bind objects and arrays \
      admits a value of each kind only where it fails the members of its own kind, which the \
@@ -1395,7 +1403,7 @@ impl<'v> Walk<'v> {
                 break;
             };
             // The text of a reference costs what decoding it does.
-            let Some(after) = budget.checked_sub(1 + text.len() / 32) else {
+            let Some(after) = budget.checked_sub(text_cost(text)) else {
                 unread = true;
                 break;
             };
@@ -1475,7 +1483,7 @@ impl<'v> Walk<'v> {
         };
         // What reading a scalar costs; `None` for an array or object.
         let scalar = |value: &Json<'_>| match value {
-            Json::String(text) => Some(1 + text.len() / 32),
+            Json::String(text) => Some(text_cost(text)),
             Json::Array(_) | Json::Object(_) => None,
             _ => Some(1),
         };
