@@ -6,6 +6,11 @@ class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
+class ArchiveRecordArgsRecord(TypedDict, total=False):
+    id: Required[ReadOnly[int]]
+    note: ReadOnly[Any]  # Why it is archived.
+    source: ReadOnly[Any]
+
 # The record's key.
 Key: TypeAlias = 'str'
 
@@ -27,6 +32,8 @@ class UpdateRecordArgsRecord(TypedDict, total=False):
     title: ReadOnly[str]
 
 class Tools(Protocol):
+    async def archive_record(self, *, record: ArchiveRecordArgsRecord) -> Any:
+        """Archive a record, with a note for the audit log."""
     async def merge_records(self, *, into: MergeRecordsArgsInto) -> Any:
         """Merge into one record."""
     async def rename_record(self, *, record: RenameRecordArgsRecord) -> Any:

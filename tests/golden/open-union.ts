@@ -4,6 +4,12 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 type Key = string;
 
 declare const tools: {
+  // Archive a record, with a note for the audit log.
+  archive_record(args: { record: {
+    id: number;
+    note?: unknown; // Why it is archived.
+    source?: unknown;
+  } }): Promise<unknown>;
   // Merge into one record.
   merge_records(args: { into: { id?: unknown; title?: string } }): Promise<unknown>;
   // Rename a record, found by its key when one is given.

@@ -46,6 +46,15 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// Whether some object may be a value of this type (as far as the type
+    /// says: a name or a union may).
+    pub(crate) fn may_be_object(&self) -> bool {
+        matches!(
+            self,
+            Ty::Object(_) | Ty::Inter(..) | Ty::Named(_) | Ty::Union(_) | Ty::Unknown
+        )
+    }
+
     /// Whether this is a bare object (`{"type": "object"}` and nothing
     /// more: any keys) or a bare array (of anything), and which.
     pub(crate) fn bare_kind(&self) -> Option<BareKind> {

@@ -357,6 +357,51 @@ struct ReferencedKey<'v> {
     holder: Rc<str>,
 }
 
+/// The keys of the schema an open union's member refers to, as
+/// [`Walk::referenced_keys`] reads them.
+struct ReferencedKeys<'v> {
+    keys: Vec<ReferencedKey<'v>>,
+    /// Whether the member lets no key through that `keys` does not list:
+    /// the chain of references was read to its end, and a schema on it
+    /// admits only keys it lists (`additionalProperties: false`), or no
+    /// object at all.
+    bounded: bool,
+}
+
+/// The types a value of `member` must all be: the parts of an
+/// intersection, or the member itself.
+fn parts_of(member: &Ty) -> &[Ty] {
+    match member {
+        Ty::Inter(parts, _) => parts,
+        member => std::slice::from_ref(member),
+    }
+}
+
+/// Whether an object that `member` (a member of an open union, lowered)
+/// admits may hold `key` with a value the member does not type: it neither
+/// lists `key` nor refuses keys it does not list. `referenced` is what the
+/// member's own reference was read to list, if it was read. Any doubt
+/// answers yes, which leaves the key of any type.
+fn lets_key_through(member: &Ty, key: &str, referenced: Option<&ReferencedKeys<'_>>) -> bool {
+    match member {
+        Ty::Object(object) => {
+            !object.props.iter().any(|prop| prop.name == key) && object.extra != Extra::Closed
+        }
+        // A value passes every part: one part that types the key or
+        // refuses it does for the whole.
+        Ty::Inter(parts, _) => (parts.iter()).all(|part| lets_key_through(part, key, referenced)),
+        Ty::Named(_) => {
+            referenced.is_none_or(|read| !read.bounded && !read.keys.iter().any(|k| k.name == key))
+        }
+        // The keys of a nested union's members are not among the union's
+        // own: one that admits objects may type a key otherwise.
+        Ty::Union(members) => members.iter().any(Ty::may_be_object),
+        Ty::Unknown => true,
+        // The other kinds admit no object.
+        other => other.may_be_object(),
+    }
+}
+
 /// Most degradations the report keeps of one body (a tool's schema, or a
 /// definition's): the first by place.
 const KEPT_PER_BODY: usize = 100;
@@ -1141,67 +1186,74 @@ impl<'v> Walk<'v> {
                                     }))
                                 })
                                 .flatten();
-                            // The schemas references led to, each read once.
+                            // The keys each member that is a reference
+                            // lists: those of the schema it names, not
+                            // lowered yet (each schema read once). One
+                            // named deeper in the member (in its `allOf`)
+                            // is not read.
                             let mut seen = Vec::new();
                             let mut left = Some(REFERENCED_PER_UNION);
-                            let mut typing = Some(REFERENCED_PER_UNION);
+                            let mut referenced = Vec::with_capacity(items.len());
                             for (item, member) in items.iter().zip(&members) {
-                                let parts = match member {
-                                    Ty::Inter(parts, _) => &parts[..],
-                                    member => std::slice::from_ref(member),
-                                };
-                                for part in parts {
-                                    let Ty::Object(object) = part else { continue };
-                                    open_keys.extend(object.props.iter().map(|prop| {
-                                        let typed = left_out.as_ref().is_some_and(|names| {
-                                            names.contains(&prop.name.as_str())
-                                        });
-                                        Prop {
-                                            ty: if typed { prop.ty.clone() } else { Ty::Unknown },
-                                            ..prop.clone()
-                                        }
-                                    }));
-                                }
-                                // A member that is a reference lists the
-                                // keys of the schema it names, not lowered
-                                // yet: of any type. One named deeper in the
-                                // member (in its `allOf`) is not read.
+                                let parts = parts_of(member);
                                 let named =
                                     parts.iter().filter(|p| matches!(p, Ty::Named(_))).count();
                                 let own_ref = matches!(item, Json::Object(fields) if fields.get("$ref").is_some());
                                 if named > usize::from(own_ref) {
                                     self.degrade(site, ptr, REFERENCED_KEYS_UNREAD);
                                 }
-                                if named > 0 && own_ref {
-                                    let keys =
-                                        self.referenced_keys(site, ptr, item, &mut seen, &mut left);
-                                    for key in keys {
-                                        // Typed where every member that
-                                        // lets any value through leaves
-                                        // the key out, as inline.
-                                        let typed = left_out
-                                            .as_ref()
-                                            .is_some_and(|names| names.contains(&key.name));
-                                        let ty = match typed {
-                                            true => self.referenced_key_type(
-                                                site,
-                                                &key,
-                                                &mut typing,
-                                                depth,
-                                            ),
+                                let read = (named > 0 && own_ref).then(|| {
+                                    self.referenced_keys(site, ptr, item, &mut seen, &mut left)
+                                });
+                                // With two names, the keys read are the
+                                // one name's, and the other may type any.
+                                referenced.push(read.map(|read| ReferencedKeys {
+                                    bounded: read.bounded && named == 1,
+                                    ..read
+                                }));
+                            }
+                            // A key is typed where every member that lets
+                            // any value through leaves it out, and no other
+                            // member lets it through untyped (as a bare
+                            // object does): each value of it that the
+                            // union admits is one a member types.
+                            let typed = |name: &str| {
+                                left_out.as_ref().is_some_and(|names| names.contains(&name))
+                                    && !(members.iter().zip(&referenced)).any(|(member, read)| {
+                                        *member != Ty::Unknown
+                                            && lets_key_through(member, name, read.as_ref())
+                                    })
+                            };
+                            let mut typing = Some(REFERENCED_PER_UNION);
+                            for (member, read) in members.iter().zip(&referenced) {
+                                for part in parts_of(member) {
+                                    let Ty::Object(object) = part else { continue };
+                                    open_keys.extend(object.props.iter().map(|prop| Prop {
+                                        ty: match typed(&prop.name) {
+                                            true => prop.ty.clone(),
                                             false => Ty::Unknown,
-                                        };
-                                        let place = Place::Property {
-                                            name: key.name,
-                                            required: false,
-                                        };
-                                        open_keys.push(Prop {
-                                            name: key.name.to_owned(),
-                                            ty,
-                                            required: false,
-                                            doc: doc_of(key.schema, place),
-                                        });
-                                    }
+                                        },
+                                        ..prop.clone()
+                                    }));
+                                }
+                                let Some(read) = read else { continue };
+                                for key in &read.keys {
+                                    let ty = match typed(key.name) {
+                                        true => {
+                                            self.referenced_key_type(site, key, &mut typing, depth)
+                                        }
+                                        false => Ty::Unknown,
+                                    };
+                                    let place = Place::Property {
+                                        name: key.name,
+                                        required: false,
+                                    };
+                                    open_keys.push(Prop {
+                                        name: key.name.to_owned(),
+                                        ty,
+                                        required: false,
+                                        doc: doc_of(key.schema, place),
+                                    });
                                 }
                             }
                         }
@@ -1385,18 +1437,31 @@ impl<'v> Walk<'v> {
         member: &'v Json<'v>,
         seen: &mut Vec<usize>,
         left: &mut Option<usize>,
-    ) -> Vec<ReferencedKey<'v>> {
-        let mut keys = Vec::new();
-        let Some(mut budget) = *left else {
-            return keys;
+    ) -> ReferencedKeys<'v> {
+        let mut read = ReferencedKeys {
+            keys: Vec::new(),
+            bounded: false,
         };
+        let Some(mut budget) = *left else {
+            return read;
+        };
+        let keys = &mut read.keys;
         let mut at = member;
         // The pointer of `at` once it is a schema a reference led to.
         let mut at_pointer: Option<String> = None;
         let mut unread = false;
+        // Whether the chain was read to its end, and whether a schema on it
+        // admits no key it does not list itself.
+        let (mut ended, mut closed) = (false, false);
         for _ in 0..REF_HOPS {
             let Json::Object(fields) = at else { break };
+            if at_pointer.is_some()
+                && matches!(fields.get("additionalProperties"), Some(Json::Bool(false)))
+            {
+                closed = true;
+            }
             let Some(reference) = fields.get("$ref") else {
+                ended = true;
                 break;
             };
             let Some(text) = reference.as_str() else {
@@ -1432,6 +1497,8 @@ impl<'v> Walk<'v> {
                 _ => true,
             };
             if !admits_objects {
+                // No object passes the member: it lets no key through.
+                (ended, closed) = (true, true);
                 break;
             }
             if let Some(Json::Object(props)) = fields.get("properties") {
@@ -1457,7 +1524,8 @@ impl<'v> Walk<'v> {
             }
             false => Some(budget),
         };
-        keys
+        read.bounded = ended && closed && !unread;
+        read
     }
 
     /// The type of a key that a schema an open union's member refers to
@@ -2402,11 +2470,20 @@ mod tests {
                 .collect()
         };
         let a_keys: Vec<String> = of('a').keys().cloned().collect();
-        let two = json!({"type": "object", "$defs": {"A": {"properties": of('a')}, "B": {"properties": of('b')}},
-                         "anyOf": [{"not": {"required": a_keys}}, {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]});
-        let (listed, _) = keys(two);
+        let two = |b: Value| {
+            json!({"type": "object", "$defs": {"A": {"properties": of('a')}, "B": b},
+                   "anyOf": [{"not": {"required": a_keys}}, {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]})
+        };
+        let (listed, _) = keys(two(
+            json!({"properties": of('b'), "additionalProperties": false}),
+        ));
         let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
         assert_eq!((listed.len(), typed), (60, 30), "{listed:?}");
+        // Where `B` admits keys it does not list, a value of `B` may hold
+        // an `a` key of any value, so none is typed.
+        let (listed, _) = keys(two(json!({"properties": of('b')})));
+        let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
+        assert_eq!((listed.len(), typed), (60, 0), "{listed:?}");
         // A long string is paid for by its length: a `const` of 20,000
         // bytes is past the allowance, so each union that names it does
         // not spell it again.
@@ -2424,6 +2501,54 @@ mod tests {
             matches!(&ty, Ty::Union(members) if members.iter().any(|m| matches!(m, Ty::Object(_)))),
             "{ty:?}"
         );
+    }
+
+    /// A key that the members of an open union type stays of any type when
+    /// another member lets it through with any value without listing it:
+    /// a bare object, one whose other keys hold some type, or a reference
+    /// to an open schema. A member that refuses keys it does not list, or
+    /// admits no object, does not stand in the way.
+    #[test]
+    fn a_key_another_member_lets_through_holds_any_value() {
+        let key_a = |others: Vec<Value>| -> Ty {
+            let mut members = vec![
+                json!({"not": {"required": ["a"]}}),
+                json!({"properties": {"a": {"type": "string"}}, "required": ["a"]}),
+            ];
+            members.extend(others);
+            let schema = json!({"type": "object", "properties": {"z": {"type": "number"}},
+                "$defs": {"Open": {"properties": {"b": {"type": "string"}}},
+                          "Closed": {"properties": {"b": {"type": "string"}}, "additionalProperties": false},
+                          "Hop": {"$ref": "#/$defs/Closed"}},
+                "anyOf": members});
+            let (ty, _, _) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                return ty;
+            };
+            let a = object.props.into_iter().find(|p| p.name == "a");
+            a.map_or(Ty::Never, |a| a.ty)
+        };
+        assert_eq!(key_a(vec![]), Ty::Str);
+        for bounded in [
+            json!({"type": "object", "properties": {"b": {}}, "additionalProperties": false}),
+            json!({"type": "string"}),
+            json!({"type": "array", "items": {"type": "object"}}),
+            json!({"$ref": "#/$defs/Closed"}),
+            json!({"$ref": "#/$defs/Hop"}),
+            json!({"properties": {"a": {"type": "string", "format": "email"}}}),
+        ] {
+            assert_eq!(key_a(vec![bounded.clone()]), Ty::Str, "{bounded}");
+        }
+        for open in [
+            json!({"type": "object"}),
+            json!({"type": "object", "properties": {"b": {}}}),
+            json!({"type": "object", "additionalProperties": {"type": "number"}}),
+            json!({"$ref": "#/$defs/Open"}),
+            json!({"anyOf": [{"type": "object"}, {"type": "string"}]}),
+            json!({"allOf": [{"type": "object"}, {"properties": {"b": {}}}]}),
+        ] {
+            assert_eq!(key_a(vec![open.clone()]), Ty::Unknown, "{open}");
+        }
     }
 
     /// A definition that only names another names the end of the chain,
