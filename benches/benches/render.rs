@@ -4,7 +4,7 @@
 
 use codemode::{Catalog, Language, render};
 use codemode_benches::{
-    corpus, deep, float_definitions, long_union, repeated_enum, wide, wide_all_of,
+    corpus, deep, float_definitions, long_union, open_union, repeated_enum, wide, wide_all_of,
 };
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -62,6 +62,8 @@ fn extremes(c: &mut Criterion) {
         ("repeated-enum-20000", repeated_enum(20_000)),
         ("float-definitions-5000", float_definitions(5_000)),
         ("float-definitions-20000", float_definitions(20_000)),
+        ("open-union-100x100", open_union(100, 100)),
+        ("open-union-200x200", open_union(200, 200)),
     ] {
         for lang in [Language::TypeScript, Language::Python] {
             group.bench_function(format!("{name}/{lang}"), |b| {

@@ -163,6 +163,28 @@ pub fn wide_all_of(members: usize) -> Vec<ToolDef> {
     ]
 }
 
+/// One tool whose argument is an object with an `anyOf` open to any value
+/// without the keys it lists (`{"not": {"required": [...]}}`) beside
+/// `members` objects of `keys` keys each: every key the members list must
+/// be weighed against every member, by counting, not by searching.
+pub fn open_union(members: usize, keys: usize) -> Vec<ToolDef> {
+    let names: Vec<String> = (0..members * keys).map(|i| format!("key_{i}")).collect();
+    let mut any_of = vec![json!({"not": {"required": names}})];
+    any_of.extend(names.chunks(keys.max(1)).map(|chunk| {
+        let props: serde_json::Map<String, Value> = (chunk.iter())
+            .map(|name| (name.clone(), json!({"type": "string"})))
+            .collect();
+        json!({"type": "object", "properties": props})
+    }));
+    vec![
+        ToolDef::new(
+            "open_union",
+            json!({"type": "object", "properties": {"value": {"type": "object", "anyOf": any_of}}}),
+        )
+        .with_description("An open union of many objects."),
+    ]
+}
+
 /// One tool whose argument is an enum of `values` distinct strings and as
 /// many copies of the last: each copy must be found a duplicate cheaply.
 pub fn repeated_enum(values: usize) -> Vec<ToolDef> {

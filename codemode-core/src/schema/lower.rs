@@ -377,28 +377,49 @@ fn parts_of(member: &Ty) -> &[Ty] {
     }
 }
 
-/// Whether an object that `member` (a member of an open union, lowered)
-/// admits may hold `key` with a value the member does not type: it neither
-/// lists `key` nor refuses keys it does not list. `referenced` is what the
-/// member's own reference was read to list, if it was read. Any doubt
-/// answers yes, which leaves the key of any type.
-fn lets_key_through(member: &Ty, key: &str, referenced: Option<&ReferencedKeys<'_>>) -> bool {
+/// Which keys an object that a member of an open union admits may hold
+/// with a value the member does not type ([`passes`]).
+enum Passes<'a> {
+    /// None: the member types or refuses every key, or admits no object.
+    None,
+    /// Any key but these, which it types (any key at all, when empty).
+    AllBut(Vec<&'a str>),
+}
+
+/// Which keys an object that `member` (a member of an open union, lowered)
+/// admits may hold with a value the member does not type: those it neither
+/// lists nor refuses. `referenced` is what the member's own reference was
+/// read to list, if it was read. Any doubt answers "any key", which leaves
+/// a key of any type.
+fn passes<'a>(member: &'a Ty, referenced: Option<&'a ReferencedKeys<'a>>) -> Passes<'a> {
     match member {
-        Ty::Object(object) => {
-            !object.props.iter().any(|prop| prop.name == key) && object.extra != Extra::Closed
-        }
-        // A value passes every part: one part that types the key or
-        // refuses it does for the whole.
-        Ty::Inter(parts, _) => (parts.iter()).all(|part| lets_key_through(part, key, referenced)),
-        Ty::Named(_) => {
-            referenced.is_none_or(|read| !read.bounded && !read.keys.iter().any(|k| k.name == key))
+        Ty::Object(object) => match object.extra {
+            Extra::Closed => Passes::None,
+            _ => Passes::AllBut(object.props.iter().map(|p| p.name.as_str()).collect()),
+        },
+        Ty::Named(_) => match referenced {
+            Some(read) if read.bounded => Passes::None,
+            Some(read) => Passes::AllBut(read.keys.iter().map(|k| k.name).collect()),
+            None => Passes::AllBut(Vec::new()),
+        },
+        // A value passes every part: one part that types a key or refuses
+        // it does for the whole.
+        Ty::Inter(parts, _) => {
+            let mut typed = Vec::new();
+            for part in parts {
+                match passes(part, referenced) {
+                    Passes::None => return Passes::None,
+                    Passes::AllBut(names) => typed.extend(names),
+                }
+            }
+            Passes::AllBut(typed)
         }
         // The keys of a nested union's members are not among the union's
         // own: one that admits objects may type a key otherwise.
-        Ty::Union(members) => members.iter().any(Ty::may_be_object),
-        Ty::Unknown => true,
+        Ty::Union(members) if members.iter().any(Ty::may_be_object) => Passes::AllBut(Vec::new()),
+        Ty::Unknown => Passes::AllBut(Vec::new()),
         // The other kinds admit no object.
-        other => other.may_be_object(),
+        _ => Passes::None,
     }
 }
 
@@ -1173,11 +1194,11 @@ impl<'v> Walk<'v> {
                             // key each of them leaves out holds what the
                             // other members say (the usual way to write an
                             // optional key of one type).
-                            let left_out: Option<Vec<&str>> = (items.iter().zip(&members))
+                            let left_out: Option<HashSet<&str>> = (items.iter().zip(&members))
                                 .filter(|(_, member)| **member == Ty::Unknown)
                                 .map(|(item, _)| only_not_required(item))
-                                .try_fold(None, |all: Option<Vec<&str>>, names| {
-                                    let names = names?;
+                                .try_fold(None, |all: Option<HashSet<&str>>, names| {
+                                    let names: HashSet<&str> = names?.into_iter().collect();
                                     Some(Some(match all {
                                         None => names,
                                         Some(all) => {
@@ -1216,13 +1237,27 @@ impl<'v> Walk<'v> {
                             // any value through leaves it out, and no other
                             // member lets it through untyped (as a bare
                             // object does): each value of it that the
-                            // union admits is one a member types.
+                            // union admits is one a member types. Counted
+                            // once per member and key, so that many members
+                            // of many keys cost what they hold.
+                            let (mut open, mut typing_members) =
+                                (0, HashMap::<&str, usize>::default());
+                            for (member, read) in members.iter().zip(&referenced) {
+                                if *member == Ty::Unknown {
+                                    continue;
+                                }
+                                if let Passes::AllBut(mut names) = passes(member, read.as_ref()) {
+                                    names.sort_unstable();
+                                    names.dedup();
+                                    open += 1;
+                                    for name in names {
+                                        *typing_members.entry(name).or_default() += 1;
+                                    }
+                                }
+                            }
                             let typed = |name: &str| {
-                                left_out.as_ref().is_some_and(|names| names.contains(&name))
-                                    && !(members.iter().zip(&referenced)).any(|(member, read)| {
-                                        *member != Ty::Unknown
-                                            && lets_key_through(member, name, read.as_ref())
-                                    })
+                                left_out.as_ref().is_some_and(|names| names.contains(name))
+                                    && typing_members.get(name).copied().unwrap_or(0) == open
                             };
                             let mut typing = Some(REFERENCED_PER_UNION);
                             for (member, read) in members.iter().zip(&referenced) {
