@@ -1942,6 +1942,13 @@ impl<'v> Walk<'v> {
         // Each branch, with the `allOf` member it is in, if any.
         let mut branches: Vec<(Option<String>, Branch<'v>)> =
             map.branches().into_iter().map(|b| (None, b)).collect();
+        // A key that another part of the schema types keeps that part's
+        // type: outside its branch, a value of that type is valid. The
+        // keys the other `allOf` members list are such keys; where a part
+        // may type keys this does not read (a reference, a union, a
+        // pattern), a key of a branch holds any value.
+        let mut elsewhere: HashSet<&'v str> = HashSet::default();
+        let mut unread = map.has_any(&[Kw::Ref, Kw::AnyOf, Kw::OneOf]);
         if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
             for (i, member) in members.iter().enumerate() {
                 let Json::Object(fields) = member else {
@@ -1951,6 +1958,18 @@ impl<'v> Walk<'v> {
                 if member.shapes_nothing() {
                     let branched = member.branches().into_iter();
                     branches.extend(branched.map(|b| (Some(i.to_string()), b)));
+                    continue;
+                }
+                unread |=
+                    member.has_any(&[
+                        Kw::Ref,
+                        Kw::AllOf,
+                        Kw::AnyOf,
+                        Kw::OneOf,
+                        Kw::PatternProperties,
+                    ]) || matches!(member.get(Kw::AdditionalProperties), Some(Json::Object(_)));
+                if let Some(Json::Object(props)) = member.get(Kw::Properties) {
+                    elsewhere.extend(props.iter().map(|(name, _)| name));
                 }
             }
         }
@@ -1968,17 +1987,24 @@ impl<'v> Walk<'v> {
                 continue;
             };
             for (name, schema) in props.iter() {
-                if (out[..own].binary_search_by(|p| p.name.as_str().cmp(name))).is_ok() {
+                if (out[..own].binary_search_by(|p| p.name.as_str().cmp(name))).is_ok()
+                    || elsewhere.contains(name)
+                {
                     continue;
                 }
-                let mut at: Vec<&str> = Vec::with_capacity(6);
-                if let Some(index) = &member {
-                    at.extend(["allOf", index]);
-                }
-                at.push(branch.keyword);
-                at.extend(branch.key);
-                at.extend(["properties", name]);
-                let ty = self.child(site, schema, ptr, &at, depth);
+                let ty = match unread {
+                    true => Ty::Unknown,
+                    false => {
+                        let mut at: Vec<&str> = Vec::with_capacity(6);
+                        if let Some(index) = &member {
+                            at.extend(["allOf", index]);
+                        }
+                        at.push(branch.keyword);
+                        at.extend(branch.key);
+                        at.extend(["properties", name]);
+                        self.child(site, schema, ptr, &at, depth)
+                    }
+                };
                 match added.get(name) {
                     Some(&i) => more[i - own].push(ty),
                     None => {
@@ -3686,6 +3712,58 @@ mod tests {
             python.contains("xval: int = ..., yval: str = ..."),
             "{python}"
         );
+    }
+
+    /// A key that a branch describes and another part of the schema types
+    /// keeps that part's type, as a key of the object's own does: outside
+    /// the branch, any value of that type is valid. Where a part may type
+    /// keys that are not read here (a reference, a union), a key only a
+    /// branch describes holds any value.
+    #[test]
+    fn a_key_another_part_types_is_not_narrowed_by_a_branch() {
+        let then_x =
+            json!({"if": {"required": ["d"]}, "then": {"properties": {"b": {"const": "x"}}}});
+        let b_string = json!({"properties": {"b": {"type": "string"}}});
+        let key_b = |schema: Value| -> Vec<Ty> {
+            let (ty, _, _) = lower_schema(&schema);
+            let mut found = Vec::new();
+            let mut visit = |ty: &Ty| {
+                if let Ty::Object(object) = ty {
+                    found.extend(
+                        object
+                            .props
+                            .iter()
+                            .filter(|p| p.name == "b")
+                            .map(|p| p.ty.clone()),
+                    );
+                }
+            };
+            match &ty {
+                Ty::Inter(parts, _) => parts.iter().for_each(&mut visit),
+                ty => visit(ty),
+            }
+            found
+        };
+        // Beside a member that lists it, in `allOf` or as `dependentSchemas`.
+        let all_of = json!({"type": "object", "allOf": [b_string, then_x]});
+        assert_eq!(key_b(all_of), [Ty::Str]);
+        let dependent = json!({"type": "object", "allOf": [b_string,
+            {"dependentSchemas": {"d": {"properties": {"b": {"type": "integer"}}}}}]});
+        assert_eq!(key_b(dependent), [Ty::Str]);
+        // Beside a reference, whose keys are not read here, or a union.
+        let referenced = json!({"type": "object", "$defs": {"Base": b_string},
+            "allOf": [{"$ref": "#/$defs/Base"}, then_x]});
+        assert_eq!(key_b(referenced), [Ty::Unknown]);
+        let own_ref = json!({"type": "object", "properties": {"z": {"type": "string"}},
+            "$defs": {"Base": {"type": "object", "properties": {"b": {"type": "string"}}}},
+            "$ref": "#/$defs/Base", "if": {"required": ["d"]}, "then": {"properties": {"b": {"const": "x"}}}});
+        assert_eq!(key_b(own_ref), [Ty::Unknown]);
+        let union =
+            json!({"type": "object", "anyOf": [b_string, {"required": ["c"]}], "allOf": [then_x]});
+        assert!(!key_b(union).contains(&Ty::Lit(Lit::Str("x".into()))));
+        // Alone, the branch still gives its type, recorded.
+        let alone = json!({"type": "object", "allOf": [then_x]});
+        assert_eq!(key_b(alone), [Ty::Lit(Lit::Str("x".into()))]);
     }
 
     #[test]
