@@ -975,8 +975,12 @@ impl<'v> Walk<'v> {
                 match (beside, target_kinds) {
                     // Keywords of other kinds beside a reference to keywords
                     // that bind one kind: the schema means the other kinds
-                    // too (`minLength` beside a reference to `required`).
-                    (_, Some(kinds)) if map.about_other_kinds() => {
+                    // too (`minLength` beside a reference to `required`),
+                    // unless a `type`, `enum` or `const` beside says which.
+                    (_, Some(kinds))
+                        if map.about_other_kinds()
+                            && !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) =>
+                    {
                         with_every_other_kind(vec![target], kinds)
                     }
                     (Some(beside), target_kinds) if adds => {
@@ -3016,6 +3020,8 @@ mod tests {
                 "plain": {"required": ["x"]},
                 // Beside a reference to keywords that bind objects.
                 "ref": {"$ref": "#/$defs/R", "minLength": 1},
+                // A `type` beside says which kinds: the object alone.
+                "typed_ref": {"$ref": "#/$defs/R", "type": "object", "if": {"required": ["y"]}},
                 "mail": {"$ref": "#/$defs/Mail"},
                 // Keywords of one kind that shape no type still name it.
                 "counted": {"required": ["x"], "minItems": 1},
@@ -3050,6 +3056,7 @@ mod tests {
                 "ref",
                 "R | readonly unknown[] | null | boolean | number | string;",
             ),
+            ("typed_ref", "R;"),
             ("mail", "Mail;"),
             ("counted", "{ x: unknown } | readonly unknown[];"),
             ("sized", "{ [key: string]: unknown } | readonly number[];"),
