@@ -350,7 +350,7 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
             };
             let (text, extra) = python::render(lowered, among, error_class);
             let mut degradations = lowered.degradations.clone();
-            degradations.extend(extra);
+            degradations.extend(crate::schema::keep_first_of_each_tool(extra));
             degradations.sort();
             degradations.dedup();
             Rendered { text, degradations }
@@ -540,9 +540,10 @@ mod tests {
     fn degradations_of_one_sdk_do_not_push_out_those_of_both() {
         // 150 properties that only the TypeScript SDK declares wider (an
         // index signature beside keys of another type), and one that
-        // neither can express: the Python report keeps that one, with no
-        // line saying there are more; TypeScript's keeps its first 100 of
-        // its own kind beside it, and says there are more.
+        // neither can express: the Python report keeps that one; TypeScript's
+        // keeps its first 100 of its own kind beside it, and says there are
+        // more. (Python records the 150 objects' other keys in its own
+        // conversion, and keeps the first 100 of those, and a line.)
         let mut props: serde_json::Map<String, Value> = (0..150)
             .map(|i| {
                 let wider = json!({"type": "object", "properties": {"k": {"type": "string"}},
@@ -563,8 +564,41 @@ mod tests {
         let z =
             |lang| (catalog.degradations(lang).iter()).any(|d| d.pointer.ends_with("/z/enum/0"));
         assert!(z(Language::Python) && z(Language::TypeScript));
-        assert_eq!((more(Language::Python), more(Language::TypeScript)), (0, 1));
+        assert_eq!((more(Language::Python), more(Language::TypeScript)), (1, 1));
         assert_eq!(catalog.degradations(Language::TypeScript).len(), 102);
+        assert_eq!(catalog.degradations(Language::Python).len(), 102);
+    }
+
+    #[test]
+    fn python_records_keep_the_first_hundred_of_each_tool() {
+        // Keys that `allOf` members type differently: TypeScript declares
+        // both, Python records each key (typed Any). 150 in one tool, 3 in
+        // another: the first keeps 100 by place and one line saying there
+        // are more, at the first it leaves out; the second keeps its 3.
+        let conflicts = |n: usize| -> Value {
+            let props: serde_json::Map<String, Value> = (0..n)
+                .map(|i| {
+                    let both = json!({"allOf": [
+                        {"type": "object", "properties": {"k": {"type": "string"}}},
+                        {"type": "object", "properties": {"k": {"type": "integer"}}}]});
+                    (format!("p{i:03}"), both)
+                })
+                .collect();
+            json!({"type": "object", "properties": props})
+        };
+        let catalog = Catalog::new(vec![
+            ToolDef::new("many", conflicts(150)),
+            ToolDef::new("few", conflicts(3)),
+        ]);
+        let python = catalog.degradations(Language::Python);
+        let of = |tool: &str| python.iter().filter(|d| d.tool == tool).count();
+        assert_eq!((of("many"), of("few")), (101, 3), "{python:#?}");
+        let more: Vec<&str> = (python.iter())
+            .filter(|d| d.reason.starts_with("more nodes"))
+            .map(|d| d.pointer.as_str())
+            .collect();
+        assert_eq!(more, ["/inputSchema/properties/p100"]);
+        assert!(catalog.degradations(Language::TypeScript).is_empty());
     }
 
     #[test]

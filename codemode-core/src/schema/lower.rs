@@ -427,6 +427,37 @@ fn passes<'a>(member: &'a Ty, referenced: Option<&'a ReferencedKeys<'a>>) -> Pas
 /// definition's): the first by place.
 const KEPT_PER_BODY: usize = 100;
 
+/// Keeps, of degradations recorded after the walk (the Python
+/// conversion's), the first [`KEPT_PER_BODY`] of each tool by place, and
+/// where a tool had more, one more that says so at the first it leaves
+/// out: a schema of a million keys that Python cannot merge does not hold
+/// a million records, as the walk's own do not.
+pub(crate) fn keep_first_of_each_tool(records: Vec<Degradation>) -> Vec<Degradation> {
+    let mut records = records;
+    records.sort_unstable();
+    records.dedup();
+    let mut kept = Vec::with_capacity(records.len().min(KEPT_PER_BODY + 1));
+    let mut of_tool = 0;
+    for record in records {
+        match kept.last() {
+            Some(Degradation { tool, .. }) if *tool == record.tool => of_tool += 1,
+            _ => of_tool = 1,
+        }
+        if of_tool <= KEPT_PER_BODY {
+            kept.push(record);
+        } else if of_tool == KEPT_PER_BODY + 1 {
+            kept.push(Degradation {
+                reason: format!(
+                    "more nodes of this tool's schemas could not be expressed in Python than \
+                     the report lists: it keeps the first {KEPT_PER_BODY} by place"
+                ),
+                ..record
+            });
+        }
+    }
+    kept
+}
+
 /// A degradation recorded by a walk.
 struct Recorded {
     /// The definition whose body holds it (`None` for a tool's own schema).

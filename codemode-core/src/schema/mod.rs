@@ -62,6 +62,6 @@ pub(crate) fn has_nested_base(schema: &serde_json::Value) -> bool {
     false
 }
 pub use lower::{Def, Degradation, Lowered, LoweredTool, lower_schema};
-pub(crate) use lower::{ToolSource, lower_tools};
+pub(crate) use lower::{ToolSource, keep_first_of_each_tool, lower_tools};
 pub(crate) use pointer::{for_report, push_segment};
 pub(crate) use share::{each_child, reached_defs};
