@@ -1928,12 +1928,17 @@ impl<'v> Walk<'v> {
         };
         let described = out.len();
         for (name, _) in required.iter().filter(|(_, described)| !described) {
-            out.push(Prop {
-                name: (*name).to_owned(),
-                ty: undescribed.clone(),
-                required: true,
-                doc: Doc::default(),
-            });
+            // A key only a branch describes is there already (and `out` is
+            // sorted by name): it is required, of the type it has.
+            match out[..described].binary_search_by(|p| p.name.as_str().cmp(name)) {
+                Ok(at) => out[at].required = true,
+                Err(_) => out.push(Prop {
+                    name: (*name).to_owned(),
+                    ty: undescribed.clone(),
+                    required: true,
+                    doc: Doc::default(),
+                }),
+            }
         }
         // The described ones come in key order already.
         if out.len() > described {
@@ -3802,6 +3807,20 @@ mod tests {
         // Alone, the branch still gives its type, recorded.
         let alone = json!({"type": "object", "allOf": [then_x]});
         assert_eq!(key_b(alone), [Ty::Lit(Lit::Str("x".into()))]);
+        // Required and described only by a branch, the key is declared
+        // once, required, with the branch's type (twice would be a
+        // duplicate name, which neither language parses).
+        let required = json!({"type": "object", "required": ["b", "b"],
+            "dependentSchemas": {"d": {"properties": {"b": {"type": "string"}}}}});
+        let (ty, _, _) = lower_schema(&required);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let b: Vec<(&Ty, bool)> = (object.props.iter())
+            .filter(|p| p.name == "b")
+            .map(|p| (&p.ty, p.required))
+            .collect();
+        assert_eq!(b, [(&Ty::Str, true)]);
     }
 
     #[test]
