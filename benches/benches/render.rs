@@ -4,7 +4,8 @@
 
 use codemode::{Catalog, Language, render};
 use codemode_benches::{
-    corpus, deep, float_definitions, long_union, open_union, repeated_enum, wide, wide_all_of,
+    corpus, deep, float_definitions, long_union, open_union, open_union_one_key, repeated_enum,
+    wide, wide_all_of,
 };
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -64,6 +65,8 @@ fn extremes(c: &mut Criterion) {
         ("float-definitions-20000", float_definitions(20_000)),
         ("open-union-100x100", open_union(100, 100)),
         ("open-union-200x200", open_union(200, 200)),
+        ("open-union-one-key-5000", open_union_one_key(5_000)),
+        ("open-union-one-key-20000", open_union_one_key(20_000)),
     ] {
         for lang in [Language::TypeScript, Language::Python] {
             group.bench_function(format!("{name}/{lang}"), |b| {

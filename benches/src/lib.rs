@@ -185,6 +185,23 @@ pub fn open_union(members: usize, keys: usize) -> Vec<ToolDef> {
     ]
 }
 
+/// One tool whose argument is an object with an `anyOf` open to any value
+/// without the key `a` beside `members` objects that each type `a` as a
+/// constant of its own: the key's type joins all of them, once.
+pub fn open_union_one_key(members: usize) -> Vec<ToolDef> {
+    let mut any_of = vec![json!({"not": {"required": ["a"]}})];
+    any_of.extend(
+        (0..members).map(|i| json!({"properties": {"a": {"const": i}}, "required": ["a"]})),
+    );
+    vec![
+        ToolDef::new(
+            "open_union_one_key",
+            json!({"type": "object", "properties": {"value": {"type": "object", "anyOf": any_of}}}),
+        )
+        .with_description("An open union whose members type one key."),
+    ]
+}
+
 /// One tool whose argument is an enum of `values` distinct strings and as
 /// many copies of the last: each copy must be found a duplicate cheaply.
 pub fn repeated_enum(values: usize) -> Vec<ToolDef> {

@@ -386,6 +386,23 @@ enum Passes<'a> {
     AllBut(Vec<&'a str>),
 }
 
+/// Whether `schema` has `then`, `else` or `dependentSchemas`, itself or in
+/// an `allOf` member: the keys they describe are among its type's keys,
+/// though they are typed only where their branch applies.
+fn branched(schema: &Json<'_>) -> bool {
+    let conditional = |fields: Fields<'_>| {
+        ["then", "else", "dependentSchemas"]
+            .iter()
+            .any(|key| fields.get(key).is_some())
+    };
+    let Json::Object(fields) = schema else {
+        return false;
+    };
+    conditional(*fields)
+        || matches!(fields.get("allOf"), Some(Json::Array(members))
+            if members.iter().any(|m| matches!(m, Json::Object(f) if conditional(*f))))
+}
+
 /// Which keys an object that `member` (a member of an open union, lowered)
 /// admits may hold with a value the member does not type: those it neither
 /// lists nor refuses. `referenced` is what the member's own reference was
@@ -1003,15 +1020,16 @@ impl<'v> Walk<'v> {
                 } else {
                     None
                 };
+                // Whether a `type`, `enum` or `const` beside says which kinds
+                // are meant (one that could not be said does not).
+                let bounded = map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
+                    && beside.as_ref().is_some_and(|b| *b != Ty::Unknown);
                 match (beside, target_kinds) {
                     // Keywords of other kinds beside a reference to keywords
                     // that bind one kind: the schema means the other kinds
                     // too (`minLength` beside a reference to `required`),
-                    // unless a `type`, `enum` or `const` beside says which.
-                    (_, Some(kinds))
-                        if map.about_other_kinds()
-                            && !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const]) =>
-                    {
+                    // unless what is beside says which.
+                    (_, Some(kinds)) if map.about_other_kinds() && !bounded => {
                         with_every_other_kind(vec![target], kinds)
                     }
                     (Some(beside), target_kinds) if adds => {
@@ -1277,11 +1295,18 @@ impl<'v> Walk<'v> {
                             // of many keys cost what they hold.
                             let (mut open, mut typing_members) =
                                 (0, HashMap::<&str, usize>::default());
-                            for (member, read) in members.iter().zip(&referenced) {
+                            for ((member, read), item) in members.iter().zip(&referenced).zip(items)
+                            {
                                 if *member == Ty::Unknown {
                                     continue;
                                 }
-                                if let Passes::AllBut(mut names) = passes(member, read.as_ref()) {
+                                // Keys of its branches are among a member's
+                                // keys, typed only where the branch applies.
+                                let passes = match branched(item) {
+                                    true => Passes::AllBut(Vec::new()),
+                                    false => passes(member, read.as_ref()),
+                                };
+                                if let Passes::AllBut(mut names) = passes {
                                     names.sort_unstable();
                                     names.dedup();
                                     open += 1;
@@ -1431,16 +1456,27 @@ impl<'v> Walk<'v> {
             // Stable: the object's own key first, then each member's in turn.
             object.props.sort_by(|a, b| a.name.cmp(&b.name));
             let mut merged: Vec<Prop> = Vec::with_capacity(object.props.len());
+            // A key several members list holds what any says: its types,
+            // joined once (a union rebuilt at each member would copy the
+            // members so far each time).
+            let mut more: Vec<Ty> = Vec::new();
+            let join = |merged: &mut Vec<Prop>, more: &mut Vec<Ty>| {
+                if let Some(last) = merged.last_mut().filter(|_| !more.is_empty()) {
+                    let mut members = vec![std::mem::take(&mut last.ty)];
+                    members.append(more);
+                    last.ty = union(members);
+                }
+            };
             for prop in std::mem::take(&mut object.props) {
                 match merged.last_mut() {
-                    // A key two members list holds what either says.
-                    Some(last) if last.name == prop.name => {
-                        let ty = std::mem::take(&mut last.ty);
-                        last.ty = union(vec![ty, prop.ty]);
+                    Some(last) if last.name == prop.name => more.push(prop.ty),
+                    _ => {
+                        join(&mut merged, &mut more);
+                        merged.push(prop);
                     }
-                    _ => merged.push(prop),
                 }
             }
+            join(&mut merged, &mut more);
             object.props = merged;
             if widened {
                 self.degrade(site, ptr, KEYS_OF_AN_OPEN_UNION);
@@ -1520,18 +1556,25 @@ impl<'v> Walk<'v> {
         // The pointer of `at` once it is a schema a reference led to.
         let mut at_pointer: Option<String> = None;
         let mut unread = false;
-        // Whether the chain was read to its end, and whether a schema on it
-        // admits no key it does not list itself.
-        let (mut ended, mut closed) = (false, false);
+        // Whether a schema on the chain admits no key it does not list
+        // itself (whose keys were all read before it is seen to), or no
+        // object at all.
+        let mut bounded = false;
+        // In a dialect that reads a `$ref` alone, the keywords beside one
+        // say nothing.
+        let old_dialect = !super::keywords::siblings_apply(site.root);
+        let read_beside = |fields: Fields<'_>| !(old_dialect && fields.get("$ref").is_some());
         for _ in 0..REF_HOPS {
             let Json::Object(fields) = at else { break };
+            // A key a pattern matches is admitted whatever the rest says.
             if at_pointer.is_some()
+                && read_beside(*fields)
                 && matches!(fields.get("additionalProperties"), Some(Json::Bool(false)))
+                && !matches!(fields.get("patternProperties"), Some(Json::Object(p)) if p.len() > 0)
             {
-                closed = true;
+                bounded = true;
             }
             let Some(reference) = fields.get("$ref") else {
-                ended = true;
                 break;
             };
             let Some(text) = reference.as_str() else {
@@ -1566,12 +1609,14 @@ impl<'v> Walk<'v> {
                 Some(Json::Array(types)) => types.iter().any(|ty| ty.as_str() == Some("object")),
                 _ => true,
             };
-            if !admits_objects {
+            if !admits_objects && read_beside(*fields) {
                 // No object passes the member: it lets no key through.
-                (ended, closed) = (true, true);
+                bounded = true;
                 break;
             }
-            if let Some(Json::Object(props)) = fields.get("properties") {
+            if read_beside(*fields)
+                && let Some(Json::Object(props)) = fields.get("properties")
+            {
                 let Some(after) = budget.checked_sub(props.len()) else {
                     unread = true;
                     break;
@@ -1594,7 +1639,7 @@ impl<'v> Walk<'v> {
             }
             false => Some(budget),
         };
-        read.bounded = ended && closed && !unread;
+        read.bounded = bounded;
         read
     }
 
@@ -1929,9 +1974,13 @@ impl<'v> Walk<'v> {
         let described = out.len();
         for (name, _) in required.iter().filter(|(_, described)| !described) {
             // A key only a branch describes is there already (and `out` is
-            // sorted by name): it is required, of the type it has.
+            // sorted by name): outside the branch it holds what other keys
+            // hold, as any undescribed key that is required.
             match out[..described].binary_search_by(|p| p.name.as_str().cmp(name)) {
-                Ok(at) => out[at].required = true,
+                Ok(at) => {
+                    out[at].required = true;
+                    out[at].ty = undescribed.clone();
+                }
                 Err(_) => out.push(Prop {
                     name: (*name).to_owned(),
                     ty: undescribed.clone(),
@@ -2000,15 +2049,28 @@ impl<'v> Walk<'v> {
                     branches.extend(branched.map(|b| (Some(i.to_string()), b)));
                     continue;
                 }
-                unread |=
-                    member.has_any(&[
+                // A member whose `enum`, `const` or `type` decides its type
+                // may not declare the keys it lists (an object in an enum
+                // is the escape hatch), so they are not counted as typed.
+                let declares = !member.has_any(&[Kw::Enum, Kw::Const])
+                    && match member.get(Kw::Type) {
+                        None => true,
+                        Some(Json::String(ty)) => *ty == "object",
+                        Some(Json::Array(types)) => {
+                            types.iter().any(|ty| ty.as_str() == Some("object"))
+                        }
+                        Some(_) => false,
+                    };
+                unread |= !declares
+                    || member.has_any(&[
                         Kw::Ref,
                         Kw::AllOf,
                         Kw::AnyOf,
                         Kw::OneOf,
                         Kw::PatternProperties,
-                    ]) || matches!(member.get(Kw::AdditionalProperties), Some(Json::Object(_)));
-                if let Some(Json::Object(props)) = member.get(Kw::Properties) {
+                    ])
+                    || matches!(member.get(Kw::AdditionalProperties), Some(Json::Object(_)));
+                if let (true, Some(Json::Object(props))) = (declares, member.get(Kw::Properties)) {
                     elsewhere.extend(props.iter().map(|(name, _)| name));
                 }
             }
@@ -2620,6 +2682,8 @@ mod tests {
             let schema = json!({"type": "object", "properties": {"z": {"type": "number"}},
                 "$defs": {"Open": {"properties": {"b": {"type": "string"}}},
                           "Closed": {"properties": {"b": {"type": "string"}}, "additionalProperties": false},
+                          "Patterned": {"properties": {"b": {"type": "string"}}, "patternProperties": {"^a": {}},
+                                        "additionalProperties": false},
                           "Hop": {"$ref": "#/$defs/Closed"}},
                 "anyOf": members});
             let (ty, _, _) = lower_schema(&schema);
@@ -2645,11 +2709,29 @@ mod tests {
             json!({"type": "object", "properties": {"b": {}}}),
             json!({"type": "object", "additionalProperties": {"type": "number"}}),
             json!({"$ref": "#/$defs/Open"}),
+            // Closed, but a pattern admits `a`.
+            json!({"$ref": "#/$defs/Patterned"}),
+            // Its keys come from a branch, which applies only sometimes.
+            json!({"properties": {"c": {}}, "dependentSchemas": {"c": {"properties": {"a": {"type": "string"}}}}}),
             json!({"anyOf": [{"type": "object"}, {"type": "string"}]}),
             json!({"allOf": [{"type": "object"}, {"properties": {"b": {}}}]}),
         ] {
             assert_eq!(key_a(vec![open.clone()]), Ty::Unknown, "{open}");
         }
+        // In draft-07 the keywords beside a `$ref` are not read: a hop that
+        // closes the schema it names beside its `$ref` does not.
+        let draft_07 = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "definitions": {"Open": {"properties": {"b": {"type": "string"}}},
+                            "Hop": {"$ref": "#/definitions/Open", "additionalProperties": false}},
+            "anyOf": [{"not": {"required": ["a"]}},
+                      {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+                      {"$ref": "#/definitions/Hop"}]});
+        let (ty, _, _) = lower_schema(&draft_07);
+        let Ty::Object(object) = ty else {
+            panic!("{ty:?}")
+        };
+        let a = object.props.iter().find(|p| p.name == "a").map(|p| &p.ty);
+        assert_eq!(a, Some(&Ty::Unknown));
     }
 
     /// A definition that only names another names the end of the chain,
@@ -3058,6 +3140,8 @@ mod tests {
                 "ref": {"$ref": "#/$defs/R", "minLength": 1},
                 // A `type` beside says which kinds: the object alone.
                 "typed_ref": {"$ref": "#/$defs/R", "type": "object", "if": {"required": ["y"]}},
+                // An `enum` beside that cannot be said does not.
+                "unsaid_enum": {"$ref": "#/$defs/R", "enum": [null, {"x": 1}], "minLength": 1},
                 "mail": {"$ref": "#/$defs/Mail"},
                 // Keywords of one kind that shape no type still name it.
                 "counted": {"required": ["x"], "minItems": 1},
@@ -3093,6 +3177,10 @@ mod tests {
                 "R | readonly unknown[] | null | boolean | number | string;",
             ),
             ("typed_ref", "R;"),
+            (
+                "unsaid_enum",
+                "R | readonly unknown[] | null | boolean | number | string;",
+            ),
             ("mail", "Mail;"),
             ("counted", "{ x: unknown } | readonly unknown[];"),
             ("sized", "{ [key: string]: unknown } | readonly number[];"),
@@ -3803,13 +3891,18 @@ mod tests {
         assert_eq!(key_b(own_ref), [Ty::Unknown]);
         let union =
             json!({"type": "object", "anyOf": [b_string, {"required": ["c"]}], "allOf": [then_x]});
-        assert!(!key_b(union).contains(&Ty::Lit(Lit::Str("x".into()))));
+        let b = key_b(union);
+        assert!(
+            b.contains(&Ty::Unknown) && !b.contains(&Ty::Lit(Lit::Str("x".into()))),
+            "{b:?}"
+        );
         // Alone, the branch still gives its type, recorded.
         let alone = json!({"type": "object", "allOf": [then_x]});
         assert_eq!(key_b(alone), [Ty::Lit(Lit::Str("x".into()))]);
         // Required and described only by a branch, the key is declared
-        // once, required, with the branch's type (twice would be a
-        // duplicate name, which neither language parses).
+        // once (twice would be a duplicate name, which neither language
+        // parses), required, and of any type: outside the branch it holds
+        // what any key does.
         let required = json!({"type": "object", "required": ["b", "b"],
             "dependentSchemas": {"d": {"properties": {"b": {"type": "string"}}}}});
         let (ty, _, _) = lower_schema(&required);
@@ -3820,7 +3913,14 @@ mod tests {
             .filter(|p| p.name == "b")
             .map(|p| (&p.ty, p.required))
             .collect();
-        assert_eq!(b, [(&Ty::Str, true)]);
+        assert_eq!(b, [(&Ty::Unknown, true)]);
+        // A member whose `enum` decides its type does not declare the keys
+        // it lists, so they do not count as typed: the branch's key is
+        // declared, of any type.
+        let enumerated = json!({"type": "object", "properties": {"z": {}}, "allOf": [
+            {"properties": {"b": {"type": "string"}}, "enum": [{"b": "s"}]},
+            {"dependentSchemas": {"d": {"properties": {"b": {"type": "string"}}}}}]});
+        assert_eq!(key_b(enumerated), [Ty::Unknown]);
     }
 
     #[test]
