@@ -1383,8 +1383,11 @@ impl<'v> Walk<'v> {
         // The kinds the parts bind, when every part is implied (or says
         // nothing) and other kinds are named: a set, so that a wide allOf
         // is read in linear time.
+        // (An own `type`, `enum` or `const` refuses them, even where its part
+        // reads the same as an implied one.)
         let other_kinds = (!self.checking
             && !implied.is_empty()
+            && !map.has_any(&[Kw::Type, Kw::Enum, Kw::Const])
             && (map.about_other_kinds() || members_mention_other_kinds(map, OTHER_KINDS_DEPTH)))
         .then(|| {
             let implied: HashSet<&Ty> = implied.iter().collect();
@@ -2072,6 +2075,11 @@ impl<'v> Walk<'v> {
                     || matches!(member.get(Kw::AdditionalProperties), Some(Json::Object(_)));
                 if let (true, Some(Json::Object(props))) = (declares, member.get(Kw::Properties)) {
                     elsewhere.extend(props.iter().map(|(name, _)| name));
+                }
+                // A key the member requires without describing it is of any
+                // type there (what its other keys hold).
+                if let (true, Some(Json::Array(names))) = (declares, member.get(Kw::Required)) {
+                    elsewhere.extend(names.iter().filter_map(Json::as_str));
                 }
             }
         }
@@ -3921,6 +3929,18 @@ mod tests {
             {"properties": {"b": {"type": "string"}}, "enum": [{"b": "s"}]},
             {"dependentSchemas": {"d": {"properties": {"b": {"type": "string"}}}}}]});
         assert_eq!(key_b(enumerated), [Ty::Unknown]);
+        // Required by a member and described only by a branch: of any type,
+        // as where the object itself requires it.
+        let required_by_member = json!({"type": "object", "allOf": [{"required": ["b"]}],
+            "if": {"required": ["d"]}, "then": {"properties": {"b": {"type": "string"}}}});
+        assert_eq!(key_b(required_by_member), [Ty::Unknown]);
+        // And an own `type` keeps the object an object, where its part reads
+        // the same as the member's.
+        let (ty, _, _) = lower_schema(
+            &json!({"type": "object", "required": ["b"], "allOf": [{"required": ["b"]}],
+            "if": {"required": ["d"]}, "then": {"properties": {"b": {"type": "string"}}}}),
+        );
+        assert!(matches!(ty, Ty::Object(_)), "{ty:?}");
     }
 
     #[test]
