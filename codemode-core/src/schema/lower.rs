@@ -362,9 +362,9 @@ struct ReferencedKey<'v> {
 struct ReferencedKeys<'v> {
     keys: Vec<ReferencedKey<'v>>,
     /// Whether the member lets no key through that `keys` does not list:
-    /// the chain of references was read to its end, and a schema on it
-    /// admits only keys it lists (`additionalProperties: false`), or no
-    /// object at all.
+    /// a schema on the chain admits only keys it lists itself
+    /// (`additionalProperties: false` without `patternProperties`, its keys
+    /// all read before it), or no object at all.
     bounded: bool,
 }
 
@@ -449,8 +449,7 @@ const KEPT_PER_BODY: usize = 100;
 /// where a tool had more, one more that says so at the first it leaves
 /// out: a schema of a million keys that Python cannot merge does not hold
 /// a million records, as the walk's own do not.
-pub(crate) fn keep_first_of_each_tool(records: Vec<Degradation>) -> Vec<Degradation> {
-    let mut records = records;
+pub(crate) fn keep_first_of_each_tool(mut records: Vec<Degradation>) -> Vec<Degradation> {
     records.sort_unstable();
     records.dedup();
     let mut kept = Vec::with_capacity(records.len().min(KEPT_PER_BODY + 1));
@@ -2036,7 +2035,8 @@ impl<'v> Walk<'v> {
             map.branches().into_iter().map(|b| (None, b)).collect();
         // A key that another part of the schema types keeps that part's
         // type: outside its branch, a value of that type is valid. The
-        // keys the other `allOf` members list are such keys; where a part
+        // keys the other `allOf` members list or require (of any type
+        // there) are such keys; where a part
         // may type keys this does not read (a reference, a union, a
         // pattern), a key of a branch holds any value.
         let mut elsewhere: HashSet<&'v str> = HashSet::default();
