@@ -1214,10 +1214,28 @@ impl<'v> Walk<'v> {
                             continue;
                         }
                         let mut members = Vec::with_capacity(items.len());
+                        // The keys of members that are open unions
+                        // themselves (see `open_union_keys`): keys of the
+                        // object too, of any type here.
+                        let mut nested_keys: Vec<Prop> = Vec::new();
                         for (i, item) in items.iter().enumerate() {
                             let index = i.to_string();
                             let segs = [keyword.name(), &index];
-                            members.push(self.child(site, item, ptr, &segs, depth));
+                            self.open_union_keys = None;
+                            let member = self.child(site, item, ptr, &segs, depth);
+                            if member == Ty::Unknown
+                                && let Some((at, keys)) = self.open_union_keys.take()
+                                && at
+                                    .strip_prefix(ptr.as_str())
+                                    .and_then(|at| at.strip_prefix('/'))
+                                    == Some(&format!("{}/{index}", keyword.name())[..])
+                            {
+                                nested_keys.extend(keys.into_iter().map(|key| Prop {
+                                    ty: Ty::Unknown,
+                                    ..key
+                                }));
+                            }
+                            members.push(member);
                         }
                         // A member of the kind its keywords imply lets
                         // every other kind through, and so the union does;
@@ -1319,6 +1337,7 @@ impl<'v> Walk<'v> {
                                     && typing_members.get(name).copied().unwrap_or(0) == open
                             };
                             let mut typing = Some(REFERENCED_PER_UNION);
+                            open_keys.append(&mut nested_keys);
                             for (member, read) in members.iter().zip(&referenced) {
                                 for part in parts_of(member) {
                                     let Ty::Object(object) = part else { continue };
@@ -2740,6 +2759,29 @@ mod tests {
         };
         let a = object.props.iter().find(|p| p.name == "a").map(|p| &p.ty);
         assert_eq!(a, Some(&Ty::Unknown));
+    }
+
+    /// The keys of a member that is an open union itself are keys of the
+    /// object too, of any type: a value of the outer union may hold them.
+    #[test]
+    fn keys_of_a_nested_open_union_are_keys_of_the_object() {
+        let nested = json!({"oneOf": [{"not": {"required": ["a"]}},
+                                      {"properties": {"a": {"type": "string"}}, "required": ["a"]}]});
+        let b = json!({"properties": {"b": {"type": "integer"}}, "required": ["b"]});
+        for schema in [
+            json!({"type": "object", "anyOf": [nested, b]}),
+            json!({"type": "object", "properties": {"z": {}}, "allOf": [{"anyOf": [nested, b]}]}),
+        ] {
+            let (ty, _, _) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                panic!("{ty:?}")
+            };
+            let a: Vec<&Ty> = (object.props.iter())
+                .filter(|p| p.name == "a")
+                .map(|p| &p.ty)
+                .collect();
+            assert_eq!(a, [&Ty::Unknown], "{schema}");
+        }
     }
 
     /// A definition that only names another names the end of the chain,
