@@ -989,6 +989,32 @@ impl<'v> Walk<'v> {
         ty
     }
 
+    /// Lowers member `index` of `keyword` (an `allOf`, `anyOf` or `oneOf`)
+    /// as [`child`](Self::child) does. When the member is an open union
+    /// that leaves its keys for the object around it (see
+    /// `open_union_keys`), those keys come back too.
+    fn member(
+        &mut self,
+        site: &Site<'v>,
+        item: &'v Json<'v>,
+        ptr: &mut String,
+        keyword: Kw,
+        index: usize,
+        depth: usize,
+    ) -> (Ty, Vec<Prop>) {
+        self.open_union_keys = None;
+        let len = ptr.len();
+        push_segment(ptr, keyword.name());
+        push_segment(ptr, &index.to_string());
+        let ty = self.lower(site, item, ptr, depth + 1);
+        let keys = match self.open_union_keys.take() {
+            Some((at, keys)) if ty == Ty::Unknown && at == *ptr => keys,
+            _ => Vec::new(),
+        };
+        ptr.truncate(len);
+        (ty, keys)
+    }
+
     fn lower_map(
         &mut self,
         site: &Site<'v>,
@@ -1149,17 +1175,10 @@ impl<'v> Walk<'v> {
             match all.as_array() {
                 Some(items) if !items.is_empty() => {
                     for (i, item) in items.iter().enumerate() {
-                        let index = i.to_string();
                         let recorded = self.recorded;
                         let mark = self.implied_choices.len();
-                        self.open_union_keys = None;
-                        let ty = self.child(site, item, ptr, &["allOf", &index], depth);
-                        if ty == Ty::Unknown
-                            && let Some((at, keys)) = self.open_union_keys.take()
-                            && at.strip_prefix(ptr.as_str()) == Some(&format!("/allOf/{index}")[..])
-                        {
-                            open_keys.extend(keys);
-                        }
+                        let (ty, keys) = self.member(site, item, ptr, Kw::AllOf, i, depth);
+                        open_keys.extend(keys);
                         let member = |p: &mut Implied<'_, '_>| p.member(item, REF_HOPS, NEST);
                         if self.implied_kinds(site, ptr, member).is_some()
                             && !matches!(ty, Ty::Unknown | Ty::Never)
@@ -1219,22 +1238,11 @@ impl<'v> Walk<'v> {
                         // object too, of any type here.
                         let mut nested_keys: Vec<Prop> = Vec::new();
                         for (i, item) in items.iter().enumerate() {
-                            let index = i.to_string();
-                            let segs = [keyword.name(), &index];
-                            self.open_union_keys = None;
-                            let member = self.child(site, item, ptr, &segs, depth);
-                            if member == Ty::Unknown
-                                && let Some((at, keys)) = self.open_union_keys.take()
-                                && at
-                                    .strip_prefix(ptr.as_str())
-                                    .and_then(|at| at.strip_prefix('/'))
-                                    == Some(&format!("{}/{index}", keyword.name())[..])
-                            {
-                                nested_keys.extend(keys.into_iter().map(|key| Prop {
-                                    ty: Ty::Unknown,
-                                    ..key
-                                }));
-                            }
+                            let (member, keys) = self.member(site, item, ptr, keyword, i, depth);
+                            nested_keys.extend(keys.into_iter().map(|key| Prop {
+                                ty: Ty::Unknown,
+                                ..key
+                            }));
                             members.push(member);
                         }
                         // A member of the kind its keywords imply lets
