@@ -368,6 +368,16 @@ struct ReferencedKeys<'v> {
     bounded: bool,
 }
 
+/// Whether the `type` keyword `ty` names `object`, as a string or in an
+/// array; `None` when it is neither, which each caller reads its own way.
+fn names_object(ty: &Json<'_>) -> Option<bool> {
+    match ty {
+        Json::String(ty) => Some(*ty == "object"),
+        Json::Array(types) => Some(types.iter().any(|ty| ty.as_str() == Some("object"))),
+        _ => None,
+    }
+}
+
 /// The types a value of `member` must all be: the parts of an
 /// intersection, or the member itself.
 fn parts_of(member: &Ty) -> &[Ty] {
@@ -1633,11 +1643,8 @@ impl<'v> Walk<'v> {
             }
             seen.push(address);
             let Json::Object(fields) = target else { break };
-            let admits_objects = match fields.get("type") {
-                Some(Json::String(ty)) => *ty == "object",
-                Some(Json::Array(types)) => types.iter().any(|ty| ty.as_str() == Some("object")),
-                _ => true,
-            };
+            // A malformed `type` is read as not bounding the keys.
+            let admits_objects = fields.get("type").and_then(names_object).unwrap_or(true);
             if !admits_objects && read_beside(*fields) {
                 // No object passes the member: it lets no key through.
                 bounded = true;
@@ -2082,15 +2089,9 @@ impl<'v> Walk<'v> {
                 // A member whose `enum`, `const` or `type` decides its type
                 // may not declare the keys it lists (an object in an enum
                 // is the escape hatch), so they are not counted as typed.
+                // A malformed `type` is read as deciding it.
                 let declares = !member.has_any(&[Kw::Enum, Kw::Const])
-                    && match member.get(Kw::Type) {
-                        None => true,
-                        Some(Json::String(ty)) => *ty == "object",
-                        Some(Json::Array(types)) => {
-                            types.iter().any(|ty| ty.as_str() == Some("object"))
-                        }
-                        Some(_) => false,
-                    };
+                    && (member.get(Kw::Type)).is_none_or(|ty| names_object(ty) == Some(true));
                 unread |= !declares
                     || member.has_any(&[
                         Kw::Ref,
