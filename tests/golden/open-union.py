@@ -1,5 +1,5 @@
 from __future__ import annotations
-from typing import Any, Literal, Protocol, Required, TypeAlias, TypedDict
+from typing import Any, Literal, Protocol, Required, TypedDict
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
@@ -11,17 +11,14 @@ class ArchiveRecordArgsRecord(TypedDict, total=False):
     note: ReadOnly[Any]  # Why it is archived.
     source: ReadOnly[Any]
 
-# The record's key.
-Key: TypeAlias = 'str'
-
 class MergeRecordsArgsInto(TypedDict, total=False):
     id: ReadOnly[Any]
     title: ReadOnly[str]
 
 class RenameRecordArgsRecord(TypedDict, total=False):
-    key: ReadOnly[Key]
+    key: ReadOnly[Any]  # The record's key.
     name: Required[ReadOnly[str]]
-    scope: ReadOnly[Literal["team", "org"]]
+    scope: ReadOnly[Any]
 
 class TagRecordArgsTarget(TypedDict, total=False):
     key: ReadOnly[Any]  # The record's key.

@@ -69,9 +69,11 @@ const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` descri
      only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
-/// The names in `{"not": {"required": [..]}}` when `schema` is only that
-/// (annotations aside).
-fn only_not_required<'v>(schema: &Json<'v>) -> Option<Vec<&'v str>> {
+/// The key `schema` leaves out when it is only `{"not": {"required":
+/// [key]}}` (annotations aside): every object it admits lacks that key.
+/// Naming two keys or more, it admits an object that lacks any one of them,
+/// so it may hold each of them with any value, and no key is left out.
+fn only_not_required<'v>(schema: &Json<'v>) -> Option<&'v str> {
     let Json::Object(fields) = schema else {
         return None;
     };
@@ -88,11 +90,12 @@ fn only_not_required<'v>(schema: &Json<'v>) -> Option<Vec<&'v str>> {
     if not.len() != 1 {
         return None;
     }
-    not.get("required")?
-        .as_array()?
+    let names = not.get("required")?.as_array()?;
+    let key = names.first()?.as_str()?;
+    names
         .iter()
-        .map(Json::as_str)
-        .collect()
+        .all(|name| name.as_str() == Some(key))
+        .then_some(key)
 }
 
 /// Why keys an object's `anyOf` or `oneOf` lists became optional keys of
@@ -1278,19 +1281,20 @@ impl<'v> Walk<'v> {
                         };
                         if members.contains(&Ty::Unknown) {
                             // Members that are only `{"not": {"required":
-                            // [..]}}` admit any value without those keys: a
+                            // [key]}}` admit any value without that key: a
                             // key each of them leaves out holds what the
                             // other members say (the usual way to write an
                             // optional key of one type).
                             let left_out: Option<HashSet<&str>> = (items.iter().zip(&members))
                                 .filter(|(_, member)| **member == Ty::Unknown)
                                 .map(|(item, _)| only_not_required(item))
-                                .try_fold(None, |all: Option<HashSet<&str>>, names| {
-                                    let names: HashSet<&str> = names?.into_iter().collect();
+                                .try_fold(None, |all: Option<HashSet<&str>>, key| {
+                                    let key = key?;
                                     Some(Some(match all {
-                                        None => names,
-                                        Some(all) => {
-                                            all.into_iter().filter(|n| names.contains(n)).collect()
+                                        None => HashSet::from_iter([key]),
+                                        Some(mut all) => {
+                                            all.retain(|n| *n == key);
+                                            all
                                         }
                                     }))
                                 })
@@ -2768,6 +2772,29 @@ mod tests {
         };
         let a = object.props.iter().find(|p| p.name == "a").map(|p| &p.ty);
         assert_eq!(a, Some(&Ty::Unknown));
+    }
+
+    /// `{"not": {"required": ["a", "b"]}}` admits an object that lacks
+    /// either key, so one holding `a` of any type passes it: `a` is typed
+    /// only when every such member names it alone.
+    #[test]
+    fn a_member_that_refuses_two_keys_together_leaves_each_free() {
+        let key_a = |not: Value| -> Ty {
+            let schema = json!({"type": "object", "anyOf": [
+                {"properties": {"a": {"type": "integer"}}},
+                {"not": {"required": not}}]});
+            let (ty, _, _) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                panic!("{ty:?}")
+            };
+            let a = object.props.into_iter().find(|p| p.name == "a");
+            a.map_or(Ty::Never, |a| a.ty)
+        };
+        assert_eq!(key_a(json!(["a"])), Ty::Int);
+        assert_eq!(key_a(json!(["a", "a"])), Ty::Int);
+        assert_eq!(key_a(json!(["a", "b"])), Ty::Unknown);
+        assert_eq!(key_a(json!(["b", "a"])), Ty::Unknown);
+        assert_eq!(key_a(json!([])), Ty::Unknown);
     }
 
     /// The keys of a member that is an open union itself are keys of the
