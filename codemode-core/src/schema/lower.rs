@@ -1944,8 +1944,10 @@ impl<'v> Walk<'v> {
                     let ty = self.child(site, schema, ptr, &["unevaluatedProperties"], depth);
                     // Alone, it is `additionalProperties`; beside keywords
                     // that evaluate keys of their own, which keys it
-                    // applies to depends on the value.
-                    if !map.evaluates_elsewhere() {
+                    // applies to depends on the value. Patterns evaluate
+                    // the keys they match, which a check cannot tell (the
+                    // SDK has declared other keys of any type by now).
+                    if !map.evaluates_elsewhere() && map.get(Kw::PatternProperties).is_none() {
                         extra = Extra::Values(Box::new(ty));
                     } else {
                         if ty != Ty::Unknown && !self.checking {
