@@ -475,9 +475,16 @@ impl<'a> Seen<'a> {
         // Only errors count toward the limit: warnings (code that may never
         // run) must not crowd out a call that certainly fails.
         let mut errors = out.iter().filter(|(s, _)| *s == Severity::Error).count();
-        for (base, call) in calls {
+        // Where the program binds a name `undefined` of its own, the
+        // `undefined` an argument holds may be any value: no argument is
+        // judged.
+        let unseen_arguments = style == Style::Js && self.bound.contains_key("undefined");
+        for (base, mut call) in calls {
             if base != crate::GLOBAL && !once(base) {
                 continue;
+            }
+            if unseen_arguments {
+                call.args = None;
             }
             // A tool the program tests for, lists or tries may be missing.
             let probe = self.probed(&call.name) || self.escaped || call.guarded;

@@ -1381,3 +1381,34 @@ fn one_call_at_the_limit_says_nothing_was_left_out() {
         assert_eq!(last.contains("check stops"), noted, "{keys}: {last}");
     }
 }
+
+/// Keys a pattern matches are evaluated by it, so `unevaluatedProperties`
+/// does not reach them; the check cannot tell which keys those are, and
+/// judges no key the object does not list.
+#[test]
+fn keys_a_pattern_may_match_are_not_judged_by_unevaluated_properties() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "t",
+        json!({"type": "object", "properties": {"n": {"type": "integer"}},
+               "patternProperties": {"^x-": {"type": "string"}},
+               "unevaluatedProperties": {"type": "integer"}}),
+    )]);
+    let codes = |language, code| -> Vec<&'static str> {
+        let found = catalog.check_program(language, code);
+        found.iter().map(|d| d.code.as_str()).collect()
+    };
+    assert!(codes(Js, r#"await tools.t({ "x-trace": "abc", n: 1 })"#).is_empty());
+    assert!(codes(Py, r#"await tools.t({"x-trace": "abc", "n": 1})"#).is_empty());
+    // A key it lists is still judged.
+    assert_eq!(codes(Js, r#"await tools.t({ n: "one" })"#), ["wrong-type"]);
+}
+
+/// A binding named `undefined` may hold any value, so an argument written
+/// `undefined` is not read as absent where the program has one.
+#[test]
+fn an_undefined_of_the_programs_own_is_not_absent() {
+    let shadowed = "function search(undefined) {\n  return tools.search({ query: undefined });\n}\nreturn await search('x');";
+    assert_eq!(found(Js, shadowed), []);
+    let global = "function search(u) {\n  return tools.search({ query: undefined });\n}\nreturn await search('x');";
+    assert_eq!(found(Js, global), [(2, 23, "missing-key")]);
+}
