@@ -1412,3 +1412,30 @@ fn an_undefined_of_the_programs_own_is_not_absent() {
     let global = "function search(u) {\n  return tools.search({ query: undefined });\n}\nreturn await search('x');";
     assert_eq!(found(Js, global), [(2, 23, "missing-key")]);
 }
+
+/// A keyword the schema's dialect lacks judges nothing: `const` is no
+/// keyword of draft 4, nor `prefixItems` of draft 7.
+#[test]
+fn keywords_the_dialect_lacks_judge_nothing() {
+    let catalog = Catalog::new(vec![
+        ToolDef::new(
+            "four",
+            json!({"$schema": "http://json-schema.org/draft-04/schema#", "type": "object",
+                   "properties": {"mode": {"const": "fast"}}}),
+        ),
+        ToolDef::new(
+            "seven",
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "properties": {"xs": {"type": "array", "prefixItems": [{"type": "string"}],
+                                         "items": {"type": "integer"}}}}),
+        ),
+    ]);
+    let codes = |code| -> Vec<&'static str> {
+        let found = catalog.check_program(Js, code);
+        found.iter().map(|d| d.code.as_str()).collect()
+    };
+    assert!(codes("await tools.four({ mode: 'slow' })").is_empty());
+    assert!(codes("await tools.seven({ xs: [1, 2] })").is_empty());
+    // What the dialect has still judges.
+    assert_eq!(codes("await tools.seven({ xs: ['a'] })"), ["wrong-type"]);
+}

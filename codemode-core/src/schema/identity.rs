@@ -15,6 +15,7 @@
 //!   scanned nodes; past it, its definitions are identified by the whole
 //!   document instead, which only shares them less.
 
+use super::keywords::Dialect;
 use super::pointer::{local_pointer, on_the_way_to};
 use crate::json::Json;
 use foldhash::{HashMap, HashMapExt};
@@ -61,9 +62,9 @@ struct Document<'v> {
     /// Final identities, by pointer.
     ids: HashMap<String, Hash>,
     scanned: usize,
-    /// Whether the document's dialect reads a `$ref` alone, its siblings
-    /// left out (see [`super::keywords::siblings_apply`]).
-    old_dialect: bool,
+    /// The document's dialect: a keyword it lacks is not read, and before
+    /// draft 2019-09 a `$ref` is read alone, its siblings left out.
+    dialect: Dialect,
 }
 
 /// One definition on Tarjan's walk.
@@ -86,7 +87,7 @@ impl<'v> Document<'v> {
             hashes: HashMap::new(),
             ids: HashMap::new(),
             scanned: 0,
-            old_dialect: !super::keywords::siblings_apply(root),
+            dialect: Dialect::of(root),
         }
     }
 
@@ -233,7 +234,7 @@ impl<'v> Document<'v> {
         // The same text reads as another type in a dialect that leaves the
         // keywords beside a `$ref` out; where that makes a difference, the
         // definitions are two.
-        if self.old_dialect && members.iter().any(|&m| visits[m].siblings) {
+        if !self.dialect.reads_ref_siblings() && members.iter().any(|&m| visits[m].siblings) {
             h.update(b"\x02a $ref read alone");
         }
         let component: Hash = h.finalize().into();
@@ -323,6 +324,12 @@ impl<'v> Document<'v> {
                     h.update(b"o");
                     // Entries are kept sorted by key.
                     for (k, child) in map.iter() {
+                        // A keyword the dialect lacks is not read there:
+                        // the same text is another type in a dialect that
+                        // has it.
+                        if self.dialect != Dialect::Draft2020 && !self.dialect.knows(k) {
+                            h.update(b"\x04not a keyword here");
+                        }
                         h.update((k.len() as u64).to_le_bytes());
                         h.update(k.as_bytes());
                         match (k, child) {

@@ -108,24 +108,75 @@ impl Key {
     }
 }
 
-/// Whether the keywords beside a `$ref` apply in the schema whose root is
-/// `root`: in every dialect since draft 2019-09, which MCP takes when a
-/// schema names none, and not in the drafts before it, which a schema names
-/// by its `$schema`.
-pub(super) fn siblings_apply(root: &Json<'_>) -> bool {
-    let Json::Object(fields) = root else {
-        return true;
-    };
-    let Some(dialect) = fields.get("$schema").and_then(Json::as_str) else {
-        return true;
-    };
-    !["draft-03", "draft-04", "draft-05", "draft-06", "draft-07"]
-        .iter()
-        .any(|old| dialect.contains(old))
+/// The JSON Schema dialect a document is read in: the draft its root's
+/// `$schema` names, or draft 2020-12, which MCP takes when it names none
+/// (or one this does not know).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub(super) enum Dialect {
+    /// Drafts 3 to 5: no `const`.
+    Draft4,
+    /// Draft 6: no `if`, `then` or `else`.
+    Draft6,
+    /// Draft 7: no `dependentSchemas` or `unevaluatedProperties`, and the
+    /// keywords beside a `$ref` are not read.
+    Draft7,
+    /// Draft 2019-09: no `prefixItems`.
+    Draft2019,
+    #[default]
+    Draft2020,
+}
+
+impl Dialect {
+    /// The dialect of the document whose root is `root`.
+    pub(super) fn of(root: &Json<'_>) -> Dialect {
+        let Json::Object(fields) = root else {
+            return Dialect::Draft2020;
+        };
+        let Some(named) = fields.get("$schema").and_then(Json::as_str) else {
+            return Dialect::Draft2020;
+        };
+        let drafts = [
+            ("draft-03", Dialect::Draft4),
+            ("draft-04", Dialect::Draft4),
+            ("draft-05", Dialect::Draft4),
+            ("draft-06", Dialect::Draft6),
+            ("draft-07", Dialect::Draft7),
+            ("2019-09", Dialect::Draft2019),
+        ];
+        (drafts.iter())
+            .find(|(draft, _)| named.contains(draft))
+            .map_or(Dialect::Draft2020, |(_, dialect)| *dialect)
+    }
+
+    /// Whether the keywords beside a `$ref` apply too: in every dialect
+    /// since draft 2019-09, and not in the drafts before it.
+    pub(super) fn reads_ref_siblings(self) -> bool {
+        self >= Dialect::Draft2019
+    }
+
+    /// Whether `key`, a keyword of draft 2020-12, is one in this dialect
+    /// too. One it lacks is no keyword there, and is not read.
+    pub(super) fn knows(self, key: &str) -> bool {
+        let since = match key {
+            "const" | "contains" | "propertyNames" => Dialect::Draft6,
+            "if" | "then" | "else" => Dialect::Draft7,
+            "dependentSchemas"
+            | "dependentRequired"
+            | "unevaluatedProperties"
+            | "unevaluatedItems"
+            | "minContains"
+            | "maxContains"
+            | "contentSchema"
+            | "$recursiveRef" => Dialect::Draft2019,
+            "prefixItems" | "$dynamicRef" => Dialect::Draft2020,
+            _ => return true,
+        };
+        self >= since
+    }
 }
 
 /// Whether a schema object holds a `$ref` and, beside it, keywords that
-/// decide a type (which apply too where [`siblings_apply`]).
+/// decide a type (which apply too where [`Dialect::reads_ref_siblings`]).
 pub(super) fn beside_a_reference(fields: Fields<'_>) -> bool {
     fields.get(Kw::Ref.name()).is_some()
         && fields
@@ -193,10 +244,14 @@ pub(super) struct Keywords<'v> {
     branches: [Option<&'v Json<'v>>; 3],
     /// Whether `if` is present (it evaluates properties too).
     has_if: bool,
+    /// The dialect the keywords were read in.
+    dialect: Dialect,
 }
 
 impl<'v> Keywords<'v> {
-    pub(super) fn of(fields: Fields<'v>) -> Self {
+    /// The keywords of `fields`, a schema object of a document in
+    /// `dialect`: those the dialect lacks are not read.
+    pub(super) fn of(fields: Fields<'v>, dialect: Dialect) -> Self {
         let mut found = [None; COUNT];
         let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
         let mut dynamic_ref = false;
@@ -206,7 +261,11 @@ impl<'v> Keywords<'v> {
             Speaks::Objects => more_object = true,
             Speaks::Arrays => more_array = true,
         };
+        let every = dialect == Dialect::Draft2020;
         for (key, value) in fields.iter() {
+            if !every && !dialect.knows(key) {
+                continue;
+            }
             match Key::of(key) {
                 Key::Kw(kw) => {
                     found[kw as usize] = Some(value);
@@ -245,7 +304,13 @@ impl<'v> Keywords<'v> {
             unevaluated,
             branches,
             has_if,
+            dialect,
         }
+    }
+
+    /// The dialect the keywords were read in, for the schemas they hold.
+    pub(super) fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// `unevaluatedProperties`, when present.

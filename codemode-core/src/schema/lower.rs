@@ -12,7 +12,7 @@ use super::ir::{
     BareKind, Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, intersection, is_integer, union,
     weight_within,
 };
-use super::keywords::{Branch, Keywords, Kw};
+use super::keywords::{Branch, Dialect, Keywords, Kw};
 use super::pointer::{
     REPORT_MAX, cut_for_report, for_report, holds_a_map, local_pointer, map_names_a_base,
     names_a_base, on_the_way_to, push_segment, unescape_segment,
@@ -69,11 +69,13 @@ const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` descri
      only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
-/// The key `schema` leaves out when it is only `{"not": {"required":
-/// [key]}}` (annotations aside): every object it admits lacks that key.
-/// Naming two keys or more, it admits an object that lacks any one of them,
-/// so it may hold each of them with any value, and no key is left out.
-fn only_not_required<'v>(schema: &Json<'v>) -> Option<&'v str> {
+/// The keys every object `schema` admits lacks, when it is only a `not`
+/// of them (annotations aside): `{"not": {"required": [key]}}`, or, for
+/// several keys, `{"not": {"anyOf": [{"required": [a]}, {"required": [b]}]}}`.
+/// `{"not": {"required": [a, b]}}` refuses only objects that hold both, so
+/// an object it admits may hold either with any value: it leaves out no
+/// key, and neither does any other `not`.
+fn only_not_required<'v>(schema: &Json<'v>) -> Option<Vec<&'v str>> {
     let Json::Object(fields) = schema else {
         return None;
     };
@@ -87,15 +89,33 @@ fn only_not_required<'v>(schema: &Json<'v>) -> Option<&'v str> {
     let Some(Json::Object(not)) = fields.get("not") else {
         return None;
     };
+    // The key a schema requires when it is only `{"required": [key]}`.
+    let one_key = |fields: Fields<'v>| -> Option<&'v str> {
+        if fields.len() != 1 {
+            return None;
+        }
+        let names = fields.get("required")?.as_array()?;
+        let key = names.first()?.as_str()?;
+        names
+            .iter()
+            .all(|name| name.as_str() == Some(key))
+            .then_some(key)
+    };
+    if let Some(key) = one_key(*not) {
+        return Some(vec![key]);
+    }
     if not.len() != 1 {
         return None;
     }
-    let names = not.get("required")?.as_array()?;
-    let key = names.first()?.as_str()?;
-    names
-        .iter()
-        .all(|name| name.as_str() == Some(key))
-        .then_some(key)
+    let Some(Json::Array(members)) = not.get("anyOf") else {
+        return None;
+    };
+    (members.iter())
+        .map(|member| match member {
+            Json::Object(fields) => one_key(*fields),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Why keys an object's `anyOf` or `oneOf` lists became optional keys of
@@ -526,6 +546,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
             root: tool.input,
+            dialect: Dialect::of(tool.input),
             tool: tool.name,
             field: "inputSchema",
             root_name: format!("{base}Args"),
@@ -533,6 +554,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         let output = tool.output.map(|schema| {
             walk.lower_root(Site {
                 root: schema,
+                dialect: Dialect::of(schema),
                 tool: tool.name,
                 field: "outputSchema",
                 root_name: format!("{base}Output"),
@@ -679,6 +701,7 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
     let mut walk = Walk::default();
     let ty = walk.lower_root(Site {
         root: &root,
+        dialect: Dialect::of(&root),
         tool: "",
         field: "",
         root_name: "Root".to_owned(),
@@ -706,6 +729,8 @@ pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
 #[derive(Clone)]
 struct Site<'v> {
     root: &'v Json<'v>,
+    /// The dialect `root` names.
+    dialect: Dialect,
     tool: &'v str,
     field: &'static str,
     root_name: String,
@@ -964,7 +989,9 @@ impl<'v> Walk<'v> {
         match node {
             Json::Bool(true) => Ty::Unknown,
             Json::Bool(false) => Ty::Never,
-            Json::Object(map) => self.lower_map(site, &Keywords::of(*map), ptr, depth),
+            Json::Object(map) => {
+                self.lower_map(site, &Keywords::of(*map, site.dialect), ptr, depth)
+            }
             other => {
                 let kind = other.kind();
                 // A type's name in a schema's place is the likeliest slip
@@ -1044,7 +1071,7 @@ impl<'v> Walk<'v> {
                 // Since draft 2019-09 the keywords beside a `$ref` apply
                 // too, as if both were members of an `allOf`; before it they
                 // are not read. A malformed one is recorded and left out.
-                let siblings_apply = super::keywords::siblings_apply(site.root);
+                let siblings_apply = site.dialect.reads_ref_siblings();
                 let beside = if siblings_apply {
                     self.lower_own(site, map, ptr, depth).ok().flatten()
                 } else {
@@ -1280,21 +1307,21 @@ impl<'v> Walk<'v> {
                             Vec::new()
                         };
                         if members.contains(&Ty::Unknown) {
-                            // Members that are only `{"not": {"required":
-                            // [key]}}` admit any value without that key: a
-                            // key each of them leaves out holds what the
-                            // other members say (the usual way to write an
-                            // optional key of one type).
+                            // Members that are only a `not` of keys
+                            // (`{"not": {"required": [key]}}`, see
+                            // `only_not_required`) admit any value without
+                            // those keys: a key each of them leaves out
+                            // holds what the other members say (the usual
+                            // way to write an optional key of one type).
                             let left_out: Option<HashSet<&str>> = (items.iter().zip(&members))
                                 .filter(|(_, member)| **member == Ty::Unknown)
                                 .map(|(item, _)| only_not_required(item))
-                                .try_fold(None, |all: Option<HashSet<&str>>, key| {
-                                    let key = key?;
+                                .try_fold(None, |all: Option<HashSet<&str>>, names| {
+                                    let names: HashSet<&str> = names?.into_iter().collect();
                                     Some(Some(match all {
-                                        None => HashSet::from_iter([key]),
-                                        Some(mut all) => {
-                                            all.retain(|n| *n == key);
-                                            all
+                                        None => names,
+                                        Some(all) => {
+                                            all.into_iter().filter(|n| names.contains(n)).collect()
                                         }
                                     }))
                                 })
@@ -1605,7 +1632,7 @@ impl<'v> Walk<'v> {
         let mut bounded = false;
         // In a dialect that reads a `$ref` alone, the keywords beside one
         // say nothing.
-        let old_dialect = !super::keywords::siblings_apply(site.root);
+        let old_dialect = !site.dialect.reads_ref_siblings();
         let read_beside = |fields: Fields<'_>| !(old_dialect && fields.get("$ref").is_some());
         for _ in 0..REF_HOPS {
             let Json::Object(fields) = at else { break };
@@ -2086,7 +2113,7 @@ impl<'v> Walk<'v> {
                 let Json::Object(fields) = member else {
                     continue;
                 };
-                let member = Keywords::of(*fields);
+                let member = Keywords::of(*fields, map.dialect());
                 if member.shapes_nothing() {
                     let branched = member.branches().into_iter();
                     branches.extend(branched.map(|b| (Some(i.to_string()), b)));
@@ -2599,6 +2626,19 @@ mod tests {
         assert_eq!(keys(text), (only_extra, 0));
     }
 
+    /// What an object that holds none of `names` (a JSON array) is:
+    /// `{"required": [name]}` for one, else an `anyOf` of those, one per
+    /// name.
+    fn none_of(names: Value) -> Value {
+        match names.as_array().map(Vec::as_slice) {
+            Some([name]) => json!({"required": [name]}),
+            Some(names) => {
+                json!({"anyOf": names.iter().map(|n| json!({"required": [n]})).collect::<Vec<_>>()})
+            }
+            None => json!({"required": names}),
+        }
+    }
+
     /// A key written as "absent, or what the schema a member refers to
     /// says" keeps its type, as the same key written inline does, when its
     /// schema is flat; a key whose schema is deeper, or that the union's
@@ -2622,26 +2662,30 @@ mod tests {
         });
         let union = |leaves: Value, member: Value| {
             json!({"type": "object", "$defs": {"WithId": {"properties": props, "required": ["id"]}},
-                   "anyOf": [{"not": {"required": leaves}}, member]})
+                   "anyOf": [{"not": none_of(leaves)}, member]})
         };
         let kind = Ty::Union(vec![
             Ty::Lit(Lit::Str("a".into())),
             Ty::Lit(Lit::Str("b".into())),
         ]);
-        // Inline and through a reference alike.
+        // Inline and through a reference alike; the keys the `not` member
+        // leaves out are typed, and the others it lets through with any
+        // value.
         for member in [
             json!({"properties": props, "required": ["id"]}),
             json!({"$ref": "#/$defs/WithId"}),
         ] {
-            let (listed, recorded) = keys(union(json!(["id", "kind"]), member.clone()));
-            let typed = [
-                ("id", Ty::Num),
-                ("kind", kind.clone()),
-                ("sub", Ty::Unknown),
-            ];
-            let typed: Vec<(String, Ty)> =
-                typed.into_iter().map(|(k, t)| (k.to_owned(), t)).collect();
-            assert_eq!((listed, recorded), (typed, 1), "{member}");
+            for (leaves, id, kind) in [
+                (vec!["id", "kind"], Ty::Num, kind.clone()),
+                (vec!["id"], Ty::Num, Ty::Unknown),
+                (vec!["kind"], Ty::Unknown, kind.clone()),
+            ] {
+                let (listed, recorded) = keys(union(json!(leaves), member.clone()));
+                let typed = [("id", id), ("kind", kind), ("sub", Ty::Unknown)];
+                let typed: Vec<(String, Ty)> =
+                    typed.into_iter().map(|(k, t)| (k.to_owned(), t)).collect();
+                assert_eq!((listed, recorded), (typed, 1), "{member} {leaves:?}");
+            }
         }
         // Where a member lets `kind` through with any value, it holds any.
         let (listed, _) = keys(union(json!(["id"]), json!({"$ref": "#/$defs/WithId"})));
@@ -2660,7 +2704,7 @@ mod tests {
             .map(|n| (n.clone(), json!({"type": "string", "format": "uri"})))
             .collect();
         let past = json!({"type": "object", "$defs": {"Wide": {"properties": wide}},
-                          "anyOf": [{"not": {"required": names}}, {"$ref": "#/$defs/Wide"}]});
+                          "anyOf": [{"not": none_of(json!(names))}, {"$ref": "#/$defs/Wide"}]});
         let (listed, recorded) = keys(past);
         let typed = listed.iter().filter(|(_, ty)| *ty == Ty::Str).count();
         assert!(
@@ -2677,7 +2721,7 @@ mod tests {
         let a_keys: Vec<String> = of('a').keys().cloned().collect();
         let two = |b: Value| {
             json!({"type": "object", "$defs": {"A": {"properties": of('a')}, "B": b},
-                   "anyOf": [{"not": {"required": a_keys}}, {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]})
+                   "anyOf": [{"not": none_of(json!(a_keys))}, {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}]})
         };
         let (listed, _) = keys(two(
             json!({"properties": of('b'), "additionalProperties": false}),
@@ -2778,13 +2822,17 @@ mod tests {
 
     /// `{"not": {"required": ["a", "b"]}}` admits an object that lacks
     /// either key, so one holding `a` of any type passes it: `a` is typed
-    /// only when every such member names it alone.
+    /// only where such a member refuses it on its own.
     #[test]
     fn a_member_that_refuses_two_keys_together_leaves_each_free() {
         let key_a = |not: Value| -> Ty {
+            let not = match not {
+                Value::Array(names) => json!({"required": names}),
+                not => not,
+            };
             let schema = json!({"type": "object", "anyOf": [
                 {"properties": {"a": {"type": "integer"}}},
-                {"not": {"required": not}}]});
+                {"not": not}]});
             let (ty, _, _) = lower_schema(&schema);
             let Ty::Object(object) = ty else {
                 panic!("{ty:?}")
@@ -2797,6 +2845,11 @@ mod tests {
         assert_eq!(key_a(json!(["a", "b"])), Ty::Unknown);
         assert_eq!(key_a(json!(["b", "a"])), Ty::Unknown);
         assert_eq!(key_a(json!([])), Ty::Unknown);
+        // Refusing each key on its own leaves both out.
+        assert_eq!(key_a(none_of(json!(["a", "b"]))), Ty::Int);
+        assert_eq!(key_a(none_of(json!(["b"]))), Ty::Unknown);
+        let not_either = json!({"anyOf": [{"required": ["a", "b"]}, {"required": ["a"]}]});
+        assert_eq!(key_a(not_either), Ty::Unknown);
     }
 
     /// The keys of a member that is an open union itself are keys of the
@@ -4021,6 +4074,79 @@ mod tests {
             "if": {"required": ["d"]}, "then": {"properties": {"b": {"type": "string"}}}}),
         );
         assert!(matches!(ty, Ty::Object(_)), "{ty:?}");
+    }
+
+    /// A keyword the schema's `$schema` dialect lacks is no keyword there:
+    /// `const` before draft 6, `then` before draft 7, `dependentSchemas`
+    /// before 2019-09, `prefixItems` before 2020-12. Without `$schema`,
+    /// 2020-12 reads them all.
+    #[test]
+    fn keywords_the_dialect_lacks_are_not_read() {
+        let draft = |n: &str| Some(format!("http://json-schema.org/draft-{n}/schema#"));
+        let d2019 = Some("https://json-schema.org/draft/2019-09/schema".to_owned());
+        let with_const = json!({"properties": {"m": {"const": "fast"}}});
+        let branch = json!({"properties": {"a": {}}, "if": {"required": ["a"]},
+                            "then": {"properties": {"m": {"type": "string"}}}});
+        let dependent = json!({"properties": {"a": {}},
+                               "dependentSchemas": {"a": {"properties": {"m": {"type": "string"}}}}});
+        let tuple = json!({"properties": {"m": {"type": "array", "prefixItems": [{"type": "string"}],
+                                                "items": {"type": "integer"}}}});
+        let fast = Some(Ty::Lit(Lit::Str("fast".into())));
+        let integers = Some(Ty::Array(Box::new(Ty::Int)));
+        let tuple_of_2020 = Some(Ty::Tuple(Tuple {
+            items: vec![Ty::Str],
+            required: 0,
+            rest: Some(Box::new(Ty::Int)),
+        }));
+        for (dialect, schema, m) in [
+            (draft("04"), &with_const, Some(Ty::Unknown)),
+            (draft("06"), &with_const, fast.clone()),
+            (None, &with_const, fast),
+            (draft("06"), &branch, None),
+            (draft("07"), &branch, Some(Ty::Str)),
+            (draft("07"), &dependent, None),
+            (d2019.clone(), &dependent, Some(Ty::Str)),
+            (draft("07"), &tuple, integers.clone()),
+            (d2019, &tuple, integers),
+            (None, &tuple, tuple_of_2020),
+        ] {
+            let mut schema = schema.clone();
+            schema["type"] = json!("object");
+            if let Some(dialect) = &dialect {
+                schema["$schema"] = json!(dialect);
+            }
+            let (ty, _, _) = lower_schema(&schema);
+            let Ty::Object(object) = ty else {
+                panic!("{ty:?}")
+            };
+            let found = (object.props.into_iter()).find(|p| p.name == "m");
+            assert_eq!(found.map(|p| p.ty), m, "{schema}");
+        }
+    }
+
+    /// One definition's text in two dialects is two types, so tools that
+    /// name different dialects do not share it; in dialects where it
+    /// reads the same, they do.
+    #[test]
+    fn a_definition_is_shared_only_where_the_dialects_read_it_alike() {
+        let tool = |name: &str, draft: Option<&str>| {
+            let mut input = json!({"type": "object", "properties": {"m": {"$ref": "#/$defs/Mode"}},
+                                   "$defs": {"Mode": {"const": "fast"}}});
+            if let Some(draft) = draft {
+                input["$schema"] = json!(draft);
+            }
+            crate::ToolDef::new(name, input)
+        };
+        let catalog = crate::Catalog::new(vec![
+            tool("a_old", Some("http://json-schema.org/draft-04/schema#")),
+            tool("b_new", None),
+            tool("c_seven", Some("http://json-schema.org/draft-07/schema#")),
+        ]);
+        let ts = catalog.render(crate::Language::TypeScript);
+        assert!(ts.contains("type Mode = unknown;"), "{ts}");
+        assert!(ts.contains("type Mode2 = \"fast\";"), "{ts}");
+        assert!(ts.contains("b_new(args?: { m?: Mode2 })"), "{ts}");
+        assert!(ts.contains("c_seven(args?: { m?: Mode2 })"), "{ts}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::json::Json;
 use crate::schema::ir::{Extra, Object, Ty, union};
-use crate::schema::keywords::{Keywords, Kw};
+use crate::schema::keywords::{Dialect, Keywords, Kw};
 use crate::schema::pointer::local_pointer;
 use foldhash::{HashMap, HashSet};
 
@@ -61,6 +61,8 @@ pub(super) type ImpliedMemo = HashMap<(usize, usize), (Option<(bool, bool)>, boo
 /// reached before ([`Walk::implied_kinds`](super::Walk::implied_kinds) makes one).
 pub(super) struct Implied<'r, 'v> {
     root: &'r Json<'v>,
+    /// The dialect `root` names.
+    dialect: Dialect,
     work: usize,
     /// The walk's work left, across every member it judges.
     total: &'r mut usize,
@@ -90,6 +92,7 @@ impl<'r, 'v> Implied<'r, 'v> {
     pub(super) fn new(root: &'r Json<'v>, total: &'r mut usize, memo: &'r mut ImpliedMemo) -> Self {
         Implied {
             root,
+            dialect: Dialect::of(root),
             work: IMPLIED_WORK,
             total,
             exhausted: false,
@@ -138,11 +141,11 @@ impl<'r, 'v> Implied<'r, 'v> {
         let Json::Object(fields) = item else {
             return None;
         };
-        let keywords = Keywords::of(*fields);
+        let keywords = Keywords::of(*fields, self.dialect);
         match keywords.get(Kw::Ref) {
             Some(reference) => {
                 let target = self.target(reference, refs, nest)?;
-                if !crate::schema::keywords::siblings_apply(self.root) {
+                if !self.dialect.reads_ref_siblings() {
                     return Some(target);
                 }
                 match self.own(&keywords, refs, nest) {
@@ -224,7 +227,7 @@ impl<'r, 'v> Implied<'r, 'v> {
             // an `anyOf` (or a `oneOf` of it alone) with it says nothing.
             let says_nothing = |item: &Json<'_>| match item {
                 Json::Bool(true) => true,
-                Json::Object(fields) => Keywords::of(*fields).say_nothing(),
+                Json::Object(fields) => Keywords::of(*fields, keywords.dialect()).say_nothing(),
                 _ => false,
             };
             let silent = items.iter().filter(|item| says_nothing(item)).count();
@@ -284,7 +287,7 @@ pub(super) fn members_mention_other_kinds(map: &Keywords<'_>, depth: usize) -> b
         let Json::Object(fields) = item else {
             return false;
         };
-        let keywords = Keywords::of(*fields);
+        let keywords = Keywords::of(*fields, map.dialect());
         !keywords.has_any(&[Kw::Type, Kw::Enum, Kw::Const, Kw::Ref])
             && described_kinds(&keywords) == (false, false)
             && (keywords.about_other_kinds() || members_mention_other_kinds(&keywords, depth))
