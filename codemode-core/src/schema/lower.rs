@@ -419,14 +419,15 @@ enum Passes<'a> {
     AllBut(Vec<&'a str>),
 }
 
-/// Whether `schema` has `then`, `else` or `dependentSchemas`, itself or in
-/// an `allOf` member: the keys they describe are among its type's keys,
-/// though they are typed only where their branch applies.
-fn branched(schema: &Json<'_>) -> bool {
+/// Whether `schema` has `then`, `else` or `dependentSchemas` (those of
+/// them `dialect` has), itself or in an `allOf` member: the keys they
+/// describe are among its type's keys, though they are typed only where
+/// their branch applies.
+fn branched(schema: &Json<'_>, dialect: Dialect) -> bool {
     let conditional = |fields: Fields<'_>| {
         ["then", "else", "dependentSchemas"]
             .iter()
-            .any(|key| fields.get(key).is_some())
+            .any(|key| dialect.knows(key) && fields.get(key).is_some())
     };
     let Json::Object(fields) = schema else {
         return false;
@@ -1368,7 +1369,7 @@ impl<'v> Walk<'v> {
                                 }
                                 // Keys of its branches are among a member's
                                 // keys, typed only where the branch applies.
-                                let passes = match branched(item) {
+                                let passes = match branched(item, site.dialect) {
                                     true => Passes::AllBut(Vec::new()),
                                     false => passes(member, read.as_ref()),
                                 };
@@ -4091,6 +4092,11 @@ mod tests {
                                "dependentSchemas": {"a": {"properties": {"m": {"type": "string"}}}}});
         let tuple = json!({"properties": {"m": {"type": "array", "prefixItems": [{"type": "string"}],
                                                 "items": {"type": "integer"}}}});
+        // A closed member types `m`, unless a branch of it may let it hold
+        // anything.
+        let closed_then = json!({"anyOf": [{"not": {"required": ["m"]}},
+            {"properties": {"m": {"type": "string"}}, "additionalProperties": false,
+             "dependentSchemas": {"m": {"properties": {"m": {}}}}}]});
         let fast = Some(Ty::Lit(Lit::Str("fast".into())));
         let integers = Some(Ty::Array(Box::new(Ty::Int)));
         let tuple_of_2020 = Some(Ty::Tuple(Tuple {
@@ -4109,6 +4115,8 @@ mod tests {
             (draft("07"), &tuple, integers.clone()),
             (d2019, &tuple, integers),
             (None, &tuple, tuple_of_2020),
+            (draft("07"), &closed_then, Some(Ty::Str)),
+            (None, &closed_then, Some(Ty::Unknown)),
         ] {
             let mut schema = schema.clone();
             schema["type"] = json!("object");
