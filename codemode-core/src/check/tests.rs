@@ -1439,3 +1439,31 @@ fn keywords_the_dialect_lacks_judge_nothing() {
     // What the dialect has still judges.
     assert_eq!(codes("await tools.seven({ xs: ['a'] })"), ["wrong-type"]);
 }
+
+/// A member whose tag the value carries explains a failure best, but the
+/// union still admits the value when another member does.
+#[test]
+fn a_tagged_member_does_not_hide_a_member_that_admits_the_value() {
+    let catalog = Catalog::new(vec![ToolDef::new(
+        "t",
+        json!({"anyOf": [{"properties": {"b": {"const": "x"}}, "required": ["a"]},
+                         {"properties": {}}]}),
+    )]);
+    assert!(
+        catalog
+            .check_program(Js, "await tools.t({ b: 'x' })")
+            .is_empty()
+    );
+    let tagged = Catalog::new(vec![ToolDef::new(
+        "t",
+        json!({"oneOf": [
+            {"type": "object", "properties": {"k": {"const": "x"}, "n": {"type": "integer"}}, "required": ["k", "n"]},
+            {"type": "object", "properties": {"k": {"const": "y"}, "s": {"type": "string"}}, "required": ["k", "s"]}]}),
+    )]);
+    let found = tagged.check_program(Js, "await tools.t({ k: 'x', s: 'a' })");
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [r#"tools.t(): the arguments lack the required key "n" (an integer)"#]
+    );
+}

@@ -366,7 +366,9 @@ impl Checker<'_> {
             }
             return;
         }
-        let mut best: Option<Vec<Finding>> = None;
+        // The findings of the member that explains the value best, and
+        // whether its tag is the value's.
+        let mut best: Option<(Vec<Finding>, bool)> = None;
         let mut any_kind_fits = false;
         for member in members {
             let failures = self.fails(member, val, at, path, depth + 1);
@@ -376,18 +378,21 @@ impl Checker<'_> {
             if self.kind_fits_deep(member, val, depth) {
                 any_kind_fits = true;
                 // The member the value comes closest to explains it best;
-                // a member whose tag the value carries comes closest.
+                // a member whose tag the value carries comes closest (the
+                // first such). Every member is still tried: another may
+                // admit the value whatever its tag.
                 let tagged = self.tag_matches(member, val, depth);
-                let score = (!tagged, failures.len());
-                let better = best.as_ref().is_none_or(|b| score < (true, b.len()));
-                if better || tagged {
-                    best = Some(failures);
-                    if tagged {
-                        break;
-                    }
+                let better = match &best {
+                    None => true,
+                    Some((_, true)) => false,
+                    Some((b, false)) => tagged || failures.len() < b.len(),
+                };
+                if better {
+                    best = Some((failures, tagged));
                 }
             }
         }
+        let best = best.map(|(findings, _)| findings);
         if self.untagged(members, val, path, depth) {
             return;
         }
