@@ -3,6 +3,7 @@
 //! `@default`, ...).
 
 use super::ir::Doc;
+use super::keywords::Dialect;
 use crate::canonical::to_canonical;
 use crate::json::Json;
 
@@ -36,7 +37,9 @@ pub(crate) enum Place<'a> {
 /// - bounds of ±2^53-1, past which JSON carries no integer exactly anyway;
 /// - any number equal to the largest double (a number past it, such as
 ///   `1e400`, is read as it), which bounds nothing.
-pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
+///
+/// Keywords `dialect` lacks say nothing (a `const` in draft 4, say).
+pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>, dialect: Dialect) -> Doc {
     let Json::Object(map) = *node else {
         return Doc::default();
     };
@@ -51,7 +54,7 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
             "description" => description = value.as_str(),
             "title" => title = value.as_str(),
             // A tuple's type already says how many items it has.
-            "prefixItems" => tuple = true,
+            "prefixItems" if dialect.knows(key) => tuple = true,
             "items" if value.as_array().is_some() => tuple = true,
             "deprecated" => deprecated = value.is_true(),
             "oneOf" | "anyOf" => variants = value.as_array().or(variants),
@@ -68,7 +71,7 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
         .or(title)
         .map(str::to_owned)
         .filter(|s| !s.trim().is_empty());
-    if let Some(lines) = variants.and_then(variant_docs) {
+    if let Some(lines) = variants.and_then(|members| variant_docs(members, dialect)) {
         let text = text.get_or_insert_with(String::new);
         if !text.is_empty() {
             text.push('\n');
@@ -121,13 +124,15 @@ pub(crate) fn doc_of(node: &Json<'_>, place: Place<'_>) -> Doc {
 /// The docs of a union's constant members, one line each (`"fast": Skips
 /// the checks.`), when any has one: the union of their values is printed
 /// as a union of literals, which has no place for them.
-fn variant_docs(members: &[Json<'_>]) -> Option<String> {
+fn variant_docs(members: &[Json<'_>], dialect: Dialect) -> Option<String> {
     let mut lines = String::new();
     for member in members {
         let Json::Object(map) = member else { continue };
-        let value = map.get("const").or_else(|| match map.get("enum") {
-            Some(Json::Array([one])) => Some(one),
-            _ => None,
+        let value = (map.get("const").filter(|_| dialect.knows("const"))).or_else(|| {
+            match map.get("enum") {
+                Some(Json::Array([one])) => Some(one),
+                _ => None,
+            }
         });
         let doc = map.get("description").or_else(|| map.get("title"));
         if let (Some(value), Some(Json::String(doc))) = (value, doc) {
@@ -275,7 +280,7 @@ mod tests {
 
     fn doc(schema: Value, place: Place<'_>) -> Doc {
         let bump = Bump::new();
-        doc_of(&from_value(&schema, &bump), place)
+        doc_of(&from_value(&schema, &bump), place, Dialect::default())
     }
 
     fn notes(doc: &Doc) -> Vec<(&str, &str)> {
@@ -289,6 +294,30 @@ mod tests {
         name: "section_anchor",
         required: false,
     };
+
+    /// Keywords the dialect lacks say nothing: no `const` member doc in
+    /// draft 4, and `prefixItems` does not make a tuple (whose length the
+    /// type would say) in draft 7.
+    #[test]
+    fn keywords_the_dialect_lacks_say_nothing_in_docs() {
+        let bump = Bump::new();
+        let members = json!({"oneOf": [{"const": "fast", "description": "Quick."},
+                                       {"const": "slow", "description": "Careful."}]});
+        let members = from_value(&members, &bump);
+        let text = |dialect| doc_of(&members, ALONE, dialect).text;
+        assert_eq!(text(Dialect::Draft4), None);
+        assert_eq!(
+            text(Dialect::Draft6).as_deref(),
+            Some("\"fast\": Quick.\n\"slow\": Careful.")
+        );
+        let list = json!({"prefixItems": [{}], "minItems": 2});
+        let list = from_value(&list, &bump);
+        let bounds = |dialect| doc_of(&list, ALONE, dialect).notes.len();
+        assert_eq!(
+            (bounds(Dialect::Draft7), bounds(Dialect::Draft2020)),
+            (1, 0)
+        );
+    }
 
     #[test]
     fn constant_members_keep_their_docs() {

@@ -110,10 +110,14 @@ impl Key {
 
 /// The JSON Schema dialect a document is read in: the draft its root's
 /// `$schema` names, or draft 2020-12, which MCP takes when it names none
-/// (or one this does not know).
+/// (or names a schema that is not one of the drafts').
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub(super) enum Dialect {
-    /// Drafts 3 to 5: no `const`.
+    /// Draft 3, whose keywords differ too much to read (a boolean
+    /// `required` on each property, no `anyOf`, `allOf` or `oneOf`): the
+    /// SDK admits any value for such a schema.
+    Draft3,
+    /// Draft 4 (and the unpublished draft 5): no `const`.
     Draft4,
     /// Draft 6: no `if`, `then` or `else`.
     Draft6,
@@ -127,7 +131,9 @@ pub(super) enum Dialect {
 }
 
 impl Dialect {
-    /// The dialect of the document whose root is `root`.
+    /// The dialect of the document whose root is `root`: its `$schema`
+    /// must be a draft's meta-schema (`http://json-schema.org/draft-07/schema#`,
+    /// over either scheme, with or without `#`, its hyper-schema too).
     pub(super) fn of(root: &Json<'_>) -> Dialect {
         let Json::Object(fields) = root else {
             return Dialect::Draft2020;
@@ -135,16 +141,22 @@ impl Dialect {
         let Some(named) = fields.get("$schema").and_then(Json::as_str) else {
             return Dialect::Draft2020;
         };
+        let Some(path) = (named.strip_prefix("https://"))
+            .or_else(|| named.strip_prefix("http://"))
+            .and_then(|rest| rest.strip_prefix("json-schema.org/"))
+        else {
+            return Dialect::Draft2020;
+        };
         let drafts = [
-            ("draft-03", Dialect::Draft4),
-            ("draft-04", Dialect::Draft4),
-            ("draft-05", Dialect::Draft4),
-            ("draft-06", Dialect::Draft6),
-            ("draft-07", Dialect::Draft7),
-            ("2019-09", Dialect::Draft2019),
+            ("draft-03/", Dialect::Draft3),
+            ("draft-04/", Dialect::Draft4),
+            ("draft-05/", Dialect::Draft4),
+            ("draft-06/", Dialect::Draft6),
+            ("draft-07/", Dialect::Draft7),
+            ("draft/2019-09/", Dialect::Draft2019),
         ];
         (drafts.iter())
-            .find(|(draft, _)| named.contains(draft))
+            .find(|(draft, _)| path.starts_with(draft))
             .map_or(Dialect::Draft2020, |(_, dialect)| *dialect)
     }
 
@@ -427,5 +439,51 @@ mod tests {
             assert_eq!(Kw::of(kw.name()), Some(kw));
         }
         assert_eq!(Kw::of("description"), None);
+    }
+
+    /// A dialect is named by a draft's meta-schema, over either scheme,
+    /// with or without its fragment; any other `$schema` is 2020-12.
+    #[test]
+    fn a_dialect_is_named_by_a_drafts_meta_schema() {
+        let of = |schema: &str| {
+            let bump = bumpalo::Bump::new();
+            let value = serde_json::json!({"$schema": schema});
+            let root = crate::json::from_value(&value, &bump);
+            Dialect::of(&root)
+        };
+        for (schema, dialect) in [
+            ("http://json-schema.org/draft-03/schema#", Dialect::Draft3),
+            ("http://json-schema.org/draft-04/schema#", Dialect::Draft4),
+            (
+                "http://json-schema.org/draft-04/hyper-schema#",
+                Dialect::Draft4,
+            ),
+            ("https://json-schema.org/draft-05/schema", Dialect::Draft4),
+            ("http://json-schema.org/draft-06/schema#", Dialect::Draft6),
+            ("http://json-schema.org/draft-07/schema#", Dialect::Draft7),
+            ("https://json-schema.org/draft-07/schema", Dialect::Draft7),
+            (
+                "https://json-schema.org/draft/2019-09/schema",
+                Dialect::Draft2019,
+            ),
+            (
+                "https://json-schema.org/draft/2020-12/schema",
+                Dialect::Draft2020,
+            ),
+            // Not a draft's meta-schema, though the text names one.
+            (
+                "https://example.com/schemas/2019-09-30/tool-input.json",
+                Dialect::Draft2020,
+            ),
+            ("https://example.com/draft-07/schema#", Dialect::Draft2020),
+            ("draft-04", Dialect::Draft2020),
+            ("", Dialect::Draft2020),
+        ] {
+            assert_eq!(of(schema), dialect, "{schema}");
+        }
+        let bump = bumpalo::Bump::new();
+        let value = serde_json::json!({"type": "object"});
+        let unnamed = crate::json::from_value(&value, &bump);
+        assert_eq!(Dialect::of(&unnamed), Dialect::Draft2020);
     }
 }

@@ -63,6 +63,10 @@ const UNEVALUATED_BESIDE_APPLICATORS: &str = "`unevaluatedProperties` applies to
      no other keyword evaluates, which depends on the value beside `$ref`, `allOf`, `anyOf`, \
      `oneOf`, `if` or `dependentSchemas`, so the SDK admits any value for keys it does not list";
 
+/// Why a schema in draft 3 became any value (see [`Dialect::Draft3`]).
+const DRAFT_3: &str = "the schema names draft 3 in `$schema`, whose keywords the SDK does not \
+     read (`required` on each property, `extends`, `disallow`), so it admits any value here";
+
 /// Why keys of conditional branches became optional keys (see
 /// [`Walk::branch_keys`]).
 const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` describe are valid \
@@ -840,7 +844,10 @@ impl<'v> Walk<'v> {
         let mut ptr = std::mem::take(&mut self.root_pointer);
         ptr.clear();
         self.start_body();
-        let mut ty = self.lower(&site, site.root, &mut ptr, 0);
+        let mut ty = match site.dialect {
+            Dialect::Draft3 => self.degrade(&site, &ptr, DRAFT_3),
+            _ => self.lower(&site, site.root, &mut ptr, 0),
+        };
         self.finish_body(&site, &ptr);
         self.root_pointer = ptr;
         self.implied_choices.clear();
@@ -863,7 +870,11 @@ impl<'v> Walk<'v> {
             self.finish_body(&pending.site, &ptr);
             self.implied_choices.clear();
             let name = &self.defs[pending.id].base;
-            let doc = doc_of(pending.node, Place::Definition { name });
+            let doc = doc_of(
+                pending.node,
+                Place::Definition { name },
+                pending.site.dialect,
+            );
             let def = &mut self.defs[pending.id];
             def.ty = ty;
             def.doc = doc;
@@ -1415,7 +1426,7 @@ impl<'v> Walk<'v> {
                                         name: key.name.to_owned(),
                                         ty,
                                         required: false,
-                                        doc: doc_of(key.schema, place),
+                                        doc: doc_of(key.schema, place, site.dialect),
                                     });
                                 }
                             }
@@ -2008,7 +2019,7 @@ impl<'v> Walk<'v> {
                 name: name.to_owned(),
                 ty,
                 required,
-                doc: doc_of(schema, Place::Property { name, required }),
+                doc: doc_of(schema, Place::Property { name, required }, site.dialect),
             });
         }
         // Keys that only `then`, `else` or `dependentSchemas` describe are
@@ -2155,6 +2166,10 @@ impl<'v> Walk<'v> {
             let Json::Object(fields) = branch.schema else {
                 continue;
             };
+            // Before draft 2019-09 a branch that is a `$ref` is only that.
+            if !site.dialect.reads_ref_siblings() && fields.get("$ref").is_some() {
+                continue;
+            }
             let Some(Json::Object(props)) = fields.get("properties") else {
                 continue;
             };
@@ -2190,7 +2205,7 @@ impl<'v> Walk<'v> {
                             name: name.to_owned(),
                             ty,
                             required: false,
-                            doc: doc_of(schema, place),
+                            doc: doc_of(schema, place, site.dialect),
                         });
                     }
                 }
@@ -4097,6 +4112,10 @@ mod tests {
         let closed_then = json!({"anyOf": [{"not": {"required": ["m"]}},
             {"properties": {"m": {"type": "string"}}, "additionalProperties": false,
              "dependentSchemas": {"m": {"properties": {"m": {}}}}}]});
+        // Before 2019-09, a branch that is a `$ref` says only that.
+        let ref_branch = json!({"definitions": {"E": {}}, "properties": {"a": {}},
+            "if": {"required": ["a"]}, "then": {"$ref": "#/definitions/E",
+                                                "properties": {"m": {"type": "string"}}}});
         let fast = Some(Ty::Lit(Lit::Str("fast".into())));
         let integers = Some(Ty::Array(Box::new(Ty::Int)));
         let tuple_of_2020 = Some(Ty::Tuple(Tuple {
@@ -4116,6 +4135,8 @@ mod tests {
             (d2019, &tuple, integers),
             (None, &tuple, tuple_of_2020),
             (draft("07"), &closed_then, Some(Ty::Str)),
+            (draft("07"), &ref_branch, None),
+            (None, &ref_branch, Some(Ty::Str)),
             (None, &closed_then, Some(Ty::Unknown)),
         ] {
             let mut schema = schema.clone();
@@ -4130,6 +4151,12 @@ mod tests {
             let found = (object.props.into_iter()).find(|p| p.name == "m");
             assert_eq!(found.map(|p| p.ty), m, "{schema}");
         }
+        // Draft 3 is not read: any value, recorded.
+        let three = json!({"$schema": "http://json-schema.org/draft-03/schema#", "type": "object",
+                           "properties": {"a": {"type": "string", "required": true}}, "required": ["a"]});
+        let (ty, _, degradations) = lower_schema(&three);
+        assert_eq!((ty, degradations.len()), (Ty::Unknown, 1));
+        assert!(degradations[0].reason.contains("draft 3"));
     }
 
     /// One definition's text in two dialects is two types, so tools that
