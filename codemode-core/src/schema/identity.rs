@@ -324,10 +324,10 @@ impl<'v> Document<'v> {
                     h.update(b"o");
                     // Entries are kept sorted by key.
                     for (k, child) in map.iter() {
-                        // A keyword the dialect lacks is not read there:
-                        // the same text is another type in a dialect that
-                        // has it.
-                        if self.dialect != Dialect::Draft2020 && !self.dialect.knows(k) {
+                        // A keyword the dialect lacks is not read there
+                        // (and `dependencies` is read only there): the
+                        // same text is another type in another dialect.
+                        if self.dialect.reads_otherwise(k) {
                             h.update(b"\x04not a keyword here");
                         }
                         h.update((k.len() as u64).to_le_bytes());

@@ -166,6 +166,25 @@ impl Dialect {
         self >= Dialect::Draft2019
     }
 
+    /// Whether `key` names conditional branches here: `then` and `else`
+    /// from draft 7, `dependentSchemas` from 2019-09, and before it the
+    /// schemas of `dependencies` (whose lists of names are
+    /// `dependentRequired` now).
+    pub(super) fn branches_under(self, key: &str) -> bool {
+        match key {
+            "dependencies" => self <= Dialect::Draft7,
+            "then" | "else" | "dependentSchemas" => self.knows(key),
+            _ => false,
+        }
+    }
+
+    /// Whether this dialect reads `key` otherwise than draft 2020-12 does:
+    /// one text is then two types.
+    pub(super) fn reads_otherwise(self, key: &str) -> bool {
+        self != Dialect::Draft2020
+            && (!self.knows(key) || (key == "dependencies" && self.branches_under(key)))
+    }
+
     /// Whether `key`, a keyword of draft 2020-12, is one in this dialect
     /// too. One it lacks is no keyword there, and is not read.
     pub(super) fn knows(self, key: &str) -> bool {
@@ -234,7 +253,8 @@ fn speaks(key: &str) -> Option<Speaks> {
 
 /// A conditional subschema (see [`Keywords::branches`]).
 pub(super) struct Branch<'v> {
-    /// `then`, `else` or `dependentSchemas`.
+    /// `then`, `else`, `dependentSchemas` or (before 2019-09)
+    /// `dependencies`.
     pub(super) keyword: &'static str,
     /// The key a `dependentSchemas` schema depends on.
     pub(super) key: Option<&'v str>,
@@ -256,6 +276,9 @@ pub(super) struct Keywords<'v> {
     branches: [Option<&'v Json<'v>>; 3],
     /// Whether `if` is present (it evaluates properties too).
     has_if: bool,
+    /// Whether the third branch is `dependencies` (before 2019-09), not
+    /// `dependentSchemas`.
+    dependencies: bool,
     /// The dialect the keywords were read in.
     dialect: Dialect,
 }
@@ -268,6 +291,7 @@ impl<'v> Keywords<'v> {
         let (mut other_kinds, mut more_object, mut more_array) = (false, false, false);
         let mut dynamic_ref = false;
         let (mut unevaluated, mut branches, mut has_if) = (None, [None; 3], false);
+        let mut dependencies = false;
         let mut note = |says: Speaks| match says {
             Speaks::OtherKinds => other_kinds = true,
             Speaks::Objects => more_object = true,
@@ -278,7 +302,20 @@ impl<'v> Keywords<'v> {
             if !every && !dialect.knows(key) {
                 continue;
             }
-            match Key::of(key) {
+            let role = match Key::of(key) {
+                // Before 2019-09, `dependencies` holds what
+                // `dependentSchemas` and `dependentRequired` hold now.
+                Key::Speaks(Speaks::Objects) if !every && key == "dependencies" => {
+                    dependencies = dialect.branches_under(key);
+                    if dependencies {
+                        Key::DependentSchemas
+                    } else {
+                        Key::Speaks(Speaks::Objects)
+                    }
+                }
+                role => role,
+            };
+            match role {
                 Key::Kw(kw) => {
                     found[kw as usize] = Some(value);
                     continue;
@@ -316,6 +353,7 @@ impl<'v> Keywords<'v> {
             unevaluated,
             branches,
             has_if,
+            dependencies,
             dialect,
         }
     }
@@ -344,9 +382,13 @@ impl<'v> Keywords<'v> {
             }
         }
         if let Some(Json::Object(schemas)) = self.branches[2] {
+            let keyword = match self.dependencies {
+                true => "dependencies",
+                false => "dependentSchemas",
+            };
             for (key, schema) in schemas.iter() {
                 out.push(Branch {
-                    keyword: "dependentSchemas",
+                    keyword,
                     key: Some(key),
                     schema,
                 });

@@ -429,9 +429,9 @@ enum Passes<'a> {
 /// their branch applies.
 fn branched(schema: &Json<'_>, dialect: Dialect) -> bool {
     let conditional = |fields: Fields<'_>| {
-        ["then", "else", "dependentSchemas"]
+        ["then", "else", "dependentSchemas", "dependencies"]
             .iter()
-            .any(|key| dialect.knows(key) && fields.get(key).is_some())
+            .any(|key| dialect.branches_under(key) && fields.get(key).is_some())
     };
     let Json::Object(fields) = schema else {
         return false;
@@ -4094,8 +4094,8 @@ mod tests {
 
     /// A keyword the schema's `$schema` dialect lacks is no keyword there:
     /// `const` before draft 6, `then` before draft 7, `dependentSchemas`
-    /// before 2019-09, `prefixItems` before 2020-12. Without `$schema`,
-    /// 2020-12 reads them all.
+    /// before 2019-09, `prefixItems` before 2020-12; and `dependencies`
+    /// only before 2019-09. Without `$schema`, 2020-12 reads them all.
     #[test]
     fn keywords_the_dialect_lacks_are_not_read() {
         let draft = |n: &str| Some(format!("http://json-schema.org/draft-{n}/schema#"));
@@ -4112,6 +4112,10 @@ mod tests {
         let closed_then = json!({"anyOf": [{"not": {"required": ["m"]}},
             {"properties": {"m": {"type": "string"}}, "additionalProperties": false,
              "dependentSchemas": {"m": {"properties": {"m": {}}}}}]});
+        // Before 2019-09, `dependencies` holds schemas (and lists of
+        // names); after it, it is no keyword.
+        let dependencies = json!({"properties": {"a": {}},
+            "dependencies": {"a": {"properties": {"m": {"type": "string"}}}, "m": ["a"]}});
         // Before 2019-09, a branch that is a `$ref` says only that.
         let ref_branch = json!({"definitions": {"E": {}}, "properties": {"a": {}},
             "if": {"required": ["a"]}, "then": {"$ref": "#/definitions/E",
@@ -4132,10 +4136,14 @@ mod tests {
             (draft("07"), &dependent, None),
             (d2019.clone(), &dependent, Some(Ty::Str)),
             (draft("07"), &tuple, integers.clone()),
-            (d2019, &tuple, integers),
+            (d2019.clone(), &tuple, integers),
             (None, &tuple, tuple_of_2020),
             (draft("07"), &closed_then, Some(Ty::Str)),
             (draft("07"), &ref_branch, None),
+            (draft("04"), &dependencies, Some(Ty::Str)),
+            (draft("07"), &dependencies, Some(Ty::Str)),
+            (d2019.clone(), &dependencies, None),
+            (None, &dependencies, None),
             (None, &ref_branch, Some(Ty::Str)),
             (None, &closed_then, Some(Ty::Unknown)),
         ] {
