@@ -27,6 +27,11 @@ class Tools(Protocol):
         """Replace the notes."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
+    async def tag_flags(self, *,
+        level: Literal["on", "off"] = ...,  # The level flag.
+        **extra: Literal["on", "off"],
+    ) -> Any:
+        """Set flags, each on or off; the level is also a flag."""
     async def whoami(self, **kwargs: Any) -> WhoamiOutput:
         """The signed-in account."""
         ...

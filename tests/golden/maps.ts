@@ -7,6 +7,10 @@ declare const tools: {
   save_notes(args: { entries: readonly (string | { [key: string]: unknown })[] }): Promise<unknown>;
   // Replace request headers and metadata.
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
+  // Set flags, each on or off; the level is also a flag.
+  tag_flags(args: { level?: "on" | "off"; [key: string]: "on" | "off" | undefined } & {
+    level?: string; // The level flag.
+  }): Promise<unknown>;
   // The signed-in account.
   whoami(args?: { [key: string]: unknown }): Promise<{ account: { id: number; name: string } }>;
 };

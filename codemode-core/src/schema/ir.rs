@@ -256,7 +256,8 @@ pub fn intersection(members: Vec<Ty>, mut origin: Origin) -> Ty {
             other => flat.push(other),
         }
     }
-    let flat = merge_arrays(flat, &mut origin);
+    let mut flat = merge_arrays(flat, &mut origin);
+    lend_literal_values(&mut flat);
     finish(flat, Ty::Unknown, |members| {
         if origin.implied.is_empty()
             && let Some(met) = meet_scalars(&members)
@@ -353,6 +354,69 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
     };
     out.insert(at.unwrap_or(0), Ty::Array(Box::new(merged)));
     out
+}
+
+/// Gives an object whose other keys hold literals (`additionalProperties`
+/// of an `enum`), among `members` of an intersection, the keys the other
+/// objects list and it does not, as optional keys of those literals: they
+/// are its other keys, so the type says nothing new. TypeScript reads the
+/// value of such a key in an object literal against the listed keys'
+/// types only, so `{ [key: string]: "" | "c" } & { t?: string }` widens the
+/// `"c"` of `{ t: "c" }` to `string` and then refuses it against the index
+/// signature; with `t?: "" | "c"` listed beside the signature it keeps the
+/// literal. Only literals widen, so only they are lent, and within
+/// [`MEET_PAIRS`] keys in all.
+fn lend_literal_values(members: &mut [Ty]) {
+    let literals = |ty: &Ty| match ty {
+        Ty::Lit(_) => true,
+        Ty::Union(choices) => choices.iter().all(|c| matches!(c, Ty::Lit(_) | Ty::Null)),
+        _ => false,
+    };
+    let lends = |member: &Ty| matches!(member, Ty::Object(object) if matches!(&object.extra, Extra::Values(values) if literals(values)));
+    let lenders = members.iter().filter(|m| lends(m)).count();
+    if lenders == 0 || members.len() < 2 {
+        return;
+    }
+    let mut listed: Vec<&str> = (members.iter())
+        .filter_map(|m| match m {
+            Ty::Object(object) => Some(object.props.iter().map(|p| p.name.as_str())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if listed.len().saturating_mul(lenders) > MEET_PAIRS {
+        return;
+    }
+    listed.sort_unstable();
+    listed.dedup();
+    let listed: Vec<String> = listed.into_iter().map(str::to_owned).collect();
+    for member in members.iter_mut() {
+        let Ty::Object(object) = member else { continue };
+        let Extra::Values(values) = &object.extra else {
+            continue;
+        };
+        if !literals(values) {
+            continue;
+        }
+        let values = (**values).clone();
+        let before = object.props.len();
+        for name in &listed {
+            if object.props[..before]
+                .binary_search_by(|p| p.name.as_str().cmp(name))
+                .is_err()
+            {
+                object.props.push(Prop {
+                    name: name.clone(),
+                    ty: values.clone(),
+                    required: false,
+                    doc: Doc::default(),
+                });
+            }
+        }
+        if object.props.len() > before {
+            object.props.sort_by(|a, b| a.name.cmp(&b.name));
+        }
+    }
 }
 
 /// Where an intersection of the items of merged arrays came from: the
@@ -779,6 +843,53 @@ mod tests {
             array(Ty::Str),
         ];
         assert!(matches!(intersection(two, o()), Ty::Inter(..)));
+    }
+
+    /// An object whose other keys hold literals lists, as optional keys of
+    /// those literals, the keys its fellow objects list; other values are
+    /// not lent.
+    #[test]
+    fn literal_values_are_lent_to_keys_other_members_list() {
+        let prop = |name: &str, ty: Ty| Prop {
+            name: name.to_owned(),
+            ty,
+            required: false,
+            doc: Doc::default(),
+        };
+        let object = |props: Vec<Prop>, extra: Extra| Ty::Object(Object { props, extra });
+        let flags = Ty::Union(vec![
+            Ty::Lit(Lit::Str("on".into())),
+            Ty::Lit(Lit::Str("off".into())),
+        ]);
+        let listing = object(
+            vec![prop("level", Ty::Str), prop("z", Ty::Num)],
+            Extra::Unspecified,
+        );
+        let lender = object(
+            vec![prop("a", Ty::Bool)],
+            Extra::Values(Box::new(flags.clone())),
+        );
+        let Ty::Inter(members, _) = intersection(vec![lender, listing.clone()], Origin::default())
+        else {
+            panic!()
+        };
+        let Ty::Object(lent) = &members[0] else {
+            panic!()
+        };
+        let keys: Vec<(&str, &Ty)> = lent
+            .props
+            .iter()
+            .map(|p| (p.name.as_str(), &p.ty))
+            .collect();
+        assert_eq!(keys, [("a", &Ty::Bool), ("level", &flags), ("z", &flags)]);
+        assert_eq!(members[1], listing);
+        // Strings do not widen: nothing to lend.
+        let strings = object(vec![], Extra::Values(Box::new(Ty::Str)));
+        let Ty::Inter(members, _) = intersection(vec![strings.clone(), listing], Origin::default())
+        else {
+            panic!()
+        };
+        assert_eq!(members[0], strings);
     }
 
     #[test]
