@@ -913,11 +913,14 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
         Expression::Identifier(id) if id.name == "undefined" => Val::Absent,
         Expression::ObjectExpression(object) => {
             let mut entries = Entries::default();
+            // Keys whose latest entry is a getter.
+            let mut getters: Vec<Cow<'a, str>> = Vec::new();
             let mut open = false;
             for property in &object.properties {
                 let ObjectPropertyKind::ObjectProperty(p) = property else {
                     // A spread may hold, and so replace, any key before it.
                     entries.clear();
+                    getters.clear();
                     open = true;
                     continue;
                 };
@@ -930,6 +933,7 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                 let Some(key) = key else {
                     // A computed key may be any key, before it or after.
                     entries.clear();
+                    getters.clear();
                     open = true;
                     continue;
                 };
@@ -978,10 +982,17 @@ fn value_of<'a>(expr: &Expression<'a>) -> Val<'a> {
                     at: p.value.span().start as usize,
                     val,
                 };
-                // A later key replaces an earlier one (a setter keeps the
-                // getter beside it).
-                if p.kind == PropertyKind::Set && entries.has(&entry.key) {
+                // A later key replaces an earlier one; a setter joins the
+                // getter just before it for that key into one accessor,
+                // and replaces a value or a method as any key does.
+                let after_getter = getters.contains(&entry.key);
+                if p.kind == PropertyKind::Set && after_getter {
                     continue;
+                }
+                match p.kind {
+                    PropertyKind::Get if !after_getter => getters.push(entry.key.clone()),
+                    PropertyKind::Get => {}
+                    _ => getters.retain(|k| *k != entry.key),
                 }
                 entries.push(entry);
             }

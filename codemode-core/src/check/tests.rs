@@ -1467,3 +1467,30 @@ fn a_tagged_member_does_not_hide_a_member_that_admits_the_value() {
         [r#"tools.t(): the arguments lack the required key "n" (an integer)"#]
     );
 }
+
+/// A setter replaces an earlier value of its key (the key then reads as
+/// `undefined`, which JSON leaves out), and joins an earlier getter.
+#[test]
+fn a_setter_replaces_a_value_and_joins_a_getter() {
+    for code in [
+        "await tools.search({ query: 1, set query(v) {} });",
+        "await tools.search({ query: 'a', limit: 'x', set limit(v) {} });",
+        "await tools.search({ query: 'a', get limit() { return 1; }, sort: 'new', set limit(v) {} });",
+    ] {
+        let codes: Vec<&str> = found(Js, code).into_iter().map(|(_, _, c)| c).collect();
+        let expected: &[&str] = if code.starts_with("await tools.search({ query: 1") {
+            &["missing-key"]
+        } else {
+            &[]
+        };
+        assert_eq!(codes, expected, "{code}");
+    }
+    // A value after the accessor replaces it.
+    assert_eq!(
+        found(
+            Js,
+            "await tools.search({ query: 'a', get limit() { return 1; }, set limit(v) {}, limit: 'x' });"
+        ),
+        [(1, 85, "wrong-type")]
+    );
+}

@@ -120,11 +120,6 @@ pub(super) struct Entries<'a> {
 }
 
 impl<'a> Entries<'a> {
-    /// Whether a key is there already.
-    pub(super) fn has(&self, key: &str) -> bool {
-        self.seen.contains(key)
-    }
-
     pub(super) fn push(&mut self, entry: Entry<'a>) {
         self.seen.insert(entry.key.clone());
         self.list.push(entry);
