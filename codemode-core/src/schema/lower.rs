@@ -2029,7 +2029,13 @@ impl<'v> Walk<'v> {
         // A check leaves them out: outside its branch such a key may hold
         // anything, and keys the object does not list are not judged.
         if extra == Extra::Unspecified && !self.checking {
+            let listed = !out.is_empty();
             self.branch_keys(site, map, ptr, depth, &mut out);
+            // An object that lists no key of its own admits any key, as it
+            // did before its branches' keys were declared.
+            if !listed && !out.is_empty() {
+                extra = Extra::Values(Box::new(Ty::Unknown));
+            }
         }
         // A key that is required but not described holds what the object's
         // other keys hold: anything, unless `additionalProperties` or
@@ -4159,6 +4165,13 @@ mod tests {
             let found = (object.props.into_iter()).find(|p| p.name == "m");
             assert_eq!(found.map(|p| p.ty), m, "{schema}");
         }
+        // An object whose only keys are its branches' still admits others.
+        let only_branches = json!({"type": "object",
+            "dependentSchemas": {"a": {"properties": {"m": {"type": "integer"}}}}});
+        let Ty::Object(object) = lower_schema(&only_branches).0 else {
+            panic!()
+        };
+        assert_eq!(object.extra, Extra::Values(Box::new(Ty::Unknown)));
         // Draft 3 is not read: any value, recorded.
         let three = json!({"$schema": "http://json-schema.org/draft-03/schema#", "type": "object",
                            "properties": {"a": {"type": "string", "required": true}}, "required": ["a"]});
