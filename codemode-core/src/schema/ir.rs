@@ -367,13 +367,23 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
 /// literal. Only literals widen, so only they are lent, and within
 /// [`MEET_PAIRS`] keys in all.
 fn lend_literal_values(members: &mut [Ty]) {
-    let literals = |ty: &Ty| match ty {
-        Ty::Lit(_) => true,
-        Ty::Union(choices) => choices.iter().all(|c| matches!(c, Ty::Lit(_) | Ty::Null)),
-        _ => false,
-    };
-    let lends = |member: &Ty| matches!(member, Ty::Object(object) if matches!(&object.extra, Extra::Values(values) if literals(values)));
-    let lenders = members.iter().filter(|m| lends(m)).count();
+    // The literals an object's other keys hold, when they are literals.
+    fn lent(member: &Ty) -> Option<&Ty> {
+        let Ty::Object(Object {
+            extra: Extra::Values(values),
+            ..
+        }) = member
+        else {
+            return None;
+        };
+        let literals = match &**values {
+            Ty::Lit(_) => true,
+            Ty::Union(choices) => choices.iter().all(|c| matches!(c, Ty::Lit(_) | Ty::Null)),
+            _ => false,
+        };
+        literals.then_some(&**values)
+    }
+    let lenders = members.iter().filter(|m| lent(m).is_some()).count();
     if lenders == 0 || members.len() < 2 {
         return;
     }
@@ -391,14 +401,10 @@ fn lend_literal_values(members: &mut [Ty]) {
     listed.dedup();
     let listed: Vec<String> = listed.into_iter().map(str::to_owned).collect();
     for member in members.iter_mut() {
-        let Ty::Object(object) = member else { continue };
-        let Extra::Values(values) = &object.extra else {
+        let Some(values) = lent(member).cloned() else {
             continue;
         };
-        if !literals(values) {
-            continue;
-        }
-        let values = (**values).clone();
+        let Ty::Object(object) = member else { continue };
         let before = object.props.len();
         for name in &listed {
             if object.props[..before]

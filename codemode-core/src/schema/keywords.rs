@@ -166,23 +166,18 @@ impl Dialect {
         self >= Dialect::Draft2019
     }
 
-    /// Whether `key` names conditional branches here: `then` and `else`
-    /// from draft 7, `dependentSchemas` from 2019-09, and before it the
-    /// schemas of `dependencies` (whose lists of names are
-    /// `dependentRequired` now).
-    pub(super) fn branches_under(self, key: &str) -> bool {
-        match key {
-            "dependencies" => self <= Dialect::Draft7,
-            "then" | "else" | "dependentSchemas" => self.knows(key),
-            _ => false,
-        }
+    /// Whether `dependencies` is a keyword here: before 2019-09, it holds
+    /// what `dependentSchemas` and `dependentRequired` hold since, and its
+    /// schemas are conditional branches.
+    fn has_dependencies(self) -> bool {
+        self <= Dialect::Draft7
     }
 
     /// Whether this dialect reads `key` otherwise than draft 2020-12 does:
     /// one text is then two types.
     pub(super) fn reads_otherwise(self, key: &str) -> bool {
         self != Dialect::Draft2020
-            && (!self.knows(key) || (key == "dependencies" && self.branches_under(key)))
+            && (!self.knows(key) || (key == "dependencies" && self.has_dependencies()))
     }
 
     /// Whether `key`, a keyword of draft 2020-12, is one in this dialect
@@ -303,15 +298,11 @@ impl<'v> Keywords<'v> {
                 continue;
             }
             let role = match Key::of(key) {
-                // Before 2019-09, `dependencies` holds what
-                // `dependentSchemas` and `dependentRequired` hold now.
-                Key::Speaks(Speaks::Objects) if !every && key == "dependencies" => {
-                    dependencies = dialect.branches_under(key);
-                    if dependencies {
-                        Key::DependentSchemas
-                    } else {
-                        Key::Speaks(Speaks::Objects)
-                    }
+                Key::Speaks(Speaks::Objects)
+                    if key == "dependencies" && dialect.has_dependencies() =>
+                {
+                    dependencies = true;
+                    Key::DependentSchemas
                 }
                 role => role,
             };
@@ -397,13 +388,19 @@ impl<'v> Keywords<'v> {
         out
     }
 
+    /// Whether `then`, `else` or `dependentSchemas` (or, before 2019-09,
+    /// `dependencies`) is present.
+    pub(super) fn has_branches(&self) -> bool {
+        self.branches.iter().any(Option::is_some)
+    }
+
     /// Whether keywords other than `properties`, `patternProperties` and
     /// `additionalProperties` may evaluate an object's keys: which keys
     /// `unevaluatedProperties` then applies to depends on the value.
     pub(super) fn evaluates_elsewhere(&self) -> bool {
         self.has_any(&[Kw::Ref, Kw::AllOf, Kw::AnyOf, Kw::OneOf])
             || self.has_if
-            || self.branches.iter().any(Option::is_some)
+            || self.has_branches()
             || self.dynamic_ref
     }
 

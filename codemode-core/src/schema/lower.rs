@@ -423,16 +423,12 @@ enum Passes<'a> {
     AllBut(Vec<&'a str>),
 }
 
-/// Whether `schema` has `then`, `else` or `dependentSchemas` (those of
-/// them `dialect` has), itself or in an `allOf` member: the keys they
-/// describe are among its type's keys, though they are typed only where
-/// their branch applies.
+/// Whether `schema` has conditional branches (as [`Keywords`] reads them
+/// in `dialect`), itself or in an `allOf` member: the keys they describe
+/// are among its type's keys, though they are typed only where their
+/// branch applies.
 fn branched(schema: &Json<'_>, dialect: Dialect) -> bool {
-    let conditional = |fields: Fields<'_>| {
-        ["then", "else", "dependentSchemas", "dependencies"]
-            .iter()
-            .any(|key| dialect.branches_under(key) && fields.get(key).is_some())
-    };
+    let conditional = |fields: Fields<'_>| Keywords::of(fields, dialect).has_branches();
     let Json::Object(fields) = schema else {
         return false;
     };
@@ -1599,7 +1595,7 @@ impl<'v> Walk<'v> {
             .saturating_mul(IMPLIED_PER_NODE)
             .saturating_sub(self.implied_work);
         let mut left = allowed;
-        let mut implied = Implied::new(site.root, &mut left, &mut self.implied_memo);
+        let mut implied = Implied::new(site.root, site.dialect, &mut left, &mut self.implied_memo);
         let kinds = probe(&mut implied);
         let exhausted = implied.exhausted;
         self.implied_work += allowed - left;

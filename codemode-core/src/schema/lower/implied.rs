@@ -61,7 +61,7 @@ pub(super) type ImpliedMemo = HashMap<(usize, usize), (Option<(bool, bool)>, boo
 /// reached before ([`Walk::implied_kinds`](super::Walk::implied_kinds) makes one).
 pub(super) struct Implied<'r, 'v> {
     root: &'r Json<'v>,
-    /// The dialect `root` names.
+    /// The dialect `root` names (see [`Dialect::of`]).
     dialect: Dialect,
     work: usize,
     /// The walk's work left, across every member it judges.
@@ -89,10 +89,15 @@ pub(super) enum Own {
 }
 
 impl<'r, 'v> Implied<'r, 'v> {
-    pub(super) fn new(root: &'r Json<'v>, total: &'r mut usize, memo: &'r mut ImpliedMemo) -> Self {
+    pub(super) fn new(
+        root: &'r Json<'v>,
+        dialect: Dialect,
+        total: &'r mut usize,
+        memo: &'r mut ImpliedMemo,
+    ) -> Self {
         Implied {
             root,
-            dialect: Dialect::of(root),
+            dialect,
             work: IMPLIED_WORK,
             total,
             exhausted: false,
