@@ -6,6 +6,8 @@ class ToolCallError(Exception):
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
 
 class Tools(Protocol):
+    async def notify(self, *, channel: Literal["mail", "sms"], **extra: Any) -> Any:
+        """Send a notice by mail or by text message."""
     async def ship(self, *,
         mode: Literal["courier", "post"],
         slot: str = ...,  # Delivery window.

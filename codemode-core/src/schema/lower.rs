@@ -69,9 +69,16 @@ const DRAFT_3: &str = "the schema names draft 3 in `$schema`, whose keywords the
 
 /// Why keys of conditional branches became optional keys (see
 /// [`Walk::branch_keys`]).
-const BRANCH_KEYS: &str = "keys that `then`, `else` or `dependentSchemas` describe are valid \
-     only where their branch applies, which the SDK cannot say, so it declares them optional \
+const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `dependencies` \
+     describe are valid only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
+
+/// Why an object with conditional branches admits any other key (see
+/// [`Walk::branch_keys`]).
+const BRANCH_KEYS_UNREAD: &str = "a conditional branch (`then`, `else`, `dependentSchemas` or \
+     `dependencies`) may name keys through `$ref`, `allOf`, `anyOf`, `oneOf`, \
+     `patternProperties` or further conditions, which the SDK does not read, so the object \
+     admits any other key";
 
 /// The keys every object `schema` admits lacks, when it is only a `not`
 /// of them (annotations aside): `{"not": {"required": [key]}}`, or, for
@@ -2026,11 +2033,15 @@ impl<'v> Walk<'v> {
         // anything, and keys the object does not list are not judged.
         if extra == Extra::Unspecified && !self.checking {
             let listed = !out.is_empty();
-            self.branch_keys(site, map, ptr, depth, &mut out);
+            let unread = self.branch_keys(site, map, ptr, depth, &mut out);
             // An object that lists no key of its own admits any key, as it
-            // did before its branches' keys were declared.
-            if !listed && !out.is_empty() {
+            // did before its branches' keys were declared; so does one
+            // whose branches may name keys that were not read.
+            if (!listed && !out.is_empty()) || unread {
                 extra = Extra::Values(Box::new(Ty::Unknown));
+            }
+            if unread {
+                self.degrade(site, ptr, BRANCH_KEYS_UNREAD);
             }
         }
         // A key that is required but not described holds what the object's
@@ -2103,6 +2114,10 @@ impl<'v> Walk<'v> {
     /// optional and typed by the union of what its branches declare; also
     /// those of `allOf` members that are only such conditions (the way a
     /// schema writes several), which no other step reads as an object.
+    ///
+    /// Gives whether a branch may name keys that this does not read: keys
+    /// behind a `$ref`, in `allOf`, `anyOf` or `oneOf` members, in further
+    /// conditions, or matched by `patternProperties`.
     fn branch_keys(
         &mut self,
         site: &Site<'v>,
@@ -2110,7 +2125,7 @@ impl<'v> Walk<'v> {
         ptr: &mut String,
         depth: usize,
         out: &mut Vec<Prop>,
-    ) {
+    ) -> bool {
         // Each branch, with the `allOf` member it is in, if any.
         let mut branches: Vec<(Option<String>, Branch<'v>)> =
             map.branches().into_iter().map(|b| (None, b)).collect();
@@ -2164,10 +2179,20 @@ impl<'v> Walk<'v> {
         // `own`), joined once at the end: a union rebuilt at every branch
         // would copy the members so far each time.
         let mut more: Vec<Vec<Ty>> = Vec::new();
+        let mut unread_keys = false;
         for (member, branch) in branches {
             let Json::Object(fields) = branch.schema else {
                 continue;
             };
+            let keywords = Keywords::of(*fields, site.dialect);
+            unread_keys |= keywords.has_any(&[
+                Kw::Ref,
+                Kw::AllOf,
+                Kw::AnyOf,
+                Kw::OneOf,
+                Kw::PatternProperties,
+            ]) || keywords.has_branches()
+                || keywords.dynamic_ref();
             // Before draft 2019-09 a branch that is a `$ref` is only that.
             if !site.dialect.reads_ref_siblings() && fields.get("$ref").is_some() {
                 continue;
@@ -2225,6 +2250,7 @@ impl<'v> Walk<'v> {
             out.sort_by(|a, b| a.name.cmp(&b.name));
             self.degrade(site, ptr, BRANCH_KEYS);
         }
+        unread_keys
     }
 
     fn lower_array(
@@ -4002,6 +4028,84 @@ mod tests {
             python.contains("xval: int = ..., yval: str = ..."),
             "{python}"
         );
+    }
+
+    /// A branch whose keys lie behind a `$ref`, in combinators, under a
+    /// pattern or in further conditions may name keys the object does not
+    /// list, so the object admits other keys (recorded); a branch that only
+    /// lists properties, or requires keys, leaves the object as it was.
+    #[test]
+    fn an_object_admits_other_keys_where_a_branch_hides_its_keys() {
+        let b = json!({"properties": {"b": {"type": "number"}}});
+        let hiding = [
+            ("ref", json!({"$ref": "#/$defs/B"})),
+            (
+                "ref_beside",
+                json!({"$ref": "#/$defs/B", "properties": {"c": {"type": "string"}}}),
+            ),
+            ("all_of", json!({"allOf": [b]})),
+            ("any_of", json!({"anyOf": [b, {"required": ["a"]}]})),
+            ("one_of", json!({"oneOf": [b]})),
+            (
+                "pattern",
+                json!({"patternProperties": {"^x": {"type": "string"}}}),
+            ),
+            ("nested", json!({"if": {"required": ["a"]}, "then": b})),
+            ("dynamic", json!({"$dynamicRef": "#node"})),
+        ];
+        let plain = [
+            ("listed", b.clone()),
+            ("required", json!({"required": ["a"]})),
+            ("not_object", json!(true)),
+        ];
+        let object = |then: &Value, draft: Option<&str>| {
+            let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
+                "if": {"properties": {"a": {"const": "x"}}}, "then": then, "$defs": {"B": b}});
+            if let Some(draft) = draft {
+                schema["$schema"] = json!(draft);
+            }
+            lower_schema(&schema)
+        };
+        let is_open = |ty: &Ty| match ty {
+            Ty::Object(object) => matches!(&object.extra, Extra::Values(v) if **v == Ty::Unknown),
+            other => panic!("not an object: {other:?}"),
+        };
+        for (name, then) in &hiding {
+            let (ty, _, degradations) = object(then, None);
+            assert!(is_open(&ty), "{name}: {ty:?}");
+            assert!(
+                degradations
+                    .iter()
+                    .any(|d| d.reason == BRANCH_KEYS_UNREAD && d.pointer.is_empty()),
+                "{name}: {degradations:?}"
+            );
+        }
+        for (name, then) in &plain {
+            let (ty, _, degradations) = object(then, None);
+            assert!(!is_open(&ty), "{name}: {ty:?}");
+            assert!(
+                degradations.iter().all(|d| d.reason != BRANCH_KEYS_UNREAD),
+                "{name}"
+            );
+        }
+        // In draft 7 a `$ref` branch is only its reference, and hides keys
+        // the same way; `dependencies` is a branch there too.
+        let draft7 = "http://json-schema.org/draft-07/schema#";
+        assert!(is_open(&object(&hiding[0].1, Some(draft7)).0));
+        let dependencies = json!({"$schema": draft7, "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "dependencies": {"a": {"$ref": "#/definitions/B"}}, "definitions": {"B": b}});
+        assert!(is_open(&lower_schema(&dependencies).0));
+        // `additionalProperties` decides where it speaks.
+        let closed = json!({"type": "object", "properties": {"a": {"type": "string"}},
+            "additionalProperties": false, "then": {"$ref": "#/$defs/B"}, "$defs": {"B": b}});
+        assert!(matches!(
+            lower_schema(&closed).0,
+            Ty::Object(Object {
+                extra: Extra::Closed,
+                ..
+            })
+        ));
     }
 
     /// A key that a branch describes and another part of the schema types
