@@ -12,6 +12,9 @@ class NotesOutput(TypedDict):
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
+class SetSwitchesArgsPanel(TypedDict, total=False):
+    label: ReadOnly[Literal["on", "off"]]
+
 class WhoamiOutput(TypedDict):
     account: WhoamiOutputAccount
 
@@ -27,6 +30,8 @@ class Tools(Protocol):
         """Replace the notes."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
+    async def set_switches(self, *, panel: SetSwitchesArgsPanel) -> Any:
+        """Set switches, each on or off, in a panel that also has a label."""
     async def tag_flags(self, *,
         level: Literal["on", "off"] = ...,  # The level flag.
         **extra: Literal["on", "off"],

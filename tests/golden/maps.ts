@@ -1,5 +1,9 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
+type Labelled = { label?: string };
+
+type Switches = { [key: string]: "on" | "off" };
+
 declare const tools: {
   // The notes, each a line of text or a structured entry.
   notes(args?: { [key: string]: unknown }): Promise<{ entries: (string | { [key: string]: unknown })[] }>;
@@ -7,6 +11,8 @@ declare const tools: {
   save_notes(args: { entries: readonly (string | { [key: string]: unknown })[] }): Promise<unknown>;
   // Replace request headers and metadata.
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
+  // Set switches, each on or off, in a panel that also has a label.
+  set_switches(args: { panel: Switches & Labelled & { label?: "on" | "off" } }): Promise<unknown>;
   // Set flags, each on or off; the level is also a flag.
   tag_flags(args: { level?: "on" | "off"; [key: string]: "on" | "off" | undefined } & {
     level?: string; // The level flag.

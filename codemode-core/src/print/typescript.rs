@@ -38,7 +38,8 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Ty, reached_defs, weight_within,
+    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Ty, lent_through_names, reached_defs,
+    weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -405,7 +406,24 @@ impl<'a> Printer<'a> {
             }
             Ty::Union(members) => self.union(members, ctx != Ctx::Top),
             Ty::Inter(members, _) => {
-                self.list(members, " & ", ctx == Ctx::Postfix, Ctx::InterMember)
+                let parens = ctx == Ctx::Postfix;
+                let lent = lent_through_names(members, self.defs);
+                if lent.is_empty() {
+                    return self.list(members, " & ", parens, Ctx::InterMember);
+                }
+                // Keys a named member lists, or a named lender's literals
+                // (see `lent_through_names`), in an object of their own.
+                if parens {
+                    self.out.push('(');
+                }
+                self.list(members, " & ", false, Ctx::InterMember);
+                for object in &lent {
+                    self.out.push_str(" & ");
+                    self.object(object, &[], Ctx::InterMember);
+                }
+                if parens {
+                    self.out.push(')');
+                }
             }
             Ty::Named(id) => self.named(*id, ctx),
         }

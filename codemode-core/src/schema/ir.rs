@@ -367,21 +367,11 @@ fn merge_arrays(members: Vec<Ty>, origin: &mut Origin) -> Vec<Ty> {
 /// literal. Only literals widen, so only they are lent, and within
 /// [`MEET_PAIRS`] keys in all.
 fn lend_literal_values(members: &mut [Ty]) {
-    // The literals an object's other keys hold, when they are literals.
     fn lent(member: &Ty) -> Option<&Ty> {
-        let Ty::Object(Object {
-            extra: Extra::Values(values),
-            ..
-        }) = member
-        else {
-            return None;
-        };
-        let literals = match &**values {
-            Ty::Lit(_) => true,
-            Ty::Union(choices) => choices.iter().all(|c| matches!(c, Ty::Lit(_) | Ty::Null)),
-            _ => false,
-        };
-        literals.then_some(&**values)
+        match member {
+            Ty::Object(object) => literal_values(object),
+            _ => None,
+        }
     }
     let lenders = members.iter().filter(|m| lent(m).is_some()).count();
     if lenders == 0 || members.len() < 2 {
@@ -423,6 +413,88 @@ fn lend_literal_values(members: &mut [Ty]) {
             object.props.sort_by(|a, b| a.name.cmp(&b.name));
         }
     }
+}
+
+/// The object `ty` is, itself or through up to eight names (a longer
+/// chain, or a name that leads nowhere, gives `None`).
+pub(super) fn object_of<'t>(mut ty: &'t Ty, defs: &'t [super::Def]) -> Option<&'t Object> {
+    for _ in 0..8 {
+        match ty {
+            Ty::Object(obj) => return Some(obj),
+            Ty::Named(id) => ty = &defs.get(*id)?.ty,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The literals an object's other keys hold, when they are literals.
+fn literal_values(object: &Object) -> Option<&Ty> {
+    let Extra::Values(values) = &object.extra else {
+        return None;
+    };
+    let literals = match &**values {
+        Ty::Lit(_) => true,
+        Ty::Union(choices) => choices.iter().all(|c| matches!(c, Ty::Lit(_) | Ty::Null)),
+        _ => false,
+    };
+    literals.then_some(&**values)
+}
+
+/// What [`lend_literal_values`] cannot lend while lowering, where a lender
+/// or a fellow member of an intersection is a named type (whose body is
+/// not known then): for each lender among `members` (an object, or a name
+/// of one, through at most a few names), an object of the keys the other
+/// members' objects list and it does not, typed with its literals, for a
+/// printer to add to the intersection. Empty when no member is a name, or
+/// past [`MEET_PAIRS`] keys in all.
+pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Vec<Object> {
+    if !members.iter().any(|m| matches!(m, Ty::Named(_))) {
+        return Vec::new();
+    }
+    let objects: Vec<&Object> = members.iter().filter_map(|m| object_of(m, defs)).collect();
+    let lenders = objects
+        .iter()
+        .filter(|o| literal_values(o).is_some())
+        .count();
+    if lenders == 0 || objects.len() < 2 {
+        return Vec::new();
+    }
+    let mut listed: Vec<&str> = (objects.iter())
+        .flat_map(|o| o.props.iter().map(|p| p.name.as_str()))
+        .collect();
+    if listed.len().saturating_mul(lenders) > MEET_PAIRS {
+        return Vec::new();
+    }
+    listed.sort_unstable();
+    listed.dedup();
+    let mut out = Vec::new();
+    for object in &objects {
+        let Some(values) = literal_values(object) else {
+            continue;
+        };
+        // The object's props are sorted by name.
+        let props: Vec<Prop> = (listed.iter())
+            .filter(|name| {
+                (object.props)
+                    .binary_search_by(|p| p.name.as_str().cmp(name))
+                    .is_err()
+            })
+            .map(|name| Prop {
+                name: (*name).to_owned(),
+                ty: values.clone(),
+                required: false,
+                doc: Doc::default(),
+            })
+            .collect();
+        if !props.is_empty() {
+            out.push(Object {
+                props,
+                extra: Extra::Unspecified,
+            });
+        }
+    }
+    out
 }
 
 /// Where an intersection of the items of merged arrays came from: the
@@ -619,6 +691,27 @@ fn hash_of(ty: &Ty) -> u64 {
 mod tests {
     use super::*;
 
+    fn prop(name: &str, ty: Ty) -> Prop {
+        Prop {
+            name: name.to_owned(),
+            ty,
+            required: false,
+            doc: Doc::default(),
+        }
+    }
+
+    fn object(props: Vec<Prop>, extra: Extra) -> Ty {
+        Ty::Object(Object { props, extra })
+    }
+
+    /// `"on" | "off"`.
+    fn on_off() -> Ty {
+        Ty::Union(vec![
+            Ty::Lit(Lit::Str("on".into())),
+            Ty::Lit(Lit::Str("off".into())),
+        ])
+    }
+
     #[test]
     fn types_stay_small() {
         // Every node of every schema is one; an intersection's origin is
@@ -628,6 +721,49 @@ mod tests {
             "{}",
             std::mem::size_of::<Ty>()
         );
+    }
+
+    #[test]
+    fn names_lend_and_borrow_literals_in_a_printed_intersection() {
+        let flags = on_off();
+        let lender = object(
+            vec![prop("own", Ty::Bool)],
+            Extra::Values(Box::new(flags.clone())),
+        );
+        let lister = object(
+            vec![prop("b", Ty::Str), prop("own", Ty::Str)],
+            Extra::Unspecified,
+        );
+        let def = |ty: Ty| super::super::Def {
+            base: String::new(),
+            key: String::new(),
+            ty,
+            doc: Doc::default(),
+            tool: String::new(),
+            pointer: String::new(),
+            named: None,
+        };
+        // 0: the lender; 1: a name of it; 2: the lister.
+        let defs = [def(lender.clone()), def(Ty::Named(0)), def(lister.clone())];
+        let lent = |members: &[Ty]| -> Vec<Vec<(String, Ty)>> {
+            (lent_through_names(members, &defs).into_iter())
+                .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
+                .collect()
+        };
+        let b_lent = vec![vec![("b".to_owned(), flags.clone())]];
+        // Through a chain of names to the lender, or to the lister; the
+        // key the lender lists itself keeps its own type.
+        assert_eq!(lent(&[Ty::Named(1), lister.clone()]), b_lent);
+        assert_eq!(lent(&[lender.clone(), Ty::Named(2)]), b_lent);
+        // With no name, the lowering lent already; nor is there anything
+        // to lend without a lender, or without a fellow.
+        assert!(lent(&[lender.clone(), lister]).is_empty());
+        assert!(lent(&[Ty::Named(2), Ty::Named(2)]).is_empty());
+        assert!(lent(&[Ty::Named(1), Ty::Str]).is_empty());
+        // A name that leads nowhere (or around) is not followed.
+        let looped = [def(Ty::Named(1)), def(Ty::Named(0))];
+        assert!(lent_through_names(&[Ty::Named(0), lender.clone()], &looped).is_empty());
+        assert!(lent_through_names(&[Ty::Named(7), lender], &looped).is_empty());
     }
 
     #[test]
@@ -856,17 +992,7 @@ mod tests {
     /// not lent.
     #[test]
     fn literal_values_are_lent_to_keys_other_members_list() {
-        let prop = |name: &str, ty: Ty| Prop {
-            name: name.to_owned(),
-            ty,
-            required: false,
-            doc: Doc::default(),
-        };
-        let object = |props: Vec<Prop>, extra: Extra| Ty::Object(Object { props, extra });
-        let flags = Ty::Union(vec![
-            Ty::Lit(Lit::Str("on".into())),
-            Ty::Lit(Lit::Str("off".into())),
-        ]);
+        let flags = on_off();
         let listing = object(
             vec![prop("level", Ty::Str), prop("z", Ty::Num)],
             Extra::Unspecified,

@@ -9,7 +9,7 @@ mod pointer;
 mod share;
 
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
-pub(crate) use ir::{intersection, weight_within};
+pub(crate) use ir::{intersection, lent_through_names, weight_within};
 #[cfg(feature = "check")]
 pub(crate) use lower::lower_for_check;
 

@@ -7,7 +7,7 @@
 use super::implied::REF_HOPS;
 use super::{Def, Degradation, IMPLIED_LEFT_OUT, LoweredTool, renumber_refs};
 use crate::schema::ir::{
-    BareKind, Extra, Lit, Object, Origin, Ty, intersection, union, weight, weight_within,
+    BareKind, Extra, Lit, Object, Origin, Ty, intersection, object_of, union, weight, weight_within,
 };
 use foldhash::HashSet;
 
@@ -648,18 +648,6 @@ fn listed_keys<'t>(
         }
         _ => {}
     }
-}
-
-/// The object `ty` is, itself or through up to eight references.
-fn object_of<'t>(mut ty: &'t Ty, defs: &'t [Def]) -> Option<&'t Object> {
-    for _ in 0..8 {
-        match ty {
-            Ty::Object(obj) => return Some(obj),
-            Ty::Named(id) => ty = &defs.get(*id)?.ty,
-            _ => return None,
-        }
-    }
-    None
 }
 
 /// How much (in [`weight`] units) [`drop_implied`] may copy, at least,

@@ -1,0 +1,5 @@
+// A key one named member lists keeps the literals another named member
+// gives every key.
+async function main() {
+  await tools.set_switches({ panel: { label: "on", power: "off" } });
+}
