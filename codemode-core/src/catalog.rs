@@ -328,16 +328,15 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
     let error_class = among.is_none();
     match language {
         Language::JavaScript | Language::TypeScript => {
+            let (text, printed) = typescript::render(lowered, error_class);
             let mut degradations = lowered.degradations.clone();
-            if !lowered.typescript_degradations.is_empty() {
+            if !lowered.typescript_degradations.is_empty() || !printed.is_empty() {
                 degradations.extend(lowered.typescript_degradations.iter().cloned());
+                degradations.extend(crate::schema::keep_first_of_each_tool(printed));
                 degradations.sort();
                 degradations.dedup();
             }
-            Rendered {
-                text: typescript::render(lowered, error_class),
-                degradations,
-            }
+            Rendered { text, degradations }
         }
         Language::Python => {
             let own: Vec<&str>;

@@ -38,16 +38,23 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Doc, Extra, Lit, Lowered, LoweredTool, Object, Prop, Ty, lent_through_names, reached_defs,
-    weight_within,
+    Def, Degradation, Doc, Extra, Lent, Lit, Lowered, LoweredTool, Object, Prop, Ty,
+    lent_through_names, reached_defs, weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
 use std::fmt::Write;
 
+/// Why an intersection was printed without the keys a named member lends
+/// or lists (see [`lent_through_names`]).
+const LENT_TOO_LARGE: &str = "an object whose other keys hold literals would lend them to more \
+     keys that the other members list than the SDK writes at one place, so TypeScript may \
+     widen such a literal in an object literal and refuse it";
+
 /// Prints the whole SDK for a lowered tool set; without `error_class`,
-/// less the error class (which an index declared already).
-pub(crate) fn render(lowered: &Lowered, error_class: bool) -> String {
+/// less the error class (which an index declared already). Gives too what
+/// the printing left out, beside what the lowering recorded.
+pub(crate) fn render(lowered: &Lowered, error_class: bool) -> (String, Vec<Degradation>) {
     // The tools are printed in two halves at once when the list is long.
     render_split(
         lowered,
@@ -63,15 +70,16 @@ pub(crate) fn render(lowered: &Lowered, error_class: bool) -> String {
 /// schema's: a description is never lost. Which those are shows once all is
 /// printed; the rare SDK that has any is printed again without them, so
 /// that the names they took are free for the definitions printed.
-fn render_split(lowered: &Lowered, error_class: bool, at: usize) -> String {
+fn render_split(lowered: &Lowered, error_class: bool, at: usize) -> (String, Vec<Degradation>) {
     let results = reached_by_results(lowered);
     let names = def_names(lowered, None);
-    let (text, used) = print_split(lowered, &names, &results, at, error_class, None);
+    let (text, used, records) = print_split(lowered, &names, &results, at, error_class, None);
     if used.iter().all(|&used| used) {
-        return text;
+        return (text, records);
     }
     let names = def_names(lowered, Some(&used));
-    print_split(lowered, &names, &results, at, error_class, Some(&used)).0
+    let (text, _, records) = print_split(lowered, &names, &results, at, error_class, Some(&used));
+    (text, records)
 }
 
 /// Each definition's name: of those `keep` marks (all without it), the
@@ -109,7 +117,8 @@ fn reached_by_results(lowered: &Lowered) -> Vec<bool> {
 ///
 /// Gives too which definitions a declaration uses: those the tools name,
 /// those that carry words of the schema's (a doc, or a property's), and
-/// those these name, as each printer noted the names it wrote.
+/// those these name, as each printer noted the names it wrote; and what
+/// the printers left out.
 fn print_split(
     lowered: &Lowered,
     names: &[String],
@@ -117,7 +126,7 @@ fn print_split(
     at: usize,
     error_class: bool,
     keep: Option<&[bool]>,
-) -> (String, Vec<bool>) {
+) -> (String, Vec<bool>, Vec<Degradation>) {
     let head = |first| {
         let mut p = Printer::new(&lowered.defs, names, false);
         if error_class {
@@ -155,9 +164,9 @@ fn print_split(
     let ((p, bodies, worded), rest) = crate::parallel::halves(&lowered.tools, at, head, |second| {
         let mut p = Printer::new(&lowered.defs, names, false);
         p.tools(second);
-        (p.out, p.named_by_tools)
+        (p.out, p.named_by_tools, p.records)
     });
-    let (rest, rest_named) = rest.unwrap_or_default();
+    let (rest, rest_named, rest_records) = rest.unwrap_or_default();
     // Whatever a used definition names is used too.
     let mut used = vec![false; lowered.defs.len()];
     let by_tools = (0..used.len())
@@ -171,7 +180,9 @@ fn print_split(
     let mut out = p.out;
     out.push_str(&rest);
     out.push_str("};\n");
-    (out, used)
+    let mut records = p.records;
+    records.extend(rest_records);
+    (out, used, records)
 }
 
 /// Prints one type expression with definitions inlined (recursion and deep
@@ -212,6 +223,8 @@ struct Printer<'a> {
     named_by_tools: Vec<bool>,
     /// How many lines of the schema's words (docs) were written.
     words: usize,
+    /// What the printing itself left out (see [`LENT_TOO_LARGE`]).
+    records: Vec<Degradation>,
 }
 
 impl<'a> Printer<'a> {
@@ -222,6 +235,7 @@ impl<'a> Printer<'a> {
             out: String::new(),
             indent: 0,
             inlining: inline.then(|| Inlining::new(defs)),
+            records: Vec::new(),
             read_only: false,
             noting: false,
             named: Vec::new(),
@@ -405,9 +419,20 @@ impl<'a> Printer<'a> {
                 self.list(members, " | ", true, Ctx::Top)
             }
             Ty::Union(members) => self.union(members, ctx != Ctx::Top),
-            Ty::Inter(members, _) => {
+            Ty::Inter(members, origin) => {
                 let parens = ctx == Ctx::Postfix;
-                let lent = lent_through_names(members, self.defs);
+                let lent = match lent_through_names(members, self.defs) {
+                    Lent::Objects(objects) => objects,
+                    Lent::Nothing => Vec::new(),
+                    Lent::TooLarge => {
+                        self.records.push(Degradation {
+                            tool: origin.tool.clone(),
+                            pointer: origin.pointer.clone(),
+                            reason: LENT_TOO_LARGE.to_owned(),
+                        });
+                        Vec::new()
+                    }
+                };
                 if lent.is_empty() {
                     return self.list(members, " & ", parens, Ctx::InterMember);
                 }
@@ -785,6 +810,57 @@ mod tests {
     use crate::tool::ToolDef;
     use serde_json::json;
 
+    /// A named member's keys are lent at each place the intersection is
+    /// written, so past what one place may write nothing is lent, and that
+    /// is recorded for TypeScript only, whichever thread printed it.
+    #[test]
+    fn keys_too_many_to_lend_at_one_place_are_recorded() {
+        let keys = crate::schema::LENT_PER_PLACE;
+        let props: serde_json::Map<String, serde_json::Value> = (0..keys)
+            .map(|i| (format!("k{i}"), json!({"type": "string"})))
+            .collect();
+        let defs = json!({
+            "S": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}},
+            "L": {"type": "object", "properties": props},
+            "Few": {"type": "object", "properties": {"label": {"type": "string"}}}
+        });
+        let place = |defs: &serde_json::Value, fellow: &str| {
+            json!({"type": "object", "$defs": defs, "properties": {"p": {"allOf": [
+                {"$ref": "#/$defs/S"}, {"$ref": format!("#/$defs/{fellow}")}]}}})
+        };
+        let tools: Vec<ToolDef> = (0..80)
+            .map(|i| {
+                let fellow = if i % 2 == 0 { "L" } else { "Few" };
+                ToolDef::new(format!("t{i:02}"), place(&defs, fellow))
+            })
+            .collect();
+        crate::parallel::two_threads();
+        let split = crate::render_report(crate::Language::TypeScript, &tools);
+        let whole = crate::parallel::sequentially(|| {
+            crate::render_report(crate::Language::TypeScript, &tools)
+        });
+        assert_eq!(split.text, whole.text);
+        assert_eq!(split.degradations, whole.degradations);
+        let lent: Vec<(&str, &str)> = (whole.degradations.iter())
+            .filter(|d| d.reason == LENT_TOO_LARGE)
+            .map(|d| (d.tool.as_str(), d.pointer.as_str()))
+            .collect();
+        assert_eq!(lent.len(), 40, "{lent:?}");
+        assert_eq!(lent[0], ("t00", "/inputSchema/properties/p"));
+        assert!(
+            whole
+                .text
+                .contains("p?: S & Few & { label?: \"on\" | \"off\" }")
+        );
+        assert!(!whole.text.contains("k0?: \"on\""));
+        let python = crate::render_report(crate::Language::Python, &tools);
+        assert!(
+            python
+                .degradations
+                .iter()
+                .all(|d| d.reason != LENT_TOO_LARGE)
+        );
+    }
     #[test]
     fn a_definition_nothing_names_is_left_out_unless_it_has_words() {
         // `Skipped` and `Noted` are links of chains that the tools skip once
@@ -809,7 +885,7 @@ mod tests {
             })
             .collect();
         let lowered = lower_borrowed(&tools);
-        let whole = render_split(&lowered, true, lowered.tools.len());
+        let whole = render_split(&lowered, true, lowered.tools.len()).0;
         assert!(!whole.contains("type Skipped"), "{whole}");
         for kept in [
             "type Start = End;",
@@ -829,14 +905,14 @@ mod tests {
                    "properties": {"o": {"type": "object", "anyOf": [true, {"$ref": "#/$defs/Proto"}]}}}),
         );
         let lowered_open = lower_borrowed(std::slice::from_ref(&open));
-        let text = render_split(&lowered_open, true, 1);
+        let text = render_split(&lowered_open, true, 1).0;
         assert!(
             !text.contains("type Proto") && text.contains("__proto__"),
             "{text}"
         );
         // Whichever thread printed a tool, the same definitions are left out.
         for at in 0..lowered.tools.len() {
-            assert_eq!(render_split(&lowered, true, at), whole);
+            assert_eq!(render_split(&lowered, true, at).0, whole);
         }
     }
 
@@ -854,13 +930,13 @@ mod tests {
             .chain([ToolDef::new("then", json!({}))])
             .collect();
         let lowered = lower_borrowed(&tools);
-        let whole = render_split(&lowered, true, lowered.tools.len());
+        let whole = render_split(&lowered, true, lowered.tools.len()).0;
         assert!(
             whole.contains("  tool4(") && whole.contains("(name: \"then\", "),
             "{whole}"
         );
         for at in 0..lowered.tools.len() {
-            assert_eq!(render_split(&lowered, true, at), whole, "split at {at}");
+            assert_eq!(render_split(&lowered, true, at).0, whole, "split at {at}");
         }
     }
 
@@ -885,7 +961,7 @@ mod tests {
                        "properties": {"kept": {"$ref": "#/$defs/Kept"}, "ids": item}}),
             ),
         ];
-        let sdk = render(&lower_borrowed(&tools), true);
+        let sdk = render(&lower_borrowed(&tools), true).0;
         let line = |start: &str| {
             sdk.lines()
                 .find(|l| l.trim_start().starts_with(start))
@@ -915,7 +991,7 @@ mod tests {
             "t",
             json!({"type": "object", "properties": {"x": schema}, "required": ["x"]}),
         )];
-        let sdk = render(&lower_borrowed(&tools), true);
+        let sdk = render(&lower_borrowed(&tools), true).0;
         let line = sdk
             .lines()
             .find(|l| l.contains("t(args"))
@@ -967,7 +1043,7 @@ mod tests {
                 "id": {"type": "integer"}
             }, "required": ["__proto__"]}),
         )];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         let want = format!("\n    __proto__: string; // {PROTO_NOTE}\n    id?: number;\n");
         assert!(text.contains(&want), "{text}");
         // Beside a description of its own, the note is a line of the block.
@@ -977,7 +1053,7 @@ mod tests {
                 "__proto__": {"type": "string", "description": "The parent."}
             }}),
         )];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         let want = format!("/**\nThe parent.\n{PROTO_NOTE}\n     */\n    __proto__?: string;");
         assert!(text.contains(&want), "{text}");
     }
@@ -993,7 +1069,7 @@ mod tests {
                 "constructor": {"type": "integer"}
             }, "required": ["constructor"], "additionalProperties": {"type": "integer"}}),
         )];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         // Required, or of any type already: nothing to add.
         let want = "args: { constructor: number; id?: number; toString?: string | Object[\"toString\"]; \
                     valueOf?: unknown; [key: string]: unknown }";
@@ -1003,7 +1079,7 @@ mod tests {
             json!({"type": "object", "properties": {"toString": {"type": "string"}},
                    "additionalProperties": {"type": "integer"}}),
         )];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         let want = "args?: { toString?: string | Object[\"toString\"]; \
                     [key: string]: number | string | Object[\"toString\"] | undefined }";
         assert!(text.contains(want), "{text}");
@@ -1023,7 +1099,7 @@ mod tests {
                 "plain": {"type": "object", "properties": {"name": {"type": "string"}}}
             }}),
         )];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         for want in [
             // Every key optional: a number has `toString` too.
             "one?: { toString?: string | Object[\"toString\"] } & object",
@@ -1054,7 +1130,7 @@ mod tests {
             ),
             ToolDef::new("c", json!({"type": "object", "required": ["x"]})),
         ];
-        let text = render(&lower_borrowed(&tools), true);
+        let text = render(&lower_borrowed(&tools), true).0;
         for want in [
             "a(args: { x: number; [key: string]: number })",
             "b(args: { x: boolean; [key: string]: boolean })",

@@ -441,16 +441,37 @@ fn literal_values(object: &Object) -> Option<&Ty> {
     literals.then_some(&**values)
 }
 
+/// What a printer adds to an intersection for [`lent_through_names`].
+#[derive(Debug)]
+pub(crate) enum Lent {
+    /// Nothing: no member is a name, or there is nothing to lend.
+    Nothing,
+    /// Objects to add to the intersection, one per lender.
+    Objects(Vec<Object>),
+    /// More than [`LENT_PER_PLACE`] to write: nothing is added, and
+    /// TypeScript may refuse a literal in a key a member lists.
+    TooLarge,
+}
+
+/// How much [`lent_through_names`] writes at one place, at most (in
+/// [`weight`] units, one more for each key): a named type's keys would
+/// otherwise be written again at every place the intersection is, and a
+/// small schema would print as a large SDK.
+pub(crate) const LENT_PER_PLACE: usize = 64;
+
+/// How many keys, times lenders, [`lent_through_names`] reads at one
+/// place, at most.
+const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
+
 /// What [`lend_literal_values`] cannot lend while lowering, where a lender
 /// or a fellow member of an intersection is a named type (whose body is
 /// not known then): for each lender among `members` (an object, or a name
 /// of one, through at most a few names), an object of the keys the other
 /// members' objects list and it does not, typed with its literals, for a
-/// printer to add to the intersection. Empty when no member is a name, or
-/// past [`MEET_PAIRS`] keys in all.
-pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Vec<Object> {
+/// printer to add to the intersection, within [`LENT_PER_PLACE`].
+pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if !members.iter().any(|m| matches!(m, Ty::Named(_))) {
-        return Vec::new();
+        return Lent::Nothing;
     }
     let objects: Vec<&Object> = members.iter().filter_map(|m| object_of(m, defs)).collect();
     let lenders = objects
@@ -458,35 +479,46 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Vec<Obj
         .filter(|o| literal_values(o).is_some())
         .count();
     if lenders == 0 || objects.len() < 2 {
-        return Vec::new();
+        return Lent::Nothing;
+    }
+    // Counted before the keys are gathered, so that each place costs at
+    // most this much however long the members are (a lender that lists
+    // every key itself lends none, but is not told apart past this).
+    let keys: usize = objects.iter().map(|o| o.props.len()).sum();
+    if keys.saturating_mul(lenders) > LENT_SCANNED {
+        return Lent::TooLarge;
     }
     let mut listed: Vec<&str> = (objects.iter())
         .flat_map(|o| o.props.iter().map(|p| p.name.as_str()))
         .collect();
-    if listed.len().saturating_mul(lenders) > MEET_PAIRS {
-        return Vec::new();
-    }
     listed.sort_unstable();
     listed.dedup();
     let mut out = Vec::new();
+    let mut cost = 0usize;
     for object in &objects {
         let Some(values) = literal_values(object) else {
             continue;
         };
         // The object's props are sorted by name.
-        let props: Vec<Prop> = (listed.iter())
-            .filter(|name| {
-                (object.props)
-                    .binary_search_by(|p| p.name.as_str().cmp(name))
-                    .is_err()
-            })
-            .map(|name| Prop {
+        let lent = (listed.iter()).filter(|name| {
+            (object.props)
+                .binary_search_by(|p| p.name.as_str().cmp(name))
+                .is_err()
+        });
+        let each = weight_within(values, LENT_PER_PLACE).map_or(usize::MAX, |w| w + 1);
+        let mut props = Vec::new();
+        for name in lent {
+            cost = cost.saturating_add(each);
+            if cost > LENT_PER_PLACE {
+                return Lent::TooLarge;
+            }
+            props.push(Prop {
                 name: (*name).to_owned(),
                 ty: values.clone(),
                 required: false,
                 doc: Doc::default(),
-            })
-            .collect();
+            });
+        }
         if !props.is_empty() {
             out.push(Object {
                 props,
@@ -494,7 +526,10 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Vec<Obj
             });
         }
     }
-    out
+    match out.is_empty() {
+        true => Lent::Nothing,
+        false => Lent::Objects(out),
+    }
 }
 
 /// Where an intersection of the items of merged arrays came from: the
@@ -746,9 +781,13 @@ mod tests {
         // 0: the lender; 1: a name of it; 2: the lister.
         let defs = [def(lender.clone()), def(Ty::Named(0)), def(lister.clone())];
         let lent = |members: &[Ty]| -> Vec<Vec<(String, Ty)>> {
-            (lent_through_names(members, &defs).into_iter())
-                .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
-                .collect()
+            match lent_through_names(members, &defs) {
+                Lent::Nothing => Vec::new(),
+                Lent::Objects(objects) => (objects.into_iter())
+                    .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
+                    .collect(),
+                Lent::TooLarge => panic!("too large: {members:?}"),
+            }
         };
         let b_lent = vec![vec![("b".to_owned(), flags.clone())]];
         // Through a chain of names to the lender, or to the lister; the
@@ -762,8 +801,36 @@ mod tests {
         assert!(lent(&[Ty::Named(1), Ty::Str]).is_empty());
         // A name that leads nowhere (or around) is not followed.
         let looped = [def(Ty::Named(1)), def(Ty::Named(0))];
-        assert!(lent_through_names(&[Ty::Named(0), lender.clone()], &looped).is_empty());
-        assert!(lent_through_names(&[Ty::Named(7), lender], &looped).is_empty());
+        let nothing = |members: &[Ty], defs: &[super::super::Def]| {
+            matches!(lent_through_names(members, defs), Lent::Nothing)
+        };
+        assert!(nothing(&[Ty::Named(0), lender.clone()], &looped));
+        assert!(nothing(&[Ty::Named(7), lender.clone()], &looped));
+        // What one place may write is bounded, by keys and by the size of
+        // the literals: a name's keys are written again at every place.
+        let listing = |keys: usize| {
+            let props = (0..keys)
+                .map(|i| prop(&format!("k{i:03}"), Ty::Str))
+                .collect();
+            def(object(props, Extra::Unspecified))
+        };
+        let per_key = weight_within(&flags, usize::MAX).unwrap() + 1;
+        let fits = LENT_PER_PLACE / per_key;
+        for (keys, large) in [(fits, false), (fits + 1, true), (LENT_SCANNED + 1, true)] {
+            let defs = [listing(keys)];
+            let lent = lent_through_names(&[lender.clone(), Ty::Named(0)], &defs);
+            match lent {
+                Lent::Objects(objects) if !large => assert_eq!(objects[0].props.len(), keys),
+                Lent::TooLarge if large => {}
+                other => panic!("{keys} keys: {other:?}"),
+            }
+        }
+        let many: Vec<Ty> = (0..LENT_PER_PLACE)
+            .map(|i| Ty::Lit(Lit::Str(format!("v{i}"))))
+            .collect();
+        let wide = object(Vec::new(), Extra::Values(Box::new(Ty::Union(many))));
+        let lent = lent_through_names(&[wide, Ty::Named(0)], &[listing(1)]);
+        assert!(matches!(lent, Lent::TooLarge), "{lent:?}");
     }
 
     #[test]
