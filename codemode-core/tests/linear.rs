@@ -95,6 +95,22 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     let members: Vec<Value> = (0..n)
         .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
         .collect();
+    // Places that each join a named object of literal values and a named
+    // object listing keys (all `n` of them, or a few): the TypeScript SDK
+    // lends the literals to those keys at each place.
+    let lent_places = |keys: usize| {
+        let listed = defs((0..keys).map(|j| (format!("k{j}"), json!({"type": "string"}))));
+        let places = defs((0..n).map(|i| {
+            let both = json!({"allOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/L"}]});
+            (format!("p{i}"), both)
+        }));
+        vec![tool(
+            "t",
+            json!({"type": "object", "properties": places, "$defs": {
+                "S": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}},
+                "L": {"type": "object", "properties": listed}}}),
+        )]
+    };
     // Four optional items a level, as deep as `n` leaves allow: a union of
     // lengths spells each item but the last again for every longer length.
     let mut nested_tuples = json!({"type": "string"});
@@ -446,6 +462,14 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
                 "t",
                 json!({"type": "object", "properties": {"e": {"enum": vec![json!({}); n]}}}),
             )],
+        ),
+        (
+            "places that join a lender of literals and a name of all the keys",
+            lent_places(n),
+        ),
+        (
+            "places that join a lender of literals and a name of a few keys",
+            lent_places(8),
         ),
         (
             "tuples of optional items nested in each other",
