@@ -63,6 +63,15 @@ const UNEVALUATED_BESIDE_APPLICATORS: &str = "`unevaluatedProperties` applies to
      no other keyword evaluates, which depends on the value beside `$ref`, `allOf`, `anyOf`, \
      `oneOf`, `if` or `dependentSchemas`, so the SDK admits any value for keys it does not list";
 
+/// Why the keys an object does not list hold any of several types (see
+/// [`Walk::lower_object`]).
+const PATTERN_KEYS: &str = "which keys a pattern of `patternProperties` matches is not \
+     something the SDK can say, so every key the object does not list may hold what any \
+     pattern, or `additionalProperties`, admits";
+
+/// Patterns that match every key.
+const MATCHES_EVERY_KEY: &[&str] = &["", ".*", "^.*", "^.*$", ".*$"];
+
 /// Why a schema in draft 3 became any value (see [`Dialect::Draft3`]).
 const DRAFT_3: &str = "the schema names draft 3 in `$schema`, whose keywords the SDK does not \
      read (`required` on each property, `extends`, `disallow`), so it admits any value here";
@@ -76,9 +85,9 @@ const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `depe
 /// Why an object with conditional branches admits any other key (see
 /// [`Walk::branch_keys`]).
 const BRANCH_KEYS_UNREAD: &str = "a conditional branch (`then`, `else`, `dependentSchemas` or \
-     `dependencies`) may name keys through `$ref`, `allOf`, `anyOf`, `oneOf`, \
-     `patternProperties` or further conditions, which the SDK does not read, so the object \
-     admits any other key";
+     `dependencies`) may name keys through `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, \
+     `patternProperties` or further conditions, which the SDK does not read, so it declares \
+     that the object admits any other key";
 
 /// The keys every object `schema` admits lacks, when it is only a `not`
 /// of them (annotations aside): `{"not": {"required": [key]}}`, or, for
@@ -1971,10 +1980,21 @@ impl<'v> Walk<'v> {
                         depth,
                     ));
                 }
+                // Keys that match no pattern are refused, unless a pattern
+                // matches every key.
+                let every = patterns.iter().any(|(p, _)| MATCHES_EVERY_KEY.contains(&p));
+                let mut widens = extra == Extra::Closed && patterns.len() > 0 && !every;
                 if let Extra::Values(ty) = extra {
                     members.push(*ty);
                 }
-                extra = Extra::Values(Box::new(union(members)));
+                // One type for every key, where each key holds its own;
+                // any value says so itself, as where other keys are free.
+                widens |= members.windows(2).any(|pair| pair[0] != pair[1]);
+                let values = union(members);
+                if widens && values != Ty::Unknown && !self.checking {
+                    self.degrade(site, ptr, PATTERN_KEYS);
+                }
+                extra = Extra::Values(Box::new(values));
             }
             Some(_) => return self.malformed(site, ptr, "patternProperties", "an object"),
         }
@@ -4028,6 +4048,43 @@ mod tests {
             python.contains("xval: int = ..., yval: str = ..."),
             "{python}"
         );
+    }
+
+    /// Keys an object does not list hold one type for all of them, which
+    /// widens where patterns and `additionalProperties` give keys different
+    /// types, or where keys that match no pattern are refused: recorded.
+    #[test]
+    fn patterns_that_type_keys_apart_are_recorded() {
+        let s = json!({"type": "string"});
+        let cases = [
+            (json!({"^x": s}), json!({"type": "number"}), true),
+            (json!({"^x": {"const": "a"}}), s.clone(), true),
+            (
+                json!({"^x": s, "^y": {"type": "number"}}),
+                json!(false),
+                true,
+            ),
+            (json!({"^x": s}), json!(false), true),
+            (json!({"^x": s, "^y": s}), s.clone(), false),
+            (json!({".*": s}), json!(false), false),
+            (json!({}), json!(false), false),
+            // Other keys of any type: the SDK says any value, as it does
+            // without `additionalProperties`.
+            (json!({"^x": s}), json!(true), false),
+        ];
+        for (patterns, additional, recorded) in cases {
+            let schema = json!({"type": "object", "properties": {"id": s},
+                "patternProperties": patterns, "additionalProperties": additional});
+            let (_, _, degradations) = lower_schema(&schema);
+            assert_eq!(
+                degradations.iter().any(|d| d.reason == PATTERN_KEYS),
+                recorded,
+                "{schema}: {degradations:?}"
+            );
+        }
+        // Without `additionalProperties` other keys hold any value.
+        let open = json!({"type": "object", "patternProperties": {"^x": s}});
+        assert!(lower_schema(&open).2.is_empty());
     }
 
     /// A branch whose keys lie behind a `$ref`, in combinators, under a
