@@ -84,10 +84,10 @@ const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `depe
 
 /// Why an object with conditional branches admits any other key (see
 /// [`Walk::branch_keys`]).
-const BRANCH_KEYS_UNREAD: &str = "a conditional branch (`then`, `else`, `dependentSchemas` or \
-     `dependencies`) may name keys through `$ref`, `$dynamicRef`, `allOf`, `anyOf`, `oneOf`, \
-     `patternProperties` or further conditions, which the SDK does not read, so it declares \
-     that the object admits any other key";
+const BRANCH_KEYS_UNREAD: &str = "conditions (`then`, `else`, `dependentSchemas` or \
+     `dependencies`) may name keys that the SDK does not read (behind a `$ref` or `$dynamicRef`, \
+     in `allOf`, `anyOf` or `oneOf`, under `patternProperties`, or in further conditions), so \
+     it declares that the object admits any other key";
 
 /// The keys every object `schema` admits lacks, when it is only a `not`
 /// of them (annotations aside): `{"not": {"required": [key]}}`, or, for
@@ -771,6 +771,30 @@ fn adds_to_a_reference<'v>(beside: &Ty, root: &'v Json<'v>, reference: &'v Json<
         Some(BareKind::Array) => !only_of_kind(root, reference, "array"),
         None => *beside != Ty::Unknown,
     }
+}
+
+/// Whether `schema` (a member of a combinator) holds only conditions, with
+/// a branch (`then`, `else`, `dependentSchemas`): itself, or the schema its
+/// `$ref` names, one reference away (a longer chain is not followed, so
+/// that many members naming one chain cost what their own text does).
+fn only_conditions<'v>(root: &'v Json<'v>, schema: &'v Json<'v>, dialect: Dialect) -> bool {
+    let conditions = |node: &Json<'_>| match node {
+        Json::Object(fields) => {
+            let keywords = Keywords::of(*fields, dialect);
+            keywords.shapes_nothing() && keywords.has_branches()
+        }
+        _ => false,
+    };
+    if conditions(schema) {
+        return true;
+    }
+    let Json::Object(fields) = schema else {
+        return false;
+    };
+    (fields.get("$ref").and_then(Json::as_str))
+        .and_then(local_pointer)
+        .and_then(|pointer| root.pointer(&pointer))
+        .is_some_and(conditions)
 }
 
 /// Whether the schema `reference` names (in `root`, through references
@@ -2157,12 +2181,21 @@ impl<'v> Walk<'v> {
         // pattern), a key of a branch holds any value.
         let mut elsewhere: HashSet<&'v str> = HashSet::default();
         let mut unread = map.has_any(&[Kw::Ref, Kw::AnyOf, Kw::OneOf]);
+        // Conditions that a member of `anyOf` or `oneOf` holds, or an `allOf`
+        // member by its `$ref`, may name keys that are not read here.
+        let mut unread_keys = [Kw::AnyOf, Kw::OneOf].iter().any(|&kw| {
+            matches!(map.get(kw), Some(Json::Array(members))
+                if members.iter().any(|m| only_conditions(site.root, m, site.dialect)))
+        });
         if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
-            for (i, member) in members.iter().enumerate() {
-                let Json::Object(fields) = member else {
+            for (i, item) in members.iter().enumerate() {
+                let Json::Object(fields) = item else {
                     continue;
                 };
                 let member = Keywords::of(*fields, map.dialect());
+                if member.has_any(&[Kw::Ref]) {
+                    unread_keys |= only_conditions(site.root, item, site.dialect);
+                }
                 if member.shapes_nothing() {
                     let branched = member.branches().into_iter();
                     branches.extend(branched.map(|b| (Some(i.to_string()), b)));
@@ -2199,7 +2232,6 @@ impl<'v> Walk<'v> {
         // `own`), joined once at the end: a union rebuilt at every branch
         // would copy the members so far each time.
         let mut more: Vec<Vec<Ty>> = Vec::new();
-        let mut unread_keys = false;
         for (member, branch) in branches {
             let Json::Object(fields) = branch.schema else {
                 continue;
@@ -4153,6 +4185,39 @@ mod tests {
             "properties": {"a": {"type": "string"}},
             "dependencies": {"a": {"$ref": "#/definitions/B"}}, "definitions": {"B": b}});
         assert!(is_open(&lower_schema(&dependencies).0));
+        // Conditions a member of `anyOf` or `oneOf` holds, or an `allOf`
+        // member's `$ref` names, hide their keys as well; a `$ref` to an
+        // object, or members without conditions, do not.
+        let cond = json!({"if": {"required": ["a"]}, "then": b});
+        let members = [
+            ("anyOf", json!([cond, {"required": ["a"]}]), true),
+            (
+                "oneOf",
+                json!([{"$ref": "#/$defs/C"}, {"required": ["x"]}]),
+                true,
+            ),
+            ("allOf", json!([{"$ref": "#/$defs/C"}]), true),
+            ("allOf", json!([{"$ref": "#/$defs/B"}]), false),
+            (
+                "anyOf",
+                json!([{"required": ["a"]}, {"required": ["x"]}]),
+                false,
+            ),
+        ];
+        for (keyword, list, open) in members {
+            let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
+                "$defs": {"B": b, "C": cond}});
+            schema[keyword] = list;
+            let (ty, _, degradations) = lower_schema(&schema);
+            // The object's own part, where the members made an intersection.
+            let own = match &ty {
+                Ty::Inter(parts, _) => &parts[0],
+                ty => ty,
+            };
+            assert_eq!(is_open(own), open, "{schema}: {ty:?}");
+            let recorded = degradations.iter().any(|d| d.reason == BRANCH_KEYS_UNREAD);
+            assert_eq!(recorded, open, "{schema}: {degradations:?}");
+        }
         // `additionalProperties` decides where it speaks.
         let closed = json!({"type": "object", "properties": {"a": {"type": "string"}},
             "additionalProperties": false, "then": {"$ref": "#/$defs/B"}, "$defs": {"B": b}});
