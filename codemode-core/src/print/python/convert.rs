@@ -19,7 +19,7 @@ pub(super) const MAX_MERGED_ALTERNATIVES: usize = 16;
 /// docs and types, so one large definition merged into many places would
 /// make the stub grow with their product; past this budget each further
 /// merge is the escape hatch.
-pub(super) const MAX_MERGED: usize = 1 << 16;
+pub(super) const MAX_MERGED: usize = 1 << 18;
 
 /// A Python type expression.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
