@@ -4,8 +4,8 @@
 
 use codemode::{Catalog, Language, render};
 use codemode_benches::{
-    corpus, deep, float_definitions, long_union, open_union, open_union_one_key, repeated_enum,
-    wide, wide_all_of,
+    conditions_behind_one_ref, corpus, deep, float_definitions, long_union, open_union,
+    open_union_one_key, repeated_enum, wide, wide_all_of,
 };
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -67,6 +67,14 @@ fn extremes(c: &mut Criterion) {
         ("open-union-200x200", open_union(200, 200)),
         ("open-union-one-key-5000", open_union_one_key(5_000)),
         ("open-union-one-key-20000", open_union_one_key(20_000)),
+        (
+            "conditions-behind-one-ref-5000",
+            conditions_behind_one_ref(5_000),
+        ),
+        (
+            "conditions-behind-one-ref-20000",
+            conditions_behind_one_ref(20_000),
+        ),
     ] {
         for lang in [Language::TypeScript, Language::Python] {
             group.bench_function(format!("{name}/{lang}"), |b| {

@@ -163,6 +163,30 @@ pub fn wide_all_of(members: usize) -> Vec<ToolDef> {
     ]
 }
 
+/// One tool whose argument lists a key and has `members` `allOf` members
+/// that each name, by `$ref`, one schema of conditions beside `members`
+/// keywords the SDK does not read: whether each member's schema holds only
+/// conditions must be read once, not once per member.
+pub fn conditions_behind_one_ref(members: usize) -> Vec<ToolDef> {
+    let mut conditions: serde_json::Map<String, Value> = (0..members)
+        .map(|i| (format!("x-note-{i}"), Value::from(i)))
+        .collect();
+    conditions.insert("if".into(), json!({"required": ["a"]}));
+    conditions.insert(
+        "then".into(),
+        json!({"properties": {"b": {"type": "number"}}}),
+    );
+    let all_of = vec![json!({"$ref": "#/$defs/C"}); members];
+    vec![
+        ToolDef::new(
+            "conditions",
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+                "allOf": all_of, "$defs": {"C": conditions}}),
+        )
+        .with_description("Conditions behind one reference, named many times."),
+    ]
+}
+
 /// One tool whose argument is an object with an `anyOf` open to any value
 /// without the keys it lists (`{"not": {"required": [...]}}`) beside
 /// `members` objects of `keys` keys each: every key the members list must

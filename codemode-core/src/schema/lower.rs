@@ -82,6 +82,13 @@ const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `depe
      describe are valid only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
+/// How many steps (members of combinators, references) below a member
+/// [`Walk::conditions_within`] looks for conditions.
+const CONDITIONS_DEPTH: usize = 4;
+
+/// How many schemas [`Walk::conditions_within`] reads for one member.
+const CONDITIONS_READ: usize = 32;
+
 /// Why an object with conditional branches admits any other key (see
 /// [`Walk::branch_keys`]).
 const BRANCH_KEYS_UNREAD: &str = "conditions (`then`, `else`, `dependentSchemas` or \
@@ -559,6 +566,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         // list into fresh memory.
         walk.ids.forget_documents();
         walk.by_target.clear();
+        walk.conditions.clear();
         walk.embedded_refs = None;
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -773,30 +781,6 @@ fn adds_to_a_reference<'v>(beside: &Ty, root: &'v Json<'v>, reference: &'v Json<
     }
 }
 
-/// Whether `schema` (a member of a combinator) holds only conditions, with
-/// a branch (`then`, `else`, `dependentSchemas`): itself, or the schema its
-/// `$ref` names, one reference away (a longer chain is not followed, so
-/// that many members naming one chain cost what their own text does).
-fn only_conditions<'v>(root: &'v Json<'v>, schema: &'v Json<'v>, dialect: Dialect) -> bool {
-    let conditions = |node: &Json<'_>| match node {
-        Json::Object(fields) => {
-            let keywords = Keywords::of(*fields, dialect);
-            keywords.shapes_nothing() && keywords.has_branches()
-        }
-        _ => false,
-    };
-    if conditions(schema) {
-        return true;
-    }
-    let Json::Object(fields) = schema else {
-        return false;
-    };
-    (fields.get("$ref").and_then(Json::as_str))
-        .and_then(local_pointer)
-        .and_then(|pointer| root.pointer(&pointer))
-        .is_some_and(conditions)
-}
-
 /// Whether the schema `reference` names (in `root`, through references
 /// alone) has `kind` as its only `type`, so that a bare `type: kind` beside
 /// the reference adds nothing. Anything else may admit other kinds too
@@ -831,6 +815,10 @@ struct Walk<'v> {
     by_key: HashMap<String, usize>,
     ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
+    /// Whether the schema a local `$ref` names holds only conditions
+    /// ([`Walk::only_conditions`]), by the reference's document and
+    /// pointer: many members naming one schema read it once.
+    conditions: HashMap<(usize, String), bool>,
     queue: Vec<Pending<'v>>,
     degradations: Vec<Recorded>,
     /// How many degradations were recorded, kept or not (see
@@ -2181,26 +2169,33 @@ impl<'v> Walk<'v> {
         // pattern), a key of a branch holds any value.
         let mut elsewhere: HashSet<&'v str> = HashSet::default();
         let mut unread = map.has_any(&[Kw::Ref, Kw::AnyOf, Kw::OneOf]);
-        // Conditions that a member of `anyOf` or `oneOf` holds, or an `allOf`
-        // member by its `$ref`, may name keys that are not read here.
-        let mut unread_keys = [Kw::AnyOf, Kw::OneOf].iter().any(|&kw| {
-            matches!(map.get(kw), Some(Json::Array(members))
-                if members.iter().any(|m| only_conditions(site.root, m, site.dialect)))
-        });
+        // Conditions within the members of `anyOf` and `oneOf`, within the
+        // `$ref` beside the keys, or deeper in an `allOf` member than this
+        // reads, may name keys that are not read here.
+        let mut unread_keys = false;
+        for kw in [Kw::AnyOf, Kw::OneOf] {
+            if let Some(Json::Array(members)) = map.get(kw) {
+                for member in members.iter() {
+                    unread_keys = unread_keys || self.conditions_within(site, member);
+                }
+            }
+        }
+        if let Some(reference) = map.get(Kw::Ref) {
+            let mut left = CONDITIONS_READ;
+            unread_keys = unread_keys || self.conditions_named(site, reference, 0, &mut left);
+        }
         if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
             for (i, item) in members.iter().enumerate() {
                 let Json::Object(fields) = item else {
                     continue;
                 };
                 let member = Keywords::of(*fields, map.dialect());
-                if member.has_any(&[Kw::Ref]) {
-                    unread_keys |= only_conditions(site.root, item, site.dialect);
-                }
                 if member.shapes_nothing() {
                     let branched = member.branches().into_iter();
                     branches.extend(branched.map(|b| (Some(i.to_string()), b)));
                     continue;
                 }
+                unread_keys = unread_keys || self.conditions_within(site, item);
                 // A member whose `enum`, `const` or `type` decides its type
                 // may not declare the keys it lists (an object in an enum
                 // is the escape hatch), so they are not counted as typed.
@@ -2303,6 +2298,80 @@ impl<'v> Walk<'v> {
             self.degrade(site, ptr, BRANCH_KEYS);
         }
         unread_keys
+    }
+
+    /// Whether conditions that shape nothing else (`if` with `then`,
+    /// `else` or `dependentSchemas`, and no `type`, `properties` or
+    /// combinator beside them) are within `schema`: itself, or through the
+    /// members of its `allOf`, `anyOf` and `oneOf` and its local `$ref`,
+    /// at most [`CONDITIONS_DEPTH`] steps away and [`CONDITIONS_READ`]
+    /// schemas in all. Such conditions lower to nothing, so the keys their
+    /// branches name are read nowhere. What a reference names is read once
+    /// per document ([`Walk::conditions`]), so that many members naming one
+    /// schema cost what their own text does.
+    fn conditions_within(&mut self, site: &Site<'v>, schema: &'v Json<'v>) -> bool {
+        let mut left = CONDITIONS_READ;
+        self.conditions_below(site, schema, 0, &mut left)
+    }
+
+    fn conditions_below(
+        &mut self,
+        site: &Site<'v>,
+        schema: &'v Json<'v>,
+        depth: usize,
+        left: &mut usize,
+    ) -> bool {
+        let Json::Object(fields) = schema else {
+            return false;
+        };
+        if depth > CONDITIONS_DEPTH || *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        let keywords = Keywords::of(*fields, site.dialect);
+        if keywords.shapes_nothing() {
+            return keywords.has_branches();
+        }
+        for kw in [Kw::AllOf, Kw::AnyOf, Kw::OneOf] {
+            if let Some(Json::Array(members)) = keywords.get(kw) {
+                for member in members.iter() {
+                    if *left == 0 {
+                        return false;
+                    }
+                    if self.conditions_below(site, member, depth + 1, left) {
+                        return true;
+                    }
+                }
+            }
+        }
+        match keywords.get(Kw::Ref) {
+            Some(reference) => self.conditions_named(site, reference, depth, left),
+            None => false,
+        }
+    }
+
+    /// [`conditions_below`](Self::conditions_below) the schema a local
+    /// `$ref` names, read once per document.
+    fn conditions_named(
+        &mut self,
+        site: &Site<'v>,
+        reference: &Json<'_>,
+        depth: usize,
+        left: &mut usize,
+    ) -> bool {
+        let Some(pointer) = reference.as_str().and_then(local_pointer) else {
+            return false;
+        };
+        let key = (std::ptr::from_ref(site.root) as usize, pointer);
+        if let Some(&known) = self.conditions.get(&key) {
+            return known;
+        }
+        // Marked first: a reference back to it, on the way, finds nothing.
+        self.conditions.insert(key.clone(), false);
+        let found = (site.root.pointer(&key.1))
+            .is_some_and(|target| self.conditions_below(site, target, depth + 1, left));
+        self.conditions.insert(key, found);
+        found
     }
 
     fn lower_array(
@@ -4185,9 +4254,11 @@ mod tests {
             "properties": {"a": {"type": "string"}},
             "dependencies": {"a": {"$ref": "#/definitions/B"}}, "definitions": {"B": b}});
         assert!(is_open(&lower_schema(&dependencies).0));
-        // Conditions a member of `anyOf` or `oneOf` holds, or an `allOf`
-        // member's `$ref` names, hide their keys as well; a `$ref` to an
-        // object, or members without conditions, do not.
+        // Conditions within members of `anyOf`, `oneOf` or `allOf` (past
+        // the `allOf` members that are only conditions, whose branches are
+        // read), or behind the object's own `$ref`, hide their keys as
+        // well; a `$ref` to an object, or members without conditions, do
+        // not.
         let cond = json!({"if": {"required": ["a"]}, "then": b});
         let members = [
             ("anyOf", json!([cond, {"required": ["a"]}]), true),
@@ -4203,15 +4274,32 @@ mod tests {
                 json!([{"required": ["a"]}, {"required": ["x"]}]),
                 false,
             ),
+            // Deeper: through combinators, and through references.
+            ("allOf", json!([{"allOf": [cond]}]), true),
+            (
+                "allOf",
+                json!([{"anyOf": [{"oneOf": [cond, {}]}, {}]}]),
+                true,
+            ),
+            ("allOf", json!([{"$ref": "#/$defs/C2"}]), true),
+            ("oneOf", json!([{"$ref": "#/$defs/C2"}, {}]), true),
+            ("$ref", json!("#/$defs/C"), true),
+            ("allOf", json!([{"$ref": "#/$defs/Base"}]), false),
+            // A loop of references holds no conditions.
+            ("allOf", json!([{"$ref": "#/$defs/Loop"}]), false),
         ];
         for (keyword, list, open) in members {
             let mut schema = json!({"type": "object", "properties": {"a": {"type": "string"}},
-                "$defs": {"B": b, "C": cond}});
+                "$defs": {"B": b, "C": cond, "C2": {"$ref": "#/$defs/C"},
+                    "Base": {"type": "object", "properties": {"z": {}}, "allOf": [{"$ref": "#/$defs/B"}]},
+                    "Loop": {"allOf": [{"$ref": "#/$defs/Loop"}], "type": "object"}}});
             schema[keyword] = list;
             let (ty, _, degradations) = lower_schema(&schema);
             // The object's own part, where the members made an intersection.
             let own = match &ty {
-                Ty::Inter(parts, _) => &parts[0],
+                Ty::Inter(parts, _) => (parts.iter())
+                    .find(|part| matches!(part, Ty::Object(_)))
+                    .unwrap_or_else(|| panic!("{schema}: {ty:?}")),
                 ty => ty,
             };
             assert_eq!(is_open(own), open, "{schema}: {ty:?}");
