@@ -1124,7 +1124,8 @@ impl<'a> Convert<'a> {
         if copied > self.merge_budget {
             return self.degrade(
                 origin,
-                "allOf merges more properties than the Python stub has room for",
+                "the allOf merges of the whole tool list copy more properties than the Python \
+                 stub has room for, and this one is past that, so it is Any",
             );
         }
         self.merge_budget -= copied;
