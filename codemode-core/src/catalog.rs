@@ -332,7 +332,7 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
             let mut degradations = lowered.degradations.clone();
             if !lowered.typescript_degradations.is_empty() || !printed.is_empty() {
                 degradations.extend(lowered.typescript_degradations.iter().cloned());
-                degradations.extend(crate::schema::keep_first_of_each_tool(printed));
+                degradations.extend(crate::schema::keep_first_of_each_tool(printed, language));
                 degradations.sort();
                 degradations.dedup();
             }
@@ -349,7 +349,7 @@ pub(crate) fn print(language: Language, lowered: &Lowered, among: Option<&[&str]
             };
             let (text, extra) = python::render(lowered, among, error_class);
             let mut degradations = lowered.degradations.clone();
-            degradations.extend(crate::schema::keep_first_of_each_tool(extra));
+            degradations.extend(crate::schema::keep_first_of_each_tool(extra, language));
             degradations.sort();
             degradations.dedup();
             Rendered { text, degradations }

@@ -484,11 +484,15 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
 /// Cases whose Python stub is bounded by the render's budget for `allOf`
 /// merges rather than by the input: each place merges the same named
 /// object of `n` keys again, until the budget (a constant, 2^18 weight
-/// units) is spent, so the bytes allocated do not grow with the input but
-/// are large for a small one. The TypeScript SDK's lending, which these
-/// cases are for, must still be linear.
+/// units) is spent, so the bytes allocated hardly grow with the input but
+/// are many for a small one. For these, Python is held to the growth and to
+/// [`MERGE_BUDGET_BYTES`] in all, not to a number per input byte.
 const PYTHON_AT_ITS_MERGE_BUDGET: &[&str] =
     &["places that join a lender of literals and a name of all the keys"];
+
+/// What spending the whole merge budget may allocate (190 MB measured at
+/// stop 58, for 2^18 units).
+const MERGE_BUDGET_BYTES: usize = 256 << 20;
 
 fn allocated_by(language: Language, tools: &[ToolDef]) -> usize {
     let before = ALLOCATED.load(Ordering::Relaxed);
@@ -508,10 +512,6 @@ fn rendering_grows_linearly_with_hostile_inputs() {
     let mut failures = Vec::new();
     for ((name, small), (_, large)) in small.iter().zip(&large) {
         for language in [Language::TypeScript, Language::Python] {
-            if language == Language::Python && PYTHON_AT_ITS_MERGE_BUDGET.contains(name) {
-                eprintln!("{name} ({language:?}): not measured, see PYTHON_AT_ITS_MERGE_BUDGET");
-                continue;
-            }
             let a = allocated_by(language, small);
             let b = allocated_by(language, large);
             let ratio = b as f64 / a as f64;
@@ -522,7 +522,11 @@ fn rendering_grows_linearly_with_hostile_inputs() {
             );
             // Linear, and with a small constant: no input multiplies the
             // work by a fixed but large factor either.
-            if per_byte > MAX_PER_INPUT_BYTE {
+            let at_budget =
+                language == Language::Python && PYTHON_AT_ITS_MERGE_BUDGET.contains(name);
+            if at_budget && b > MERGE_BUDGET_BYTES {
+                failures.push(format!("{name} ({language:?}): {b} bytes allocated in all"));
+            } else if !at_budget && per_byte > MAX_PER_INPUT_BYTE {
                 failures.push(format!(
                     "{name} ({language:?}): {per_byte:.0} bytes allocated per input byte"
                 ));

@@ -47,9 +47,9 @@ use std::fmt::Write;
 
 /// Why an intersection was printed without the keys a named member lends
 /// or lists (see [`lent_through_names`]).
-const LENT_TOO_LARGE: &str = "an object whose other keys hold literals would lend them to more \
-     keys that the other members list than the SDK writes at one place, so TypeScript may \
-     widen such a literal in an object literal and refuse it";
+const LENT_TOO_LARGE: &str = "the literal values one member of this allOf gives every key \
+     were not repeated for the keys another member lists (too many to write at one place), so \
+     TypeScript may refuse such a literal in those keys, which the schema admits";
 
 /// Prints the whole SDK for a lowered tool set; without `error_class`,
 /// less the error class (which an index declared already). Gives too what

@@ -415,7 +415,7 @@ fn lend_literal_values(members: &mut [Ty]) {
     }
 }
 
-/// The object `ty` is, itself or through up to eight names (a longer
+/// The object `ty` is, itself or through up to seven names (a longer
 /// chain, or a name that leads nowhere, gives `None`).
 pub(super) fn object_of<'t>(mut ty: &'t Ty, defs: &'t [super::Def]) -> Option<&'t Object> {
     for _ in 0..8 {
@@ -481,11 +481,16 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if lenders == 0 || objects.len() < 2 {
         return Lent::Nothing;
     }
-    // Counted before the keys are gathered, so that each place costs at
-    // most this much however long the members are (a lender that lists
-    // every key itself lends none, but is not told apart past this).
+    // Each lender may lend the keys the others list: counted before they
+    // are gathered, so that each place costs at most this much however
+    // long the members are (keys a lender lists itself, beside the others,
+    // are not told apart past this).
     let keys: usize = objects.iter().map(|o| o.props.len()).sum();
-    if keys.saturating_mul(lenders) > LENT_SCANNED {
+    let own: usize = (objects.iter())
+        .filter(|o| literal_values(o).is_some())
+        .map(|o| o.props.len())
+        .sum();
+    if keys.saturating_mul(lenders).saturating_sub(own) > LENT_SCANNED {
         return Lent::TooLarge;
     }
     let mut listed: Vec<&str> = (objects.iter())
@@ -825,6 +830,20 @@ mod tests {
                 other => panic!("{keys} keys: {other:?}"),
             }
         }
+        // A lender that lists most of many keys itself lends the rest; past
+        // what one place reads, that is not told apart.
+        let own_and = |own: usize, more: usize| {
+            let props = (0..own)
+                .map(|i| prop(&format!("k{i:03}"), Ty::Bool))
+                .collect();
+            let lender = object(props, Extra::Values(Box::new(Ty::Lit(Lit::Bool(true)))));
+            let listed = listing(own + more);
+            lent_through_names(&[lender, Ty::Named(0)], &[listed])
+        };
+        assert!(
+            matches!(own_and(LENT_SCANNED - 10, 10), Lent::Objects(o) if o[0].props.len() == 10)
+        );
+        assert!(matches!(own_and(LENT_SCANNED, 10), Lent::TooLarge));
         let many: Vec<Ty> = (0..LENT_PER_PLACE)
             .map(|i| Ty::Lit(Lit::Str(format!("v{i}"))))
             .collect();

@@ -439,6 +439,18 @@ impl<'v> Keywords<'v> {
         self.found.iter().all(Option::is_none)
     }
 
+    /// Whether keywords other than `properties` may name or type keys of
+    /// an object: `$ref`, `allOf`, `anyOf`, `oneOf` or `patternProperties`.
+    pub(super) fn keys_elsewhere(&self) -> bool {
+        self.has_any(&[
+            Kw::Ref,
+            Kw::AllOf,
+            Kw::AnyOf,
+            Kw::OneOf,
+            Kw::PatternProperties,
+        ])
+    }
+
     /// Whether any of `kws` is present.
     pub(super) fn has_any(&self, kws: &[Kw]) -> bool {
         kws.iter().any(|&kw| self.get(kw).is_some())

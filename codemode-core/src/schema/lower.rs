@@ -65,12 +65,10 @@ const UNEVALUATED_BESIDE_APPLICATORS: &str = "`unevaluatedProperties` applies to
 
 /// Why the keys an object does not list hold any of several types (see
 /// [`Walk::lower_object`]).
-const PATTERN_KEYS: &str = "which keys a pattern of `patternProperties` matches is not \
-     something the SDK can say, so every key the object does not list may hold what any \
-     pattern, or `additionalProperties`, admits";
-
-/// Patterns that match every key.
-const MATCHES_EVERY_KEY: &[&str] = &["", ".*", "^.*", "^.*$", ".*$"];
+const PATTERN_KEYS: &str = "patterns of `patternProperties` (or a pattern and \
+     `additionalProperties`) give keys different types, and which keys a pattern matches is \
+     not something the SDK can say, so every key the object does not list may hold any of \
+     those types";
 
 /// Why a schema in draft 3 became any value (see [`Dialect::Draft3`]).
 const DRAFT_3: &str = "the schema names draft 3 in `$schema`, whose keywords the SDK does not \
@@ -82,12 +80,45 @@ const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `depe
      describe are valid only where their branch applies, which the SDK cannot say, so it declares them optional \
      keys of the object whatever the condition";
 
+/// What a search for conditions found (see [`Walk::conditions_within`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Search {
+    /// None, everything read.
+    NotFound,
+    /// None, but a reference led back into a schema still being read,
+    /// whose search goes on: the answer is that search's, so it is not
+    /// kept for the schema the reference names.
+    NotFoundYet,
+    /// Cut short before it could tell: there may be conditions.
+    Cut,
+    Found,
+}
+
+impl Search {
+    /// What two searches together found: conditions found anywhere, else
+    /// a cut anywhere, else nothing.
+    fn or(self, other: Search) -> Search {
+        self.max(other)
+    }
+
+    /// Whether there are, or may be, conditions.
+    fn may_hide_keys(self) -> bool {
+        self >= Search::Cut
+    }
+}
+
 /// How many steps (members of combinators, references) below a member
 /// [`Walk::conditions_within`] looks for conditions.
 const CONDITIONS_DEPTH: usize = 4;
 
 /// How many schemas [`Walk::conditions_within`] reads for one member.
 const CONDITIONS_READ: usize = 32;
+
+/// How many keywords the searches for conditions read for one tool, in
+/// all: what they read behind a reference into a loop is read again for
+/// each member that names it, so this bounds a hostile schema's work. Past
+/// it a search is cut short, and the object admits other keys (recorded).
+const CONDITIONS_WORK: usize = 1 << 20;
 
 /// Why an object with conditional branches admits any other key (see
 /// [`Walk::branch_keys`]).
@@ -501,12 +532,16 @@ fn passes<'a>(member: &'a Ty, referenced: Option<&'a ReferencedKeys<'a>>) -> Pas
 /// definition's): the first by place.
 const KEPT_PER_BODY: usize = 100;
 
-/// Keeps, of degradations recorded after the walk (the Python
-/// conversion's), the first [`KEPT_PER_BODY`] of each tool by place, and
-/// where a tool had more, one more that says so at the first it leaves
-/// out: a schema of a million keys that Python cannot merge does not hold
-/// a million records, as the walk's own do not.
-pub(crate) fn keep_first_of_each_tool(mut records: Vec<Degradation>) -> Vec<Degradation> {
+/// Keeps, of degradations recorded after the walk (by the Python
+/// conversion, or the TypeScript printer, of `language`'s SDK), the first
+/// [`KEPT_PER_BODY`] of each tool by place, and where a tool had more, one
+/// more that says so at the first it leaves out: a schema of a million keys
+/// that Python cannot merge does not hold a million records, as the walk's
+/// own do not.
+pub(crate) fn keep_first_of_each_tool(
+    mut records: Vec<Degradation>,
+    language: crate::Language,
+) -> Vec<Degradation> {
     records.sort_unstable();
     records.dedup();
     let mut kept = Vec::with_capacity(records.len().min(KEPT_PER_BODY + 1));
@@ -521,8 +556,13 @@ pub(crate) fn keep_first_of_each_tool(mut records: Vec<Degradation>) -> Vec<Degr
         } else if of_tool == KEPT_PER_BODY + 1 {
             kept.push(Degradation {
                 reason: format!(
-                    "more nodes of this tool's schemas could not be expressed in Python than \
-                     the report lists: it keeps the first {KEPT_PER_BODY} by place"
+                    "more nodes of this tool's schemas could not be expressed in {} than \
+                     the report lists: it keeps the first {KEPT_PER_BODY} by place",
+                    match language {
+                        crate::Language::Python => "Python",
+                        // JavaScript reads the TypeScript declaration.
+                        _ => "TypeScript",
+                    }
                 ),
                 ..record
             });
@@ -567,6 +607,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         walk.ids.forget_documents();
         walk.by_target.clear();
         walk.conditions.clear();
+        walk.conditions_work = CONDITIONS_WORK;
         walk.embedded_refs = None;
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -723,7 +764,10 @@ fn finish(part: Part) -> Lowered {
 pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
     let bump = Bump::new();
     let root = from_value(schema, &bump);
-    let mut walk = Walk::default();
+    let mut walk = Walk {
+        conditions_work: CONDITIONS_WORK,
+        ..Walk::default()
+    };
     let ty = walk.lower_root(Site {
         root: &root,
         dialect: Dialect::of(&root),
@@ -815,10 +859,12 @@ struct Walk<'v> {
     by_key: HashMap<String, usize>,
     ids: Identities<'v>,
     by_target: HashMap<(usize, String), usize>,
-    /// Whether the schema a local `$ref` names holds only conditions
-    /// ([`Walk::only_conditions`]), by the reference's document and
-    /// pointer: many members naming one schema read it once.
-    conditions: HashMap<(usize, String), bool>,
+    /// What [`Walk::conditions_named`] found behind each local `$ref`, by
+    /// the reference's document and pointer (`None` while it is read).
+    conditions: HashMap<(usize, String), Option<Search>>,
+    /// What searches for conditions may still read for the tool being
+    /// lowered, in keywords ([`CONDITIONS_WORK`]).
+    conditions_work: usize,
     queue: Vec<Pending<'v>>,
     degradations: Vec<Recorded>,
     /// How many degradations were recorded, kept or not (see
@@ -1992,16 +2038,14 @@ impl<'v> Walk<'v> {
                         depth,
                     ));
                 }
-                // Keys that match no pattern are refused, unless a pattern
-                // matches every key.
-                let every = patterns.iter().any(|(p, _)| MATCHES_EVERY_KEY.contains(&p));
-                let mut widens = extra == Extra::Closed && patterns.len() > 0 && !every;
                 if let Extra::Values(ty) = extra {
                     members.push(*ty);
                 }
-                // One type for every key, where each key holds its own;
-                // any value says so itself, as where other keys are free.
-                widens |= members.windows(2).any(|pair| pair[0] != pair[1]);
+                // One type for every key, where each key holds its own
+                // (which keys a pattern admits is left to the tool, as the
+                // README says); any value says so itself, as where other
+                // keys are free.
+                let widens = members.windows(2).any(|pair| pair[0] != pair[1]);
                 let values = union(members);
                 if widens && values != Ty::Unknown && !self.checking {
                     self.degrade(site, ptr, PATTERN_KEYS);
@@ -2068,11 +2112,12 @@ impl<'v> Walk<'v> {
             let unread = self.branch_keys(site, map, ptr, depth, &mut out);
             // An object that lists no key of its own admits any key, as it
             // did before its branches' keys were declared; so does one
-            // whose branches may name keys that were not read.
-            if (!listed && !out.is_empty()) || unread {
+            // whose conditions may name keys that were not read (recorded
+            // only there: the other admits them anyway).
+            if !listed && !out.is_empty() {
                 extra = Extra::Values(Box::new(Ty::Unknown));
-            }
-            if unread {
+            } else if listed && unread {
+                extra = Extra::Values(Box::new(Ty::Unknown));
                 self.degrade(site, ptr, BRANCH_KEYS_UNREAD);
             }
         }
@@ -2182,7 +2227,8 @@ impl<'v> Walk<'v> {
         }
         if let Some(reference) = map.get(Kw::Ref) {
             let mut left = CONDITIONS_READ;
-            unread_keys = unread_keys || self.conditions_named(site, reference, 0, &mut left);
+            unread_keys = unread_keys
+                || (self.conditions_named(site, reference, 0, &mut left)).may_hide_keys();
         }
         if let Some(Json::Array(members)) = map.get(Kw::AllOf) {
             for (i, item) in members.iter().enumerate() {
@@ -2203,13 +2249,7 @@ impl<'v> Walk<'v> {
                 let declares = !member.has_any(&[Kw::Enum, Kw::Const])
                     && (member.get(Kw::Type)).is_none_or(|ty| names_object(ty) == Some(true));
                 unread |= !declares
-                    || member.has_any(&[
-                        Kw::Ref,
-                        Kw::AllOf,
-                        Kw::AnyOf,
-                        Kw::OneOf,
-                        Kw::PatternProperties,
-                    ])
+                    || member.keys_elsewhere()
                     || matches!(member.get(Kw::AdditionalProperties), Some(Json::Object(_)));
                 if let (true, Some(Json::Object(props))) = (declares, member.get(Kw::Properties)) {
                     elsewhere.extend(props.iter().map(|(name, _)| name));
@@ -2232,14 +2272,8 @@ impl<'v> Walk<'v> {
                 continue;
             };
             let keywords = Keywords::of(*fields, site.dialect);
-            unread_keys |= keywords.has_any(&[
-                Kw::Ref,
-                Kw::AllOf,
-                Kw::AnyOf,
-                Kw::OneOf,
-                Kw::PatternProperties,
-            ]) || keywords.has_branches()
-                || keywords.dynamic_ref();
+            unread_keys |=
+                keywords.keys_elsewhere() || keywords.has_branches() || keywords.dynamic_ref();
             // Before draft 2019-09 a branch that is a `$ref` is only that.
             if !site.dialect.reads_ref_siblings() && fields.get("$ref").is_some() {
                 continue;
@@ -2300,18 +2334,19 @@ impl<'v> Walk<'v> {
         unread_keys
     }
 
-    /// Whether conditions that shape nothing else (`if` with `then`,
-    /// `else` or `dependentSchemas`, and no `type`, `properties` or
-    /// combinator beside them) are within `schema`: itself, or through the
-    /// members of its `allOf`, `anyOf` and `oneOf` and its local `$ref`,
-    /// at most [`CONDITIONS_DEPTH`] steps away and [`CONDITIONS_READ`]
-    /// schemas in all. Such conditions lower to nothing, so the keys their
-    /// branches name are read nowhere. What a reference names is read once
-    /// per document ([`Walk::conditions`]), so that many members naming one
-    /// schema cost what their own text does.
+    /// Whether conditions that lower to nothing may be within `schema`, a
+    /// member of one of the object's combinators (or, given as a `$ref`,
+    /// what the object's own `$ref` names): a schema whose only type
+    /// keywords are `then`, `else`, `dependentSchemas` or `dependencies`
+    /// (beside `if` and annotations), itself or through the members of
+    /// `allOf`, `anyOf` and `oneOf` and local `$ref`s, which lowers to
+    /// nothing, so the keys its branches name are read nowhere. Where the
+    /// search is cut short ([`CONDITIONS_DEPTH`] steps, [`CONDITIONS_READ`]
+    /// schemas, or a reference back into one being read), they may be.
     fn conditions_within(&mut self, site: &Site<'v>, schema: &'v Json<'v>) -> bool {
         let mut left = CONDITIONS_READ;
         self.conditions_below(site, schema, 0, &mut left)
+            .may_hide_keys()
     }
 
     fn conditions_below(
@@ -2320,57 +2355,72 @@ impl<'v> Walk<'v> {
         schema: &'v Json<'v>,
         depth: usize,
         left: &mut usize,
-    ) -> bool {
+    ) -> Search {
         let Json::Object(fields) = schema else {
-            return false;
+            return Search::NotFound;
         };
-        if depth > CONDITIONS_DEPTH || *left == 0 {
-            return false;
+        if depth > CONDITIONS_DEPTH || *left == 0 || self.conditions_work < fields.len() {
+            return Search::Cut;
         }
         *left -= 1;
+        self.conditions_work -= fields.len();
         let keywords = Keywords::of(*fields, site.dialect);
         if keywords.shapes_nothing() {
-            return keywords.has_branches();
+            return match keywords.has_branches() {
+                true => Search::Found,
+                false => Search::NotFound,
+            };
         }
+        let mut found = Search::NotFound;
         for kw in [Kw::AllOf, Kw::AnyOf, Kw::OneOf] {
             if let Some(Json::Array(members)) = keywords.get(kw) {
                 for member in members.iter() {
-                    if *left == 0 {
-                        return false;
-                    }
-                    if self.conditions_below(site, member, depth + 1, left) {
-                        return true;
+                    found = found.or(self.conditions_below(site, member, depth + 1, left));
+                    if found == Search::Found {
+                        return found;
                     }
                 }
             }
         }
         match keywords.get(Kw::Ref) {
-            Some(reference) => self.conditions_named(site, reference, depth, left),
-            None => false,
+            Some(reference) => found.or(self.conditions_named(site, reference, depth + 1, left)),
+            None => found,
         }
     }
 
     /// [`conditions_below`](Self::conditions_below) the schema a local
-    /// `$ref` names, read once per document.
+    /// `$ref` names, whose full answer is kept for the document
+    /// ([`Walk::conditions`]): many members naming one schema read it once.
     fn conditions_named(
         &mut self,
         site: &Site<'v>,
         reference: &Json<'_>,
         depth: usize,
         left: &mut usize,
-    ) -> bool {
+    ) -> Search {
         let Some(pointer) = reference.as_str().and_then(local_pointer) else {
-            return false;
+            return Search::NotFound;
         };
         let key = (std::ptr::from_ref(site.root) as usize, pointer);
-        if let Some(&known) = self.conditions.get(&key) {
-            return known;
+        match self.conditions.get(&key) {
+            Some(Some(known)) => return *known,
+            // A reference back into a schema being read: what it holds is
+            // that search's to find.
+            Some(None) => return Search::NotFoundYet,
+            None => {}
         }
-        // Marked first: a reference back to it, on the way, finds nothing.
-        self.conditions.insert(key.clone(), false);
-        let found = (site.root.pointer(&key.1))
-            .is_some_and(|target| self.conditions_below(site, target, depth + 1, left));
-        self.conditions.insert(key, found);
+        let Some(target) = site.root.pointer(&key.1) else {
+            return Search::NotFound;
+        };
+        self.conditions.insert(key.clone(), None);
+        let found = self.conditions_below(site, target, depth, left);
+        // Kept only where it is the whole answer: a search cut short
+        // depends on where it started, and one that met a schema still
+        // being read on the way lacks what that one finds later.
+        match found {
+            Search::Found | Search::NotFound => self.conditions.insert(key, Some(found)),
+            Search::Cut | Search::NotFoundYet => self.conditions.remove(&key),
+        };
         found
     }
 
@@ -4153,7 +4203,8 @@ mod tests {
 
     /// Keys an object does not list hold one type for all of them, which
     /// widens where patterns and `additionalProperties` give keys different
-    /// types, or where keys that match no pattern are refused: recorded.
+    /// types: recorded. Which keys a pattern admits is not, as the README
+    /// says of the patterns.
     #[test]
     fn patterns_that_type_keys_apart_are_recorded() {
         let s = json!({"type": "string"});
@@ -4165,9 +4216,10 @@ mod tests {
                 json!(false),
                 true,
             ),
-            (json!({"^x": s}), json!(false), true),
+            (json!({"^x": s}), json!(false), false),
             (json!({"^x": s, "^y": s}), s.clone(), false),
-            (json!({".*": s}), json!(false), false),
+            (json!({"^x": false}), json!(false), false),
+            (json!({"^x": false}), s.clone(), true),
             (json!({}), json!(false), false),
             // Other keys of any type: the SDK says any value, as it does
             // without `additionalProperties`.
@@ -4316,6 +4368,67 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// What a search for conditions finds does not depend on the order it
+    /// meets schemas in: a reference met first past the depth or the count
+    /// the search allows, or inside a loop of references, is not taken for
+    /// one that holds no conditions when it is met again.
+    #[test]
+    fn conditions_are_found_whatever_order_they_are_met_in() {
+        let cond =
+            json!({"if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "number"}}}});
+        let to_c = json!({"$ref": "#/$defs/C"});
+        let mut deep = to_c.clone();
+        for _ in 0..=CONDITIONS_DEPTH {
+            deep = json!({"allOf": [deep]});
+        }
+        let mut long = vec![json!({}); CONDITIONS_READ];
+        long.push(to_c.clone());
+        let long = json!({"allOf": long});
+        let object = |all_of: Value, defs: Value| {
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+                "allOf": all_of, "$defs": defs})
+        };
+        let c = json!({"C": cond});
+        let tools = vec![
+            crate::ToolDef::new("deep_first", object(json!([deep, to_c]), c.clone())),
+            crate::ToolDef::new("ref_first", object(json!([to_c, deep]), c.clone())),
+            crate::ToolDef::new("long_first", object(json!([long, to_c]), c.clone())),
+            // A loop of references, with the conditions on it.
+            crate::ToolDef::new(
+                "looped",
+                object(
+                    json!([{"$ref": "#/$defs/B"}]),
+                    json!({
+                "A": {"allOf": [{"$ref": "#/$defs/B"}, cond]},
+                "B": {"allOf": [{"$ref": "#/$defs/A"}]}}),
+                ),
+            ),
+        ];
+        let rendered = crate::render_report(Language::TypeScript, &tools);
+        for tool in &tools {
+            let line = (rendered.text.lines())
+                .find(|l| l.trim_start().starts_with(&format!("{}(", tool.name)))
+                .unwrap_or_else(|| panic!("{}: {}", tool.name, rendered.text));
+            assert!(line.contains("[key: string]: unknown }"), "{line}");
+            assert!(
+                (rendered.degradations.iter())
+                    .any(|d| d.tool == tool.name && d.reason == BRANCH_KEYS_UNREAD),
+                "{}: {:?}",
+                tool.name,
+                rendered.degradations
+            );
+        }
+        // An object with no keys of its own admits any key already: its
+        // conditions are not recorded.
+        let bare = json!({"type": "object", "allOf": [to_c], "$defs": c});
+        assert!(
+            lower_schema(&bare)
+                .2
+                .iter()
+                .all(|d| d.reason != BRANCH_KEYS_UNREAD)
+        );
     }
 
     /// A key that a branch describes and another part of the schema types
