@@ -415,6 +415,23 @@ impl<'a> Printer<'a> {
             Ty::Object(obj) => self.object(obj, &[], ctx),
             // In an intersection, a union's objects are views of one value
             // (the keys `anyOf` requires, say), not whole values.
+            // `integer` and `number` are both `number` here: written once.
+            Ty::Union(members) if members.contains(&Ty::Int) && members.contains(&Ty::Num) => {
+                // In the place of the first of them.
+                let mut written = false;
+                let numbers: Vec<Ty> = (members.iter())
+                    .filter_map(|m| match m {
+                        Ty::Int | Ty::Num => {
+                            (!std::mem::replace(&mut written, true)).then_some(Ty::Num)
+                        }
+                        other => Some(other.clone()),
+                    })
+                    .collect();
+                match numbers.as_slice() {
+                    [one] => self.ty(one, ctx),
+                    _ => self.ty(&Ty::Union(numbers), ctx),
+                }
+            }
             Ty::Union(members) if ctx == Ctx::InterMember => {
                 self.list(members, " | ", true, Ctx::Top)
             }
@@ -809,6 +826,26 @@ mod tests {
     use crate::catalog::lower_borrowed;
     use crate::tool::ToolDef;
     use serde_json::json;
+
+    /// `integer` and `number` are one type in TypeScript: a union of both
+    /// writes it once (Python keeps `int | float`).
+    #[test]
+    fn integer_or_number_is_written_once() {
+        let tools = vec![ToolDef::new(
+            "t",
+            json!({"type": "object", "properties": {
+                "a": {"type": ["integer", "number"]},
+                "b": {"anyOf": [{"type": "integer"}, {"type": "null"}, {"type": "number"}]},
+                "c": {"type": "array", "items": {"type": ["number", "integer"]}}}}),
+        )];
+        let sdk = render(&lower_borrowed(&tools), true).0;
+        assert!(
+            sdk.contains("a?: number; b?: number | null; c?: readonly number[]"),
+            "{sdk}"
+        );
+        let python = crate::render(crate::Language::Python, &tools);
+        assert!(python.contains("a: int | float = ..."), "{python}");
+    }
 
     /// A named member's keys are lent at each place the intersection is
     /// written, so past what one place may write nothing is lent, and that
