@@ -377,41 +377,64 @@ fn lend_literal_values(members: &mut [Ty]) {
     if lenders == 0 || members.len() < 2 {
         return;
     }
-    let mut listed: Vec<&str> = (members.iter())
-        .filter_map(|m| match m {
-            Ty::Object(object) => Some(object.props.iter().map(|p| p.name.as_str())),
-            _ => None,
-        })
-        .flatten()
-        .collect();
-    if listed.len().saturating_mul(lenders) > MEET_PAIRS {
+    let objects = members.iter().filter_map(|m| match m {
+        Ty::Object(object) => Some(object),
+        _ => None,
+    });
+    let keys: usize = objects.clone().map(|o| o.props.len()).sum();
+    if keys.saturating_mul(lenders) > MEET_PAIRS {
         return;
     }
-    listed.sort_unstable();
-    listed.dedup();
-    let listed: Vec<String> = listed.into_iter().map(str::to_owned).collect();
+    let listed: Vec<String> = listed_keys(objects)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
     for member in members.iter_mut() {
-        let Some(values) = lent(member).cloned() else {
+        let Ty::Object(object) = member else { continue };
+        let Some(values) = literal_values(object) else {
             continue;
         };
-        let Ty::Object(object) = member else { continue };
-        let before = object.props.len();
-        for name in &listed {
-            if object.props[..before]
-                .binary_search_by(|p| p.name.as_str().cmp(name))
-                .is_err()
-            {
-                object.props.push(Prop {
-                    name: name.clone(),
-                    ty: values.clone(),
-                    required: false,
-                    doc: Doc::default(),
-                });
-            }
-        }
-        if object.props.len() > before {
+        let lent: Vec<Prop> = (not_listed_by(object, &listed))
+            .map(|name| lent_key(name, values))
+            .collect();
+        if !lent.is_empty() {
+            object.props.extend(lent);
             object.props.sort_by(|a, b| a.name.cmp(&b.name));
         }
+    }
+}
+
+/// The keys `objects` list, sorted, each once.
+fn listed_keys<'a>(objects: impl Iterator<Item = &'a Object>) -> Vec<&'a str> {
+    let mut listed: Vec<&str> = objects
+        .flat_map(|o| o.props.iter().map(|p| p.name.as_str()))
+        .collect();
+    listed.sort_unstable();
+    listed.dedup();
+    listed
+}
+
+/// The keys of `listed` that `lender` does not list itself (its props are
+/// sorted by name).
+fn not_listed_by<'l, K: AsRef<str>>(
+    lender: &'l Object,
+    listed: &'l [K],
+) -> impl Iterator<Item = &'l str> {
+    (listed.iter()).map(AsRef::as_ref).filter(|name| {
+        (lender.props)
+            .binary_search_by(|p| p.name.as_str().cmp(name))
+            .is_err()
+    })
+}
+
+/// A key lent by an object whose other keys hold `values`: optional, of
+/// those values.
+fn lent_key(name: &str, values: &Ty) -> Prop {
+    Prop {
+        name: name.to_owned(),
+        ty: values.clone(),
+        required: false,
+        doc: Doc::default(),
     }
 }
 
@@ -493,36 +516,21 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if keys.saturating_mul(lenders).saturating_sub(own) > LENT_SCANNED {
         return Lent::TooLarge;
     }
-    let mut listed: Vec<&str> = (objects.iter())
-        .flat_map(|o| o.props.iter().map(|p| p.name.as_str()))
-        .collect();
-    listed.sort_unstable();
-    listed.dedup();
+    let listed = listed_keys(objects.iter().copied());
     let mut out = Vec::new();
     let mut cost = 0usize;
     for object in &objects {
         let Some(values) = literal_values(object) else {
             continue;
         };
-        // The object's props are sorted by name.
-        let lent = (listed.iter()).filter(|name| {
-            (object.props)
-                .binary_search_by(|p| p.name.as_str().cmp(name))
-                .is_err()
-        });
         let each = weight_within(values, LENT_PER_PLACE).map_or(usize::MAX, |w| w + 1);
         let mut props = Vec::new();
-        for name in lent {
+        for name in not_listed_by(object, &listed) {
             cost = cost.saturating_add(each);
             if cost > LENT_PER_PLACE {
                 return Lent::TooLarge;
             }
-            props.push(Prop {
-                name: (*name).to_owned(),
-                ty: values.clone(),
-                required: false,
-                doc: Doc::default(),
-            });
+            props.push(lent_key(name, values));
         }
         if !props.is_empty() {
             out.push(Object {
