@@ -77,8 +77,8 @@ const DRAFT_3: &str = "the schema names draft 3 in `$schema`, whose keywords the
 /// Why keys of conditional branches became optional keys (see
 /// [`Walk::branch_keys`]).
 const BRANCH_KEYS: &str = "keys that `then`, `else`, `dependentSchemas` or `dependencies` \
-     describe are valid only where their branch applies, which the SDK cannot say, so it declares them optional \
-     keys of the object whatever the condition";
+     describe are valid only where their branch applies, which the SDK cannot say, so it \
+     declares them optional keys of the object whatever the condition";
 
 /// What a search for conditions found (see [`Walk::conditions_within`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -607,7 +607,7 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         walk.ids.forget_documents();
         walk.by_target.clear();
         walk.conditions.clear();
-        walk.conditions_work = CONDITIONS_WORK;
+        walk.conditions_read = 0;
         walk.embedded_refs = None;
         let base = pascal_case(tool.name);
         let input = walk.lower_root(Site {
@@ -764,10 +764,7 @@ fn finish(part: Part) -> Lowered {
 pub fn lower_schema(schema: &Value) -> (Ty, Vec<Def>, Vec<Degradation>) {
     let bump = Bump::new();
     let root = from_value(schema, &bump);
-    let mut walk = Walk {
-        conditions_work: CONDITIONS_WORK,
-        ..Walk::default()
-    };
+    let mut walk = Walk::default();
     let ty = walk.lower_root(Site {
         root: &root,
         dialect: Dialect::of(&root),
@@ -862,9 +859,9 @@ struct Walk<'v> {
     /// What [`Walk::conditions_named`] found behind each local `$ref`, by
     /// the reference's document and pointer (`None` while it is read).
     conditions: HashMap<(usize, String), Option<Search>>,
-    /// What searches for conditions may still read for the tool being
-    /// lowered, in keywords ([`CONDITIONS_WORK`]).
-    conditions_work: usize,
+    /// What searches for conditions have read for the tool being lowered,
+    /// in keywords (at most [`CONDITIONS_WORK`]).
+    conditions_read: usize,
     queue: Vec<Pending<'v>>,
     degradations: Vec<Recorded>,
     /// How many degradations were recorded, kept or not (see
@@ -2359,11 +2356,12 @@ impl<'v> Walk<'v> {
         let Json::Object(fields) = schema else {
             return Search::NotFound;
         };
-        if depth > CONDITIONS_DEPTH || *left == 0 || self.conditions_work < fields.len() {
+        let read = self.conditions_read.saturating_add(fields.len());
+        if depth > CONDITIONS_DEPTH || *left == 0 || read > CONDITIONS_WORK {
             return Search::Cut;
         }
         *left -= 1;
-        self.conditions_work -= fields.len();
+        self.conditions_read = read;
         let keywords = Keywords::of(*fields, site.dialect);
         if keywords.shapes_nothing() {
             return match keywords.has_branches() {
