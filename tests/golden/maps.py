@@ -1,10 +1,13 @@
 from __future__ import annotations
-from typing import Any, Literal, Mapping, Never, Protocol, TypedDict
+from typing import Any, Literal, Mapping, Never, NotRequired, Protocol, TypedDict
 from typing_extensions import ReadOnly
 
 class ToolCallError(Exception):
     toolName: str
     kind: Literal["unknown_tool", "invalid_arguments", "tool_failed", "tool_panicked", "timeout", "invalid_result", "denied", "unavailable", "server_error"]
+
+class Label(TypedDict, total=False):
+    label: ReadOnly[Literal["on", "off"]]
 
 class NotesOutput(TypedDict):
     entries: list[str | dict[str, Any]]
@@ -12,8 +15,13 @@ class NotesOutput(TypedDict):
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
-class SetSwitchesArgsPanel(TypedDict, total=False):
+class SetLightsArgsPanel(TypedDict, total=False):
     label: ReadOnly[Literal["on", "off"]]
+    zone: ReadOnly[Literal["on", "off"]]
+
+class SetSceneArgsScene(TypedDict):
+    label: NotRequired[ReadOnly[str]]
+    preset: ReadOnly[str]
 
 class WhoamiOutput(TypedDict):
     account: WhoamiOutputAccount
@@ -30,7 +38,11 @@ class Tools(Protocol):
         """Replace the notes."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
-    async def set_switches(self, *, panel: SetSwitchesArgsPanel) -> Any:
+    async def set_lights(self, *, panel: SetLightsArgsPanel) -> Any:
+        """Set the lights of a zone, each on or off, in a panel that also has a label."""
+    async def set_scene(self, *, scene: Label | SetSceneArgsScene) -> Any:
+        """Set a scene, as switches each on or off or as a named preset, with a label."""
+    async def set_switches(self, *, panel: Label) -> Any:
         """Set switches, each on or off, in a panel that also has a label."""
     async def tag_flags(self, *,
         level: Literal["on", "off"] = ...,  # The level flag.

@@ -2,7 +2,13 @@ declare class ToolCallError extends Error { readonly toolName: string; readonly 
 
 type Labelled = { label?: string };
 
+type Lights = Switches & Zoned & { zone?: "on" | "off" };
+
+type Preset = { preset: string };
+
 type Switches = { [key: string]: "on" | "off" };
+
+type Zoned = { zone?: string };
 
 declare const tools: {
   // The notes, each a line of text or a structured entry.
@@ -11,6 +17,10 @@ declare const tools: {
   save_notes(args: { entries: readonly (string | { [key: string]: unknown })[] }): Promise<unknown>;
   // Replace request headers and metadata.
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
+  // Set the lights of a zone, each on or off, in a panel that also has a label.
+  set_lights(args: { panel: Lights & Labelled & { label?: "on" | "off"; zone?: "on" | "off" } }): Promise<unknown>;
+  // Set a scene, as switches each on or off or as a named preset, with a label.
+  set_scene(args: { scene: (Switches | Preset) & Labelled }): Promise<unknown>;
   // Set switches, each on or off, in a panel that also has a label.
   set_switches(args: { panel: Switches & Labelled & { label?: "on" | "off" } }): Promise<unknown>;
   // Set flags, each on or off; the level is also a flag.

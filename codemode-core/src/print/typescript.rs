@@ -51,6 +51,13 @@ const LENT_TOO_LARGE: &str = "the literal values one member of this allOf gives 
      were not repeated for the keys another member lists (too many to write at one place), so \
      TypeScript may refuse such a literal in those keys, which the schema admits";
 
+/// Why an intersection was printed without the keys a lender in one of
+/// its unions would lend (see [`lent_through_names`]).
+const LENT_IN_UNION: &str = "one choice of an anyOf or oneOf in this allOf gives every key \
+     literal values, which were not repeated for the keys the other members list (that would \
+     narrow the other choices), so TypeScript may refuse such a literal in those keys, which \
+     the schema admits";
+
 /// Prints the whole SDK for a lowered tool set; without `error_class`,
 /// less the error class (which an index declared already). Gives too what
 /// the printing left out, beside what the lowering recorded.
@@ -438,18 +445,19 @@ impl<'a> Printer<'a> {
             Ty::Union(members) => self.union(members, ctx != Ctx::Top),
             Ty::Inter(members, origin) => {
                 let parens = ctx == Ctx::Postfix;
-                let lent = match lent_through_names(members, self.defs) {
-                    Lent::Objects(objects) => objects,
-                    Lent::Nothing => Vec::new(),
-                    Lent::TooLarge => {
-                        self.records.push(Degradation {
-                            tool: origin.tool.clone(),
-                            pointer: origin.pointer.clone(),
-                            reason: LENT_TOO_LARGE.to_owned(),
-                        });
-                        Vec::new()
-                    }
+                let (lent, unlent) = match lent_through_names(members, self.defs) {
+                    Lent::Objects(objects) => (objects, None),
+                    Lent::Nothing => (Vec::new(), None),
+                    Lent::TooLarge => (Vec::new(), Some(LENT_TOO_LARGE)),
+                    Lent::InUnion(objects) => (objects, Some(LENT_IN_UNION)),
                 };
+                if let Some(reason) = unlent {
+                    self.records.push(Degradation {
+                        tool: origin.tool.clone(),
+                        pointer: origin.pointer.clone(),
+                        reason: reason.to_owned(),
+                    });
+                }
                 if lent.is_empty() {
                     return self.list(members, " & ", parens, Ctx::InterMember);
                 }
@@ -847,6 +855,19 @@ mod tests {
         assert!(python.contains("a: int | float = ..."), "{python}");
     }
 
+    /// The TypeScript SDK of `tools` and its records, rendered on two
+    /// threads and on one, which must agree.
+    fn typescript_on_both_threads(tools: &[ToolDef]) -> crate::Rendered {
+        crate::parallel::two_threads();
+        let split = crate::render_report(crate::Language::TypeScript, tools);
+        let whole = crate::parallel::sequentially(|| {
+            crate::render_report(crate::Language::TypeScript, tools)
+        });
+        assert_eq!(split.text, whole.text);
+        assert_eq!(split.degradations, whole.degradations);
+        whole
+    }
+
     /// A named member's keys are lent at each place the intersection is
     /// written, so past what one place may write nothing is lent, and that
     /// is recorded for TypeScript only, whichever thread printed it.
@@ -871,13 +892,7 @@ mod tests {
                 ToolDef::new(format!("t{i:02}"), place(&defs, fellow))
             })
             .collect();
-        crate::parallel::two_threads();
-        let split = crate::render_report(crate::Language::TypeScript, &tools);
-        let whole = crate::parallel::sequentially(|| {
-            crate::render_report(crate::Language::TypeScript, &tools)
-        });
-        assert_eq!(split.text, whole.text);
-        assert_eq!(split.degradations, whole.degradations);
+        let whole = typescript_on_both_threads(&tools);
         let lent: Vec<(&str, &str)> = (whole.degradations.iter())
             .filter(|d| d.reason == LENT_TOO_LARGE)
             .map(|d| (d.tool.as_str(), d.pointer.as_str()))
@@ -898,6 +913,47 @@ mod tests {
                 .all(|d| d.reason != LENT_TOO_LARGE)
         );
     }
+    /// A lender that is one choice of a union in an intersection lends
+    /// nothing, and that is recorded for TypeScript only, on either thread;
+    /// one inside a named intersection lends at the place.
+    #[test]
+    fn lenders_in_unions_are_recorded_and_in_named_intersections_lend() {
+        let defs = json!({
+            "S": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}},
+            "Preset": {"type": "object", "properties": {"preset": {"type": "string"}}},
+            "Zoned": {"type": "object", "properties": {"zone": {"type": "string"}}},
+            "Lights": {"allOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/Zoned"}]},
+            "Labelled": {"type": "object", "properties": {"label": {"type": "string"}}}
+        });
+        let place = |first: serde_json::Value| {
+            json!({"type": "object", "$defs": defs, "properties": {"p": {"allOf": [
+                first, {"$ref": "#/$defs/Labelled"}]}}})
+        };
+        let union = json!({"anyOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/Preset"}]});
+        let tools: Vec<ToolDef> = (0..80)
+            .map(|i| match i % 2 {
+                0 => ToolDef::new(format!("t{i:02}"), place(union.clone())),
+                _ => ToolDef::new(format!("t{i:02}"), place(json!({"$ref": "#/$defs/Lights"}))),
+            })
+            .collect();
+        let whole = typescript_on_both_threads(&tools);
+        let told: Vec<&str> = (whole.degradations.iter())
+            .filter(|d| d.reason == LENT_IN_UNION)
+            .map(|d| d.tool.as_str())
+            .collect();
+        assert_eq!(told.len(), 40, "{told:?}");
+        assert_eq!(told[0], "t00");
+        assert!(
+            whole.text.contains("p?: (S | Preset) & Labelled }"),
+            "{}",
+            whole.text
+        );
+        let lent = "p?: Lights & Labelled & { label?: \"on\" | \"off\"; zone?: \"on\" | \"off\" }";
+        assert!(whole.text.contains(lent), "{}", whole.text);
+        let python = crate::render_report(crate::Language::Python, &tools);
+        assert!((python.degradations.iter()).all(|d| d.reason != LENT_IN_UNION));
+    }
+
     #[test]
     fn a_definition_nothing_names_is_left_out_unless_it_has_words() {
         // `Skipped` and `Noted` are links of chains that the tools skip once

@@ -474,6 +474,12 @@ pub(crate) enum Lent {
     /// More than [`LENT_PER_PLACE`] to write: nothing is added, and
     /// TypeScript may refuse a literal in a key a member lists.
     TooLarge,
+    /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
+    /// and a lender that is only one choice of a union among the members:
+    /// it lends nothing, since what the intersection gained would narrow
+    /// the union's other choices, so TypeScript may refuse a literal in a
+    /// key the other members list.
+    InUnion(Vec<Object>),
 }
 
 /// How much [`lent_through_names`] writes at one place, at most (in
@@ -488,21 +494,42 @@ const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 
 /// What [`lend_literal_values`] cannot lend while lowering, where a lender
 /// or a fellow member of an intersection is a named type (whose body is
-/// not known then): for each lender among `members` (an object, or a name
-/// of one, through at most a few names), an object of the keys the other
+/// not known then), or where a lender is one choice of a union: for each
+/// lender among `members` (an object, through at most a few names and the
+/// parts of the intersections they name), an object of the keys the other
 /// members' objects list and it does not, typed with its literals, for a
-/// printer to add to the intersection, within [`LENT_PER_PLACE`].
+/// printer to add to the intersection, within [`LENT_PER_PLACE`]; and
+/// whether a union among the members holds a lender, which lends nothing.
 pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
-    if !members.iter().any(|m| matches!(m, Ty::Named(_))) {
+    if !(members.iter()).any(|m| matches!(m, Ty::Named(_) | Ty::Union(_))) {
         return Lent::Nothing;
     }
-    let objects: Vec<&Object> = members.iter().filter_map(|m| object_of(m, defs)).collect();
+    let mut parts = Parts::default();
+    for member in members {
+        parts.gather(member, defs, 0);
+    }
+    let Parts {
+        objects,
+        lender_in_union,
+        cut,
+        ..
+    } = parts;
     let lenders = objects
         .iter()
         .filter(|o| literal_values(o).is_some())
         .count();
+    let lists_keys = objects.iter().any(|o| !o.props.is_empty());
+    let in_union = lender_in_union && lists_keys;
+    if cut && (lenders > 0 || lender_in_union) {
+        // A lender was met before the members ran past what one place
+        // reads: what it would lend is not known in full.
+        return Lent::TooLarge;
+    }
     if lenders == 0 || objects.len() < 2 {
-        return Lent::Nothing;
+        return match in_union {
+            true => Lent::InUnion(Vec::new()),
+            false => Lent::Nothing,
+        };
     }
     // Each lender may lend the keys the others list: counted before they
     // are gathered, so that each place costs at most this much however
@@ -539,9 +566,86 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             });
         }
     }
-    match out.is_empty() {
-        true => Lent::Nothing,
-        false => Lent::Objects(out),
+    match (in_union, out.is_empty()) {
+        (true, _) => Lent::InUnion(out),
+        (false, true) => Lent::Nothing,
+        (false, false) => Lent::Objects(out),
+    }
+}
+
+/// How many intersections deep [`Parts::gather`] goes through names.
+const LENT_DEPTH: usize = 4;
+
+/// The parts of an intersection, as [`lent_through_names`] reads them.
+#[derive(Default)]
+struct Parts<'t> {
+    /// The objects the members are, through names and the parts of the
+    /// intersections those name.
+    objects: Vec<&'t Object>,
+    /// Whether a union among the members has a lender among its choices.
+    lender_in_union: bool,
+    /// How many types were read through names, within [`LENT_SCANNED`].
+    read: usize,
+    /// Whether some were left unread, past [`LENT_SCANNED`] or
+    /// [`LENT_DEPTH`].
+    cut: bool,
+}
+
+impl<'t> Parts<'t> {
+    /// Reads `member`, an intersection's member `depth` named intersections
+    /// down (each member of the intersection itself is read, whatever its
+    /// count: that is the place's own size).
+    fn gather(&mut self, member: &'t Ty, defs: &'t [super::Def], depth: usize) {
+        let Some(ty) = self.resolve(member, defs, depth) else {
+            return;
+        };
+        match ty {
+            Ty::Object(object) => self.objects.push(object),
+            Ty::Inter(parts, _) => {
+                for part in parts {
+                    self.gather(part, defs, depth + 1);
+                }
+            }
+            Ty::Union(choices) if !self.lender_in_union => {
+                self.lender_in_union = self.holds_lender(choices, defs, depth + 1);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether one of `choices` is a lender, through names, intersections
+    /// and unions.
+    fn holds_lender(&mut self, choices: &'t [Ty], defs: &'t [super::Def], depth: usize) -> bool {
+        choices
+            .iter()
+            .any(|choice| match self.resolve(choice, defs, depth) {
+                Some(Ty::Object(object)) => literal_values(object).is_some(),
+                Some(Ty::Inter(parts, _) | Ty::Union(parts)) => {
+                    self.holds_lender(parts, defs, depth + 1)
+                }
+                _ => false,
+            })
+    }
+
+    /// What `ty` is through its names, counted when read `depth` > 0
+    /// steps in; `None` past the bounds (which cuts the reading), and
+    /// where a name leads nowhere.
+    fn resolve(&mut self, ty: &'t Ty, defs: &'t [super::Def], depth: usize) -> Option<&'t Ty> {
+        if depth > 0 {
+            self.read += 1;
+            if self.read > LENT_SCANNED || depth > LENT_DEPTH {
+                self.cut = true;
+                return None;
+            }
+        }
+        let mut ty = ty;
+        for _ in 0..8 {
+            match ty {
+                Ty::Named(id) => ty = &defs.get(*id)?.ty,
+                ty => return Some(ty),
+            }
+        }
+        None
     }
 }
 
@@ -753,6 +857,19 @@ mod tests {
     }
 
     /// `"on" | "off"`.
+    /// A definition of `ty`, named and placed nowhere.
+    fn def(ty: Ty) -> super::super::Def {
+        super::super::Def {
+            base: String::new(),
+            key: String::new(),
+            ty,
+            doc: Doc::default(),
+            tool: String::new(),
+            pointer: String::new(),
+            named: None,
+        }
+    }
+
     fn on_off() -> Ty {
         Ty::Union(vec![
             Ty::Lit(Lit::Str("on".into())),
@@ -782,15 +899,6 @@ mod tests {
             vec![prop("b", Ty::Str), prop("own", Ty::Str)],
             Extra::Unspecified,
         );
-        let def = |ty: Ty| super::super::Def {
-            base: String::new(),
-            key: String::new(),
-            ty,
-            doc: Doc::default(),
-            tool: String::new(),
-            pointer: String::new(),
-            named: None,
-        };
         // 0: the lender; 1: a name of it; 2: the lister.
         let defs = [def(lender.clone()), def(Ty::Named(0)), def(lister.clone())];
         let lent = |members: &[Ty]| -> Vec<Vec<(String, Ty)>> {
@@ -800,6 +908,7 @@ mod tests {
                     .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
                     .collect(),
                 Lent::TooLarge => panic!("too large: {members:?}"),
+                Lent::InUnion(_) => panic!("in a union: {members:?}"),
             }
         };
         let b_lent = vec![vec![("b".to_owned(), flags.clone())]];
@@ -857,6 +966,85 @@ mod tests {
             .collect();
         let wide = object(Vec::new(), Extra::Values(Box::new(Ty::Union(many))));
         let lent = lent_through_names(&[wide, Ty::Named(0)], &[listing(1)]);
+        assert!(matches!(lent, Lent::TooLarge), "{lent:?}");
+    }
+
+    #[test]
+    fn lenders_in_named_intersections_lend_and_those_in_unions_are_told() {
+        let flags = on_off();
+        let lender = object(Vec::new(), Extra::Values(Box::new(flags.clone())));
+        let listing = |name: &str| object(vec![prop(name, Ty::Str)], Extra::Unspecified);
+        let origin = Box::new(Origin::default());
+        // 0: the lender; 1: the lender and a lister of `zone`, as one
+        // named intersection; 2: a lister of `label`; 3: the lender or a
+        // lister of `preset`, as a named union; 4: a name of 1.
+        let defs = [
+            def(lender.clone()),
+            def(Ty::Inter(
+                vec![Ty::Named(0), listing("zone")],
+                origin.clone(),
+            )),
+            def(listing("label")),
+            def(Ty::Union(vec![Ty::Named(0), listing("preset")])),
+            def(Ty::Named(1)),
+        ];
+        let lent_keys = |objects: &[Object]| -> Vec<String> {
+            let mut keys: Vec<String> = (objects.iter())
+                .flat_map(|o| o.props.iter().map(|p| p.name.clone()))
+                .collect();
+            keys.sort();
+            keys
+        };
+        // Through a named intersection, and through a name of one.
+        for outer in [Ty::Named(1), Ty::Named(4)] {
+            match lent_through_names(&[outer, Ty::Named(2)], &defs) {
+                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label", "zone"]),
+                other => panic!("{other:?}"),
+            }
+        }
+        // A lender that is one choice of a union, named or not, lends
+        // nothing and is told, where the other members list keys.
+        let inline_union = Ty::Union(vec![Ty::Named(0), listing("preset")]);
+        for union in [Ty::Named(3), inline_union] {
+            let lent = lent_through_names(&[union.clone(), Ty::Named(2)], &defs);
+            assert!(
+                matches!(&lent, Lent::InUnion(o) if o.is_empty()),
+                "{lent:?}"
+            );
+            let alone = lent_through_names(&[union, Ty::Str], &defs);
+            assert!(matches!(alone, Lent::Nothing), "{alone:?}");
+        }
+        // Beside a lender that lends, the union is still told.
+        let both = lent_through_names(&[Ty::Named(3), Ty::Named(1), Ty::Named(2)], &defs);
+        match both {
+            Lent::InUnion(objects) => assert_eq!(lent_keys(&objects), ["label", "zone"]),
+            other => panic!("{other:?}"),
+        }
+        // A union without a lender is nothing to tell.
+        let plain = Ty::Union(vec![listing("a"), listing("b")]);
+        assert!(matches!(
+            lent_through_names(&[plain, Ty::Named(2)], &defs),
+            Lent::Nothing
+        ));
+        // Names are read only so deep, and so many: a lender met before
+        // the cut makes the place too large to lend at; one past it is
+        // not looked for.
+        let mut deep = vec![def(lender.clone())];
+        for i in 0..=LENT_DEPTH {
+            deep.push(def(Ty::Inter(vec![Ty::Named(i), Ty::Str], origin.clone())));
+        }
+        let top = deep.len() - 1;
+        deep.push(def(listing("label")));
+        let members = [Ty::Named(top), Ty::Named(top + 1)];
+        assert!(matches!(lent_through_names(&members, &deep), Lent::Nothing));
+        let mut wide: Vec<Ty> = vec![Ty::Named(0)];
+        wide.extend((0..LENT_SCANNED).map(|_| Ty::Str));
+        let defs = [
+            def(lender),
+            def(Ty::Inter(wide, origin)),
+            def(listing("label")),
+        ];
+        let lent = lent_through_names(&[Ty::Named(1), Ty::Named(2)], &defs);
         assert!(matches!(lent, Lent::TooLarge), "{lent:?}");
     }
 
