@@ -95,22 +95,43 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
     let members: Vec<Value> = (0..n)
         .map(|i| json!({"type": "object", "properties": {format!("k{i}"): {"type": "string"}}}))
         .collect();
+    // One tool whose `n` properties each join the definitions `a` and `b`
+    // of `defined` in an `allOf`.
+    let joined_places = |a: &str, b: &str, defined: Value| {
+        let both =
+            json!({"allOf": [{"$ref": format!("#/$defs/{a}")}, {"$ref": format!("#/$defs/{b}")}]});
+        let places = defs((0..n).map(|i| (format!("p{i}"), both.clone())));
+        vec![tool(
+            "t",
+            json!({"type": "object", "properties": places, "$defs": defined}),
+        )]
+    };
     // Places that each join a named object of literal values and a named
     // object listing keys (all `n` of them, or a few): the TypeScript SDK
     // lends the literals to those keys at each place.
     let lent_places = |keys: usize| {
         let listed = defs((0..keys).map(|j| (format!("k{j}"), json!({"type": "string"}))));
-        let places = defs((0..n).map(|i| {
-            let both = json!({"allOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/L"}]});
-            (format!("p{i}"), both)
-        }));
-        vec![tool(
-            "t",
-            json!({"type": "object", "properties": places, "$defs": {
+        joined_places(
+            "S",
+            "L",
+            json!({
                 "S": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}},
-                "L": {"type": "object", "properties": listed}}}),
-        )]
+                "L": {"type": "object", "properties": listed}}),
+        )
     };
+    // Places that each join a named intersection, of an object of literal
+    // values that lists `n` keys of its own and another object, with an
+    // object listing one key: each place would read the lender's keys again.
+    let own = defs((0..n).map(|j| (format!("k{j}"), json!({"type": "boolean"}))));
+    let own_keys = joined_places(
+        "Lights",
+        "Labelled",
+        json!({
+            "S": {"type": "object", "properties": own, "additionalProperties": {"enum": ["on", "off"]}},
+            "Zoned": {"type": "object", "properties": {"zone": {"type": "string"}}},
+            "Lights": {"allOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/Zoned"}]},
+            "Labelled": {"type": "object", "properties": {"label": {"type": "string"}}}}),
+    );
     // Four optional items a level, as deep as `n` leaves allow: a union of
     // lengths spells each item but the last again for every longer length.
     let mut nested_tuples = json!({"type": "string"});
@@ -470,6 +491,10 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         (
             "places that join a lender of literals and a name of a few keys",
             lent_places(8),
+        ),
+        (
+            "places that join a named intersection of a lender of many keys",
+            own_keys,
         ),
         (
             "tuples of optional items nested in each other",

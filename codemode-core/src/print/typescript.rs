@@ -47,9 +47,10 @@ use std::fmt::Write;
 
 /// Why an intersection was printed without the keys a named member lends
 /// or lists (see [`lent_through_names`]).
-const LENT_TOO_LARGE: &str = "the literal values one member of this allOf gives every key \
-     were not repeated for the keys another member lists (too many to write at one place), so \
-     TypeScript may refuse such a literal in those keys, which the schema admits";
+const LENT_TOO_LARGE: &str = "the literal values one member of this allOf may give every key \
+     were not repeated for the keys another member lists (too many members, keys or literals to \
+     read or write at one place), so TypeScript may refuse such a literal in those keys, which \
+     the schema admits";
 
 /// Why an intersection was printed without the keys a lender in one of
 /// its unions would lend (see [`lent_through_names`]).

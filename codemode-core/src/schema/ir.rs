@@ -495,11 +495,19 @@ const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 /// What [`lend_literal_values`] cannot lend while lowering, where a lender
 /// or a fellow member of an intersection is a named type (whose body is
 /// not known then), or where a lender is one choice of a union: for each
-/// lender among `members` (an object, through at most a few names and the
-/// parts of the intersections they name), an object of the keys the other
-/// members' objects list and it does not, typed with its literals, for a
-/// printer to add to the intersection, within [`LENT_PER_PLACE`]; and
-/// whether a union among the members holds a lender, which lends nothing.
+/// lender among `members` (an object, through names and the parts of the
+/// intersections they name), an object of the keys the other members'
+/// objects list and it does not, typed with its literals, for a printer to
+/// add to the intersection, within [`LENT_PER_PLACE`]; and whether a
+/// lender that is one choice of a union among the members would refuse a
+/// literal in a key the others list, which it cannot lend (the keys would
+/// narrow the union's other choices).
+///
+/// What one place reads is bounded: [`LENT_SCANNED`] types through names,
+/// [`LENT_DEPTH`] named intersections deep, and, where there is a lender,
+/// [`LENT_SCANNED`] keys in all (a lender's own among them). Past a bound
+/// nothing is lent and [`Lent::TooLarge`] says so, since what lies past it
+/// may lend or list.
 pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if !(members.iter()).any(|m| matches!(m, Ty::Named(_) | Ty::Union(_))) {
         return Lent::Nothing;
@@ -510,43 +518,38 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     }
     let Parts {
         objects,
-        lender_in_union,
+        union_lenders,
         cut,
         ..
     } = parts;
+    if cut {
+        return Lent::TooLarge;
+    }
     let lenders = objects
         .iter()
         .filter(|o| literal_values(o).is_some())
         .count();
-    let lists_keys = objects.iter().any(|o| !o.props.is_empty());
-    let in_union = lender_in_union && lists_keys;
-    if cut && (lenders > 0 || lender_in_union) {
-        // A lender was met before the members ran past what one place
-        // reads: what it would lend is not known in full.
-        return Lent::TooLarge;
+    if lenders == 0 && union_lenders.is_empty() {
+        return Lent::Nothing;
     }
-    if lenders == 0 || objects.len() < 2 {
-        return match in_union {
-            true => Lent::InUnion(Vec::new()),
-            false => Lent::Nothing,
-        };
-    }
-    // Each lender may lend the keys the others list: counted before they
-    // are gathered, so that each place costs at most this much however
-    // long the members are (keys a lender lists itself, beside the others,
-    // are not told apart past this).
-    let keys: usize = objects.iter().map(|o| o.props.len()).sum();
-    let own: usize = (objects.iter())
-        .filter(|o| literal_values(o).is_some())
+    // Counted before they are gathered, so that each place costs at most
+    // this much however long the members are.
+    let keys: usize = (objects.iter().chain(union_lenders.iter().flatten()))
         .map(|o| o.props.len())
         .sum();
-    if keys.saturating_mul(lenders).saturating_sub(own) > LENT_SCANNED {
+    if keys > LENT_SCANNED {
         return Lent::TooLarge;
     }
     let listed = listed_keys(objects.iter().copied());
+    // A union's lender refuses a literal in a key the others list where
+    // nothing in its own choice lists that key.
+    let in_union = (union_lenders.iter()).any(|choice| {
+        let own = listed_keys(choice.iter().copied());
+        listed.iter().any(|key| own.binary_search(key).is_err())
+    });
     let mut out = Vec::new();
     let mut cost = 0usize;
-    for object in &objects {
+    for object in objects.iter().filter(|_| objects.len() > 1) {
         let Some(values) = literal_values(object) else {
             continue;
         };
@@ -574,7 +577,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
 }
 
 /// How many intersections deep [`Parts::gather`] goes through names.
-const LENT_DEPTH: usize = 4;
+const LENT_DEPTH: usize = 16;
 
 /// The parts of an intersection, as [`lent_through_names`] reads them.
 #[derive(Default)]
@@ -582,8 +585,9 @@ struct Parts<'t> {
     /// The objects the members are, through names and the parts of the
     /// intersections those name.
     objects: Vec<&'t Object>,
-    /// Whether a union among the members has a lender among its choices.
-    lender_in_union: bool,
+    /// For each choice of a union among the members that holds a lender,
+    /// the objects of that choice (the keys they list are not refused).
+    union_lenders: Vec<Vec<&'t Object>>,
     /// How many types were read through names, within [`LENT_SCANNED`].
     read: usize,
     /// Whether some were left unread, past [`LENT_SCANNED`] or
@@ -596,9 +600,25 @@ impl<'t> Parts<'t> {
     /// down (each member of the intersection itself is read, whatever its
     /// count: that is the place's own size).
     fn gather(&mut self, member: &'t Ty, defs: &'t [super::Def], depth: usize) {
-        let Some(ty) = self.resolve(member, defs, depth) else {
-            return;
-        };
+        if depth > 0 {
+            self.read += 1;
+            if self.read > LENT_SCANNED || depth > LENT_DEPTH {
+                self.cut = true;
+                return;
+            }
+        }
+        // Through at most a few names: a longer chain, or a name that leads
+        // nowhere, is not read.
+        let mut ty = member;
+        for _ in 0..8 {
+            match ty {
+                Ty::Named(id) => match defs.get(*id) {
+                    Some(def) => ty = &def.ty,
+                    None => return,
+                },
+                _ => break,
+            }
+        }
         match ty {
             Ty::Object(object) => self.objects.push(object),
             Ty::Inter(parts, _) => {
@@ -606,46 +626,29 @@ impl<'t> Parts<'t> {
                     self.gather(part, defs, depth + 1);
                 }
             }
-            Ty::Union(choices) if !self.lender_in_union => {
-                self.lender_in_union = self.holds_lender(choices, defs, depth + 1);
+            Ty::Union(choices) => {
+                for choice in choices {
+                    let mut inner = Parts {
+                        read: self.read,
+                        ..Parts::default()
+                    };
+                    inner.gather(choice, defs, depth + 1);
+                    self.read = inner.read;
+                    self.cut |= inner.cut;
+                    // A lender in the choice, or in a union within it, lists
+                    // beside it what the choice's objects list.
+                    let lends = inner.objects.iter().any(|o| literal_values(o).is_some());
+                    for mut nested in inner.union_lenders {
+                        nested.extend(inner.objects.iter().copied());
+                        self.union_lenders.push(nested);
+                    }
+                    if lends {
+                        self.union_lenders.push(inner.objects);
+                    }
+                }
             }
             _ => {}
         }
-    }
-
-    /// Whether one of `choices` is a lender, through names, intersections
-    /// and unions.
-    fn holds_lender(&mut self, choices: &'t [Ty], defs: &'t [super::Def], depth: usize) -> bool {
-        choices
-            .iter()
-            .any(|choice| match self.resolve(choice, defs, depth) {
-                Some(Ty::Object(object)) => literal_values(object).is_some(),
-                Some(Ty::Inter(parts, _) | Ty::Union(parts)) => {
-                    self.holds_lender(parts, defs, depth + 1)
-                }
-                _ => false,
-            })
-    }
-
-    /// What `ty` is through its names, counted when read `depth` > 0
-    /// steps in; `None` past the bounds (which cuts the reading), and
-    /// where a name leads nowhere.
-    fn resolve(&mut self, ty: &'t Ty, defs: &'t [super::Def], depth: usize) -> Option<&'t Ty> {
-        if depth > 0 {
-            self.read += 1;
-            if self.read > LENT_SCANNED || depth > LENT_DEPTH {
-                self.cut = true;
-                return None;
-            }
-        }
-        let mut ty = ty;
-        for _ in 0..8 {
-            match ty {
-                Ty::Named(id) => ty = &defs.get(*id)?.ty,
-                ty => return Some(ty),
-            }
-        }
-        None
     }
 }
 
@@ -947,8 +950,9 @@ mod tests {
                 other => panic!("{keys} keys: {other:?}"),
             }
         }
-        // A lender that lists most of many keys itself lends the rest; past
-        // what one place reads, that is not told apart.
+        // A lender that lists most of the keys itself lends the rest; its
+        // own keys count toward what one place reads (each place reads
+        // them again), so past that it lends nothing and says so.
         let own_and = |own: usize, more: usize| {
             let props = (0..own)
                 .map(|i| prop(&format!("k{i:03}"), Ty::Bool))
@@ -957,10 +961,9 @@ mod tests {
             let listed = listing(own + more);
             lent_through_names(&[lender, Ty::Named(0)], &[listed])
         };
-        assert!(
-            matches!(own_and(LENT_SCANNED - 10, 10), Lent::Objects(o) if o[0].props.len() == 10)
-        );
-        assert!(matches!(own_and(LENT_SCANNED, 10), Lent::TooLarge));
+        let half = LENT_SCANNED / 2;
+        assert!(matches!(own_and(half - 10, 10), Lent::Objects(o) if o[0].props.len() == 10));
+        assert!(matches!(own_and(half, 10), Lent::TooLarge));
         let many: Vec<Ty> = (0..LENT_PER_PLACE)
             .map(|i| Ty::Lit(Lit::Str(format!("v{i}"))))
             .collect();
@@ -1026,17 +1029,41 @@ mod tests {
             lent_through_names(&[plain, Ty::Named(2)], &defs),
             Lent::Nothing
         ));
-        // Names are read only so deep, and so many: a lender met before
-        // the cut makes the place too large to lend at; one past it is
-        // not looked for.
-        let mut deep = vec![def(lender.clone())];
-        for i in 0..=LENT_DEPTH {
-            deep.push(def(Ty::Inter(vec![Ty::Named(i), Ty::Str], origin.clone())));
+        // A lender whose choice lists the key itself refuses nothing there,
+        // nor one whose choice is an intersection that lists it beside it.
+        let lists_label = Ty::Union(vec![
+            object(
+                vec![prop("label", Ty::Str)],
+                Extra::Values(Box::new(flags.clone())),
+            ),
+            listing("preset"),
+        ]);
+        let lends_label = Ty::Union(vec![
+            Ty::Inter(vec![Ty::Named(0), Ty::Named(2)], origin.clone()),
+            listing("preset"),
+        ]);
+        for union in [lists_label, lends_label] {
+            let lent = lent_through_names(&[union, Ty::Named(2)], &defs);
+            assert!(matches!(lent, Lent::Nothing), "{lent:?}");
         }
-        let top = deep.len() - 1;
-        deep.push(def(listing("label")));
-        let members = [Ty::Named(top), Ty::Named(top + 1)];
-        assert!(matches!(lent_through_names(&members, &deep), Lent::Nothing));
+        // Names are read only so deep, and so many: past that, what is not
+        // read may lend, so the place is too large to lend at, whether or
+        // not a lender was met before the cut.
+        let chain = |links: usize| {
+            let mut defs = vec![def(lender.clone())];
+            for i in 0..links {
+                defs.push(def(Ty::Inter(
+                    vec![Ty::Named(i), listing("z")],
+                    origin.clone(),
+                )));
+            }
+            defs.push(def(listing("label")));
+            let members = [Ty::Named(links), Ty::Named(links + 1)];
+            lent_through_names(&members, &defs)
+        };
+        assert!(matches!(chain(5), Lent::Objects(_)), "{:?}", chain(5));
+        assert!(matches!(chain(LENT_DEPTH), Lent::Objects(_)));
+        assert!(matches!(chain(LENT_DEPTH + 1), Lent::TooLarge));
         let mut wide: Vec<Ty> = vec![Ty::Named(0)];
         wide.extend((0..LENT_SCANNED).map(|_| Ty::Str));
         let defs = [
