@@ -38,8 +38,8 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Degradation, Doc, Extra, Lent, Lit, Lowered, LoweredTool, Object, Prop, Ty,
-    lent_through_names, reached_defs, weight_within,
+    Def, Degradation, Doc, Extra, Lent, Lit, Lowered, LoweredTool, Object, Prop, Ty, lending_defs,
+    lent_through_names, reached_defs, reaches_lender, weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -233,6 +233,9 @@ struct Printer<'a> {
     words: usize,
     /// What the printing itself left out (see [`LENT_TOO_LARGE`]).
     records: Vec<Degradation>,
+    /// Which definitions reach a lender ([`lending_defs`]), read when an
+    /// intersection is first cut short ([`Lent::Cut`]).
+    lending: Option<Vec<bool>>,
 }
 
 impl<'a> Printer<'a> {
@@ -244,6 +247,7 @@ impl<'a> Printer<'a> {
             indent: 0,
             inlining: inline.then(|| Inlining::new(defs)),
             records: Vec::new(),
+            lending: None,
             read_only: false,
             noting: false,
             named: Vec::new(),
@@ -450,6 +454,12 @@ impl<'a> Printer<'a> {
                     Lent::Objects(objects) => (objects, None),
                     Lent::Nothing => (Vec::new(), None),
                     Lent::TooLarge => (Vec::new(), Some(LENT_TOO_LARGE)),
+                    Lent::Cut => {
+                        let defs = self.defs;
+                        let lending = self.lending.get_or_insert_with(|| lending_defs(defs));
+                        let lends = reaches_lender(members, lending);
+                        (Vec::new(), lends.then_some(LENT_TOO_LARGE))
+                    }
                     Lent::InUnion(objects) => (objects, Some(LENT_IN_UNION)),
                 };
                 if let Some(reason) = unlent {
@@ -914,9 +924,10 @@ mod tests {
                 .all(|d| d.reason != LENT_TOO_LARGE)
         );
     }
+
     /// A lender that is one choice of a union in an intersection lends
-    /// nothing, and that is recorded for TypeScript only, on either thread;
-    /// one inside a named intersection lends at the place.
+    /// nothing, and that is recorded, on either thread; one inside a named
+    /// intersection lends at the place.
     #[test]
     fn lenders_in_unions_are_recorded_and_in_named_intersections_lend() {
         let defs = json!({
@@ -951,8 +962,44 @@ mod tests {
         );
         let lent = "p?: Lights & Labelled & { label?: \"on\" | \"off\"; zone?: \"on\" | \"off\" }";
         assert!(whole.text.contains(lent), "{}", whole.text);
-        let python = crate::render_report(crate::Language::Python, &tools);
-        assert!((python.degradations.iter()).all(|d| d.reason != LENT_IN_UNION));
+    }
+
+    /// A place whose members run past what one place reads through names
+    /// is recorded where a member reaches a lender, and only there.
+    #[test]
+    fn a_place_cut_short_is_recorded_where_a_member_reaches_a_lender() {
+        let links = 20;
+        let tool = |name: &str, first: serde_json::Value| {
+            let mut defs = serde_json::Map::new();
+            defs.insert("N0".into(), first);
+            for i in 1..=links {
+                let link = json!({"allOf": [{"$ref": format!("#/$defs/N{}", i - 1)},
+                    {"type": "object", "properties": {format!("z{i}"): {"type": "string"}}}]});
+                defs.insert(format!("N{i}"), link);
+            }
+            defs.insert(
+                "Labelled".into(),
+                json!({"type": "object", "properties": {"label": {"type": "string"}}}),
+            );
+            let place = json!({"allOf": [{"$ref": format!("#/$defs/N{links}")}, {"$ref": "#/$defs/Labelled"}]});
+            ToolDef::new(
+                name,
+                json!({"type": "object", "$defs": defs, "properties": {"p": place}}),
+            )
+        };
+        let switches = json!({"type": "object", "additionalProperties": {"enum": ["on", "off"]}});
+        let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        let tools = [tool("lends", switches), tool("plain", plain)];
+        let rendered = crate::render_report(crate::Language::TypeScript, &tools);
+        let told: Vec<(&str, &str)> = (rendered.degradations.iter())
+            .filter(|d| d.reason == LENT_TOO_LARGE)
+            .map(|d| (d.tool.as_str(), d.pointer.as_str()))
+            .collect();
+        assert!(
+            told.contains(&("lends", "/inputSchema/properties/p")),
+            "{told:?}"
+        );
+        assert!(told.iter().all(|(tool, _)| *tool == "lends"), "{told:?}");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! spell them. Unions and intersections are built through [`union`] and
 //! [`intersection`], which keep them flat and free of redundant members.
 
-use foldhash::{HashMap, HashMapExt};
+use foldhash::{HashMap, HashMapExt, HashSet, HashSetExt};
 use serde_json::Number;
 use std::collections::hash_map::Entry;
 
@@ -467,13 +467,20 @@ fn literal_values(object: &Object) -> Option<&Ty> {
 /// What a printer adds to an intersection for [`lent_through_names`].
 #[derive(Debug)]
 pub(crate) enum Lent {
-    /// Nothing: no member is a name, or there is nothing to lend.
+    /// Nothing: no member is a name or a union, or there is nothing to
+    /// lend.
     Nothing,
     /// Objects to add to the intersection, one per lender.
     Objects(Vec<Object>),
-    /// More than [`LENT_PER_PLACE`] to write: nothing is added, and
+    /// More than [`LENT_PER_PLACE`] to write, or, where something lends,
+    /// more than [`LENT_SCANNED`] keys to read: nothing is added, and
     /// TypeScript may refuse a literal in a key a member lists.
     TooLarge,
+    /// The members ran past what one place reads through names
+    /// ([`LENT_SCANNED`] types, [`LENT_DEPTH`] names deep): nothing is
+    /// added, and whether TypeScript may refuse a literal depends on
+    /// whether a member reaches a lender at all ([`reaches_lender`]).
+    Cut,
     /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
     /// and a lender that is only one choice of a union among the members:
     /// it lends nothing, since what the intersection gained would narrow
@@ -488,8 +495,8 @@ pub(crate) enum Lent {
 /// small schema would print as a large SDK.
 pub(crate) const LENT_PER_PLACE: usize = 64;
 
-/// How many keys, times lenders, [`lent_through_names`] reads at one
-/// place, at most.
+/// How many types [`lent_through_names`] reads through names at one
+/// place, and how many keys where something lends, at most.
 const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 
 /// What [`lend_literal_values`] cannot lend while lowering, where a lender
@@ -503,11 +510,12 @@ const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 /// literal in a key the others list, which it cannot lend (the keys would
 /// narrow the union's other choices).
 ///
-/// What one place reads is bounded: [`LENT_SCANNED`] types through names,
-/// [`LENT_DEPTH`] named intersections deep, and, where there is a lender,
-/// [`LENT_SCANNED`] keys in all (a lender's own among them). Past a bound
-/// nothing is lent and [`Lent::TooLarge`] says so, since what lies past it
-/// may lend or list.
+/// What one place reads is bounded: [`LENT_SCANNED`] types reached
+/// through names, through at most [`LENT_DEPTH`] names, and, where there
+/// is a lender, [`LENT_SCANNED`] keys in all (a lender's own among them).
+/// The members themselves, and what they hold inline, are the place's own
+/// and always read. Past the first two bounds nothing is lent and
+/// [`Lent::Cut`] says so; past the keys, [`Lent::TooLarge`].
 pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if !(members.iter()).any(|m| matches!(m, Ty::Named(_) | Ty::Union(_))) {
         return Lent::Nothing;
@@ -517,14 +525,17 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         parts.gather(member, defs, 0);
     }
     let Parts {
-        objects,
+        mut objects,
         union_lenders,
         cut,
         ..
     } = parts;
     if cut {
-        return Lent::TooLarge;
+        return Lent::Cut;
     }
+    // One object reached twice (two names lead to it) lends once.
+    let mut seen = HashSet::with_capacity(objects.len());
+    objects.retain(|o| seen.insert(std::ptr::from_ref::<Object>(o)));
     let lenders = objects
         .iter()
         .filter(|o| literal_values(o).is_some())
@@ -549,7 +560,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     });
     let mut out = Vec::new();
     let mut cost = 0usize;
-    for object in objects.iter().filter(|_| objects.len() > 1) {
+    for object in &objects {
         let Some(values) = literal_values(object) else {
             continue;
         };
@@ -576,7 +587,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     }
 }
 
-/// How many intersections deep [`Parts::gather`] goes through names.
+/// Through how many names [`Parts::gather`] reads, at most.
 const LENT_DEPTH: usize = 16;
 
 /// The parts of an intersection, as [`lent_through_names`] reads them.
@@ -588,7 +599,8 @@ struct Parts<'t> {
     /// For each choice of a union among the members that holds a lender,
     /// the objects of that choice (the keys they list are not refused).
     union_lenders: Vec<Vec<&'t Object>>,
-    /// How many types were read through names, within [`LENT_SCANNED`].
+    /// How many types were reached through names, within
+    /// [`LENT_SCANNED`].
     read: usize,
     /// Whether some were left unread, past [`LENT_SCANNED`] or
     /// [`LENT_DEPTH`].
@@ -596,24 +608,29 @@ struct Parts<'t> {
 }
 
 impl<'t> Parts<'t> {
-    /// Reads `member`, an intersection's member `depth` named intersections
-    /// down (each member of the intersection itself is read, whatever its
-    /// count: that is the place's own size).
-    fn gather(&mut self, member: &'t Ty, defs: &'t [super::Def], depth: usize) {
-        if depth > 0 {
+    /// Reads `member`, a part of an intersection reached through `names`
+    /// names (the members of the intersection itself, and what they hold
+    /// inline, are read whatever their count: that is the place's own
+    /// size).
+    fn gather(&mut self, member: &'t Ty, defs: &'t [super::Def], names: usize) {
+        if names > 0 {
             self.read += 1;
-            if self.read > LENT_SCANNED || depth > LENT_DEPTH {
+            if self.read > LENT_SCANNED || names > LENT_DEPTH {
                 self.cut = true;
                 return;
             }
         }
-        // Through at most a few names: a longer chain, or a name that leads
-        // nowhere, is not read.
+        // Through at most a few names at once: a longer chain, or a name
+        // that leads nowhere, is not read.
         let mut ty = member;
+        let mut names = names;
         for _ in 0..8 {
             match ty {
                 Ty::Named(id) => match defs.get(*id) {
-                    Some(def) => ty = &def.ty,
+                    Some(def) => {
+                        ty = &def.ty;
+                        names += 1;
+                    }
                     None => return,
                 },
                 _ => break,
@@ -623,7 +640,7 @@ impl<'t> Parts<'t> {
             Ty::Object(object) => self.objects.push(object),
             Ty::Inter(parts, _) => {
                 for part in parts {
-                    self.gather(part, defs, depth + 1);
+                    self.gather(part, defs, names);
                 }
             }
             Ty::Union(choices) => {
@@ -632,7 +649,7 @@ impl<'t> Parts<'t> {
                         read: self.read,
                         ..Parts::default()
                     };
-                    inner.gather(choice, defs, depth + 1);
+                    inner.gather(choice, defs, names);
                     self.read = inner.read;
                     self.cut |= inner.cut;
                     // A lender in the choice, or in a union within it, lists
@@ -650,6 +667,65 @@ impl<'t> Parts<'t> {
             _ => {}
         }
     }
+}
+
+/// Which definitions reach an object whose other keys hold literals
+/// through the members of their intersections and unions and the names
+/// among them (not through properties or items): computed once for all,
+/// from those lenders back along the names, so it is linear in the
+/// definitions' size.
+pub(crate) fn lending_defs(defs: &[super::Def]) -> Vec<bool> {
+    let mut lends = vec![false; defs.len()];
+    // The definitions that name each one among their members.
+    let mut named_by: Vec<Vec<usize>> = vec![Vec::new(); defs.len()];
+    let mut todo = Vec::new();
+    let mut names = Vec::new();
+    for (id, def) in defs.iter().enumerate() {
+        names.clear();
+        if lends_inline(&def.ty, &mut names) {
+            lends[id] = true;
+            todo.push(id);
+        }
+        for &name in &names {
+            if let Some(users) = named_by.get_mut(name) {
+                users.push(id);
+            }
+        }
+    }
+    while let Some(id) = todo.pop() {
+        for &user in &named_by[id] {
+            if !std::mem::replace(&mut lends[user], true) {
+                todo.push(user);
+            }
+        }
+    }
+    lends
+}
+
+/// Whether one of `members` reaches a lender, inline or through a name
+/// that `lending` ([`lending_defs`]) marks.
+pub(crate) fn reaches_lender(members: &[Ty], lending: &[bool]) -> bool {
+    let mut names = Vec::new();
+    members.iter().any(|m| lends_inline(m, &mut names))
+        || names
+            .iter()
+            .any(|&id| lending.get(id).copied().unwrap_or(false))
+}
+
+/// Whether `ty` holds a lender among its members (of intersections and
+/// unions) inline, gathering into `names` the names among them.
+fn lends_inline(ty: &Ty, names: &mut Vec<usize>) -> bool {
+    let mut todo = vec![ty];
+    let mut lends = false;
+    while let Some(ty) = todo.pop() {
+        match ty {
+            Ty::Object(object) => lends |= literal_values(object).is_some(),
+            Ty::Inter(parts, _) | Ty::Union(parts) => todo.extend(parts),
+            Ty::Named(id) => names.push(*id),
+            _ => {}
+        }
+    }
+    lends
 }
 
 /// Where an intersection of the items of merged arrays came from: the
@@ -859,7 +935,6 @@ mod tests {
         Ty::Object(Object { props, extra })
     }
 
-    /// `"on" | "off"`.
     /// A definition of `ty`, named and placed nowhere.
     fn def(ty: Ty) -> super::super::Def {
         super::super::Def {
@@ -873,6 +948,7 @@ mod tests {
         }
     }
 
+    /// `"on" | "off"`.
     fn on_off() -> Ty {
         Ty::Union(vec![
             Ty::Lit(Lit::Str("on".into())),
@@ -912,6 +988,7 @@ mod tests {
                     .collect(),
                 Lent::TooLarge => panic!("too large: {members:?}"),
                 Lent::InUnion(_) => panic!("in a union: {members:?}"),
+                Lent::Cut => panic!("cut short: {members:?}"),
             }
         };
         let b_lent = vec![vec![("b".to_owned(), flags.clone())]];
@@ -1046,11 +1123,18 @@ mod tests {
             let lent = lent_through_names(&[union, Ty::Named(2)], &defs);
             assert!(matches!(lent, Lent::Nothing), "{lent:?}");
         }
-        // Names are read only so deep, and so many: past that, what is not
-        // read may lend, so the place is too large to lend at, whether or
-        // not a lender was met before the cut.
-        let chain = |links: usize| {
-            let mut defs = vec![def(lender.clone())];
+        // A union the place holds inline is its own to read, however
+        // many its choices.
+        let mut choices: Vec<Ty> = (0..2 * LENT_SCANNED).map(|_| listing("x")).collect();
+        choices.push(Ty::Named(0));
+        let lent = lent_through_names(&[Ty::Union(choices), Ty::Named(2)], &defs);
+        assert!(matches!(lent, Lent::InUnion(_)), "{lent:?}");
+        // Through names, only so deep and so many are read: past that the
+        // place is cut short, and whether that may refuse a literal is
+        // whether a member reaches a lender at all.
+        let chain = |links: usize, lends: bool| {
+            let first = if lends { lender.clone() } else { listing("a") };
+            let mut defs = vec![def(first)];
             for i in 0..links {
                 defs.push(def(Ty::Inter(
                     vec![Ty::Named(i), listing("z")],
@@ -1059,20 +1143,57 @@ mod tests {
             }
             defs.push(def(listing("label")));
             let members = [Ty::Named(links), Ty::Named(links + 1)];
-            lent_through_names(&members, &defs)
+            let lending = lending_defs(&defs);
+            let reaches = reaches_lender(&members, &lending);
+            (lent_through_names(&members, &defs), reaches)
         };
-        assert!(matches!(chain(5), Lent::Objects(_)), "{:?}", chain(5));
-        assert!(matches!(chain(LENT_DEPTH), Lent::Objects(_)));
-        assert!(matches!(chain(LENT_DEPTH + 1), Lent::TooLarge));
-        let mut wide: Vec<Ty> = vec![Ty::Named(0)];
-        wide.extend((0..LENT_SCANNED).map(|_| Ty::Str));
+        assert!(matches!(chain(5, true), (Lent::Objects(_), true)));
+        assert!(matches!(chain(LENT_DEPTH, true), (Lent::Objects(_), true)));
+        assert!(matches!(chain(LENT_DEPTH + 1, true), (Lent::Cut, true)));
+        assert!(matches!(chain(LENT_DEPTH + 1, false), (Lent::Cut, false)));
+        let wide = |read: usize| {
+            let mut wide: Vec<Ty> = vec![Ty::Named(0)];
+            wide.extend((1..read).map(|_| Ty::Str));
+            let defs = [
+                def(lender.clone()),
+                def(Ty::Inter(wide, origin.clone())),
+                def(listing("label")),
+            ];
+            lent_through_names(&[Ty::Named(1), Ty::Named(2)], &defs)
+        };
+        assert!(matches!(wide(LENT_SCANNED), Lent::Objects(_)));
+        assert!(matches!(wide(LENT_SCANNED + 1), Lent::Cut));
+        // Two names of one lender lend once.
+        let lent = lent_through_names(&[Ty::Named(0), Ty::Named(0), Ty::Named(2)], &defs);
+        assert!(
+            matches!(&lent, Lent::Objects(o) if o.len() == 1),
+            "{lent:?}"
+        );
+    }
+
+    #[test]
+    fn lenders_are_found_back_along_names_and_around_loops() {
+        let lender = object(Vec::new(), Extra::Values(Box::new(on_off())));
+        let origin = Box::new(Origin::default());
+        let inter = |members: Vec<Ty>| Ty::Inter(members, origin.clone());
+        // 0 and 1 name each other, and 1 names 2, the lender; 3 names 0
+        // through a union; 4 holds the lender only as a property's type, and
+        // 5 names nothing that lends.
         let defs = [
-            def(lender),
-            def(Ty::Inter(wide, origin)),
-            def(listing("label")),
+            def(inter(vec![Ty::Named(1), Ty::Str])),
+            def(inter(vec![Ty::Named(0), Ty::Named(2)])),
+            def(lender.clone()),
+            def(Ty::Union(vec![Ty::Null, Ty::Named(0)])),
+            def(object(vec![prop("p", lender)], Extra::Unspecified)),
+            def(inter(vec![Ty::Named(4), Ty::Named(5)])),
         ];
-        let lent = lent_through_names(&[Ty::Named(1), Ty::Named(2)], &defs);
-        assert!(matches!(lent, Lent::TooLarge), "{lent:?}");
+        let lending = lending_defs(&defs);
+        assert_eq!(lending, [true, true, true, true, false, false]);
+        assert!(reaches_lender(
+            &[Ty::Str, Ty::Union(vec![Ty::Named(3)])],
+            &lending
+        ));
+        assert!(!reaches_lender(&[Ty::Named(4), Ty::Named(9)], &lending));
     }
 
     #[test]

@@ -11,7 +11,9 @@ mod share;
 #[cfg(test)]
 pub(crate) use ir::LENT_PER_PLACE;
 pub use ir::{Doc, Extra, Lit, Object, Origin, Prop, Tuple, Ty, union};
-pub(crate) use ir::{Lent, intersection, lent_through_names, weight_within};
+pub(crate) use ir::{
+    Lent, intersection, lending_defs, lent_through_names, reaches_lender, weight_within,
+};
 #[cfg(feature = "check")]
 pub(crate) use lower::lower_for_check;
 
