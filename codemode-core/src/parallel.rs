@@ -9,7 +9,7 @@ static ALLOWED: AtomicUsize = AtomicUsize::new(1);
 
 /// Lets rendering use up to `threads` threads (at most as many as the
 /// machine runs at once; 1, the default, keeps every render on its caller's
-/// thread). With two, a long tool list (64 tools or more) is read, lowered
+/// thread). With two, a long tool list (256 tools or more) is read, lowered
 /// and printed in two halves at once, and the texts are byte-identical to a
 /// render on one thread. The second half runs on a helper thread that is
 /// started the first time a list is halved and then kept, waiting, for the
@@ -38,9 +38,12 @@ pub(crate) fn threads() -> usize {
     ALLOWED.load(Ordering::Relaxed).min(available)
 }
 
-/// Lists at least this long are worth a second thread: below it, starting
-/// one costs about what it saves.
-const WORTH_SPLITTING: usize = 64;
+/// Lists at least this long are worth a second thread: below it, handing
+/// half to the helper costs about what it saves (in a whole `codemode`
+/// process, halving 100 or 200 tools made the render some 10% slower;
+/// BENCHMARKS.md §2). Tests halve shorter lists, so that small lists
+/// exercise both paths.
+const WORTH_SPLITTING: usize = if cfg!(test) { 64 } else { 256 };
 
 /// Where to cut a list of `len` items to work on its halves at once: `len`
 /// itself (no cut) when it is short or there is one core.

@@ -57,9 +57,9 @@ pub fn parse_tool_list(source: &str, text: &str) -> Result<Vec<ToolDef>, ToolLis
         .collect())
 }
 
-/// Text a little over four tools long, the unit in which a list's length
-/// decides whether to read it in halves.
-const TOOLS_WORTH_OF_TEXT: usize = 4096;
+/// Text about one tool long, the unit in which a list's length decides
+/// whether to read it in halves.
+const TOOLS_WORTH_OF_TEXT: usize = 1024;
 
 /// Arenas for the trees of a tool list: one, or one for each half when the
 /// list is long enough to read in halves at once.
