@@ -553,10 +553,15 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     }
     let listed = listed_keys(objects.iter().copied());
     // A union's lender refuses a literal in a key the others list where
-    // nothing in its own choice lists that key.
+    // nothing in its own choice lists that key, and where the others type
+    // the key so that TypeScript widens the literal.
     let in_union = (union_lenders.iter()).any(|choice| {
         let own = listed_keys(choice.iter().copied());
-        listed.iter().any(|key| own.binary_search(key).is_err())
+        let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
+        (objects.iter().flat_map(|o| &o.props)).any(|prop| {
+            own.binary_search(&prop.name.as_str()).is_err()
+                && values.iter().any(|v| widens(&prop.ty, v))
+        })
     });
     let mut out = Vec::new();
     let mut cost = 0usize;
@@ -584,6 +589,28 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         (true, _) => Lent::InUnion(out),
         (false, true) => Lent::Nothing,
         (false, false) => Lent::Objects(out),
+    }
+}
+
+/// Whether TypeScript may widen one of the literals `values` to `ty`, the
+/// type a member gives a key: `ty` takes such a literal only as a wider
+/// type (`string` a string literal, `number` a number, `boolean` `true` or
+/// `false`, or any value), or it is a name or an intersection, which are
+/// not followed.
+fn widens(ty: &Ty, values: &Ty) -> bool {
+    let literals = match values {
+        Ty::Union(choices) => choices.as_slice(),
+        one => std::slice::from_ref(one),
+    };
+    let any_of =
+        |kind: fn(&Lit) -> bool| (literals.iter()).any(|l| matches!(l, Ty::Lit(lit) if kind(lit)));
+    match ty {
+        Ty::Unknown | Ty::Named(_) | Ty::Inter(..) => true,
+        Ty::Str => any_of(|l| matches!(l, Lit::Str(_))),
+        Ty::Num | Ty::Int => any_of(|l| matches!(l, Lit::Num(_))),
+        Ty::Bool => any_of(|l| matches!(l, Lit::Bool(_))),
+        Ty::Union(choices) => choices.iter().any(|c| widens(c, values)),
+        _ => false,
     }
 }
 
@@ -1099,6 +1126,20 @@ mod tests {
         match both {
             Lent::InUnion(objects) => assert_eq!(lent_keys(&objects), ["label", "zone"]),
             other => panic!("{other:?}"),
+        }
+        // Nor where the others type the key so that no literal widens: as
+        // the same literals, or as another kind; a string, or any value,
+        // widens it.
+        let typed = |ty: Ty| object(vec![prop("label", ty)], Extra::Unspecified);
+        for (ty, told) in [
+            (flags.clone(), false),
+            (Ty::Int, false),
+            (Ty::Union(vec![Ty::Int, Ty::Null]), false),
+            (Ty::Union(vec![Ty::Int, Ty::Str]), true),
+            (Ty::Unknown, true),
+        ] {
+            let lent = lent_through_names(&[Ty::Named(3), typed(ty.clone())], &defs);
+            assert_eq!(matches!(lent, Lent::InUnion(_)), told, "{ty:?}: {lent:?}");
         }
         // A union without a lender is nothing to tell.
         let plain = Ty::Union(vec![listing("a"), listing("b")]);
