@@ -51,7 +51,7 @@ pub(crate) fn split_point(len: usize) -> usize {
     if worth_halving(len) { len / 2 } else { len }
 }
 
-/// Whether `len` units of work (items, or about four tools' worth of
+/// Whether `len` units of work (items, or about one tool's worth of
 /// text) are worth halving between two threads.
 pub(crate) fn worth_halving(len: usize) -> bool {
     #[cfg(test)]

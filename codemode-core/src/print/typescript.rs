@@ -425,8 +425,6 @@ impl<'a> Printer<'a> {
                 }),
             },
             Ty::Object(obj) => self.object(obj, &[], ctx),
-            // In an intersection, a union's objects are views of one value
-            // (the keys `anyOf` requires, say), not whole values.
             // `integer` and `number` are both `number` here: written once.
             Ty::Union(members) if members.contains(&Ty::Int) && members.contains(&Ty::Num) => {
                 // In the place of the first of them.
@@ -444,6 +442,8 @@ impl<'a> Printer<'a> {
                     _ => self.ty(&Ty::Union(numbers), ctx),
                 }
             }
+            // In an intersection, a union's objects are views of one value
+            // (the keys `anyOf` requires, say), not whole values.
             Ty::Union(members) if ctx == Ctx::InterMember => {
                 self.list(members, " | ", true, Ctx::Top)
             }

@@ -440,15 +440,29 @@ fn lent_key(name: &str, values: &Ty) -> Prop {
 
 /// The object `ty` is, itself or through up to seven names (a longer
 /// chain, or a name that leads nowhere, gives `None`).
-pub(super) fn object_of<'t>(mut ty: &'t Ty, defs: &'t [super::Def]) -> Option<&'t Object> {
-    for _ in 0..8 {
-        match ty {
-            Ty::Object(obj) => return Some(obj),
-            Ty::Named(id) => ty = &defs.get(*id)?.ty,
-            _ => return None,
-        }
+pub(super) fn object_of<'t>(ty: &'t Ty, defs: &'t [super::Def]) -> Option<&'t Object> {
+    match through_names(ty, defs, 7) {
+        Some((Ty::Object(obj), _)) => Some(obj),
+        _ => None,
     }
-    None
+}
+
+/// What `ty` is, itself or through at most `most` names, and how many it
+/// went through: `None` where a name leads nowhere, or the chain is longer.
+fn through_names<'t>(
+    mut ty: &'t Ty,
+    defs: &'t [super::Def],
+    most: usize,
+) -> Option<(&'t Ty, usize)> {
+    let mut names = 0;
+    while let Ty::Named(id) = ty {
+        if names == most {
+            return None;
+        }
+        ty = &defs.get(*id)?.ty;
+        names += 1;
+    }
+    Some((ty, names))
 }
 
 /// The literals an object's other keys hold, when they are literals.
@@ -533,16 +547,12 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if cut {
         return Lent::Cut;
     }
+    if !objects.iter().any(|o| literal_values(o).is_some()) && union_lenders.is_empty() {
+        return Lent::Nothing;
+    }
     // One object reached twice (two names lead to it) lends once.
     let mut seen = HashSet::with_capacity(objects.len());
     objects.retain(|o| seen.insert(std::ptr::from_ref::<Object>(o)));
-    let lenders = objects
-        .iter()
-        .filter(|o| literal_values(o).is_some())
-        .count();
-    if lenders == 0 && union_lenders.is_empty() {
-        return Lent::Nothing;
-    }
     // Counted before they are gathered, so that each place costs at most
     // this much however long the members are.
     let keys: usize = (objects.iter().chain(union_lenders.iter().flatten()))
@@ -649,20 +659,10 @@ impl<'t> Parts<'t> {
         }
         // Through at most a few names at once: a longer chain, or a name
         // that leads nowhere, is not read.
-        let mut ty = member;
-        let mut names = names;
-        for _ in 0..8 {
-            match ty {
-                Ty::Named(id) => match defs.get(*id) {
-                    Some(def) => {
-                        ty = &def.ty;
-                        names += 1;
-                    }
-                    None => return,
-                },
-                _ => break,
-            }
-        }
+        let Some((ty, followed)) = through_names(member, defs, 8) else {
+            return;
+        };
+        let names = names + followed;
         match ty {
             Ty::Object(object) => self.objects.push(object),
             Ty::Inter(parts, _) => {
