@@ -317,6 +317,7 @@ fn source<'v>(tool: &'v ToolDef, bump: &'v Bump) -> ToolSource<'v> {
         description: tool.description.as_deref(),
         input: bump.alloc(from_value(&tool.input_schema, bump)),
         output: output.map(|schema| &*bump.alloc(from_value(schema, bump))),
+        footprint: Default::default(),
     }
 }
 

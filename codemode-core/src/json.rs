@@ -64,6 +64,16 @@ impl<'a> Fields<'a> {
     /// The object without entries.
     pub(crate) const EMPTY: Fields<'static> = Fields(&[]);
 
+    /// The address of the entries.
+    pub(crate) fn entries_at(self) -> usize {
+        self.0.as_ptr().addr()
+    }
+
+    /// The entries' length in bytes.
+    pub(crate) fn entries_len(self) -> usize {
+        size_of_val(self.0)
+    }
+
     /// The value under `key`.
     pub(crate) fn get(self, key: &str) -> Option<&'a Json<'a>> {
         let entries = self.0;

@@ -29,6 +29,7 @@ mod index;
 mod json;
 mod language;
 mod parallel;
+mod prefetch;
 mod print;
 mod provider;
 mod render;

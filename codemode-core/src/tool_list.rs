@@ -1,6 +1,7 @@
 //! Reading a tool list: an array of MCP tools, or a `tools/list` result.
 
 use crate::json::{self, Json};
+use crate::prefetch::Footprint;
 use crate::schema::ToolSource;
 use crate::tool::ToolDef;
 use bumpalo::Bump;
@@ -433,6 +434,7 @@ pub(crate) struct Listed<'a> {
     input: &'a Json<'a>,
     output: Option<&'a Json<'a>>,
     annotations: Option<&'a Json<'a>>,
+    footprint: Footprint,
 }
 
 impl<'a> Listed<'a> {
@@ -443,6 +445,7 @@ impl<'a> Listed<'a> {
             description: self.description,
             input: self.input,
             output: self.output,
+            footprint: self.footprint,
         }
     }
 
@@ -476,12 +479,46 @@ fn tools_of<'a>(list: &'a Json<'a>) -> Result<&'a [Json<'a>], String> {
 }
 
 /// Each tool read; the error names the first bad one by index.
-fn listed<'a>(tools: impl IntoIterator<Item = &'a Json<'a>>) -> Result<Vec<Listed<'a>>, String> {
-    tools
-        .into_iter()
-        .enumerate()
-        .map(|(index, tool)| listed_tool(index, tool))
-        .collect()
+fn listed<'a>(tools: &'a [Json<'a>]) -> Result<Vec<Listed<'a>>, String> {
+    let mut listed = Vec::with_capacity(tools.len());
+    let mut marks = Vec::with_capacity(tools.len());
+    for (index, tool) in tools.iter().enumerate() {
+        // Read long ago, each tool's entries are far from the last's.
+        if let Some(Json::Object(next)) = tools.get(index + 1) {
+            crate::prefetch::fetch_entries(*next);
+        }
+        listed.push(listed_tool(index, tool)?);
+        marks.push(marks_of(tool));
+    }
+    // A tool's tree lies between its entries and the last tool's, and its
+    // text between its first key and the next tool's.
+    for (k, tool) in listed.iter_mut().enumerate() {
+        let (low, start, own) = marks[k];
+        let above = k.checked_sub(1).map_or(0, |k| marks[k].0);
+        let next = marks.get(k + 1).map_or(0, |m| m.1);
+        tool.footprint = Footprint::new(
+            (low, above.checked_sub(low).unwrap_or(own)),
+            (start, next.checked_sub(start).unwrap_or(ABOUT_ONE_TOOL)),
+        );
+    }
+    Ok(listed)
+}
+
+/// The text asked for of the last tool of a list, whose end is not known.
+const ABOUT_ONE_TOOL: usize = 1024;
+
+/// Where a tool's object's entries lie (its reading allocates them after
+/// all it holds, below it in the arena), where its first key lies in the
+/// text, and the entries' length in bytes.
+fn marks_of(tool: &Json<'_>) -> (usize, usize, usize) {
+    match tool {
+        Json::Object(fields) => (
+            fields.entries_at(),
+            (fields.iter().map(|(key, _)| key.as_ptr().addr()).min()).unwrap_or(0),
+            fields.entries_len(),
+        ),
+        _ => (0, 0, 0),
+    }
 }
 
 fn listed_tool<'a>(index: usize, tool: &'a Json<'a>) -> Result<Listed<'a>, String> {
@@ -525,6 +562,7 @@ fn listed_tool<'a>(index: usize, tool: &'a Json<'a>) -> Result<Listed<'a>, Strin
         input,
         output,
         annotations: fields.get("annotations"),
+        footprint: Default::default(),
     })
 }
 
@@ -653,6 +691,63 @@ fn line_column(text: &str, at: usize) -> (usize, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_tool_s_footprint_holds_its_tree_and_its_text() {
+        let tool = |k: usize| {
+            format!(
+                r#"{{"name": "tool_{k}", "description": "Does \"{k}\".", "inputSchema": {{"type": "object",
+                "properties": {{"q\u0041": {{"type": "object", "properties": {{"deep": {{"enum": ["a\nb", {k}]}}}}}}}}}},
+                "annotations": {{"title": "T"}}}}"#
+            )
+        };
+        let text = format!(
+            r#"{{"tools": [{}]}}"#,
+            (0..6).map(tool).collect::<Vec<_>>().join(", ")
+        );
+        let mut arenas = Arenas::for_text(&text);
+        let listed = read_tools("in.json", &text, &mut arenas).unwrap();
+        let entries = |json: &Json<'_>| match json {
+            Json::Object(fields) => fields.entries_at(),
+            _ => panic!("not an object"),
+        };
+        for (k, tool) in listed.iter().enumerate() {
+            let print = &tool.footprint;
+            assert!(
+                print.text_holds(tool.name.as_ptr().addr()),
+                "tool {k}: {print:?}"
+            );
+            // The first tool's tree is known only by its own entries.
+            if k == 0 {
+                continue;
+            }
+            let input = tool.input;
+            let nested = input.pointer("/properties/qA").unwrap();
+            let deepest = nested.pointer("/properties/deep").unwrap();
+            for (what, json) in [("input", input), ("nested", nested), ("deepest", deepest)] {
+                assert!(
+                    print.tree_holds(entries(json)),
+                    "tool {k}'s {what}: {print:?}"
+                );
+            }
+            // The unescaped key and string lie in the arena too.
+            let Some(Json::Array(choices)) = deepest.pointer("/enum") else {
+                panic!()
+            };
+            let Json::String(unescaped) = choices[0] else {
+                panic!()
+            };
+            assert!(
+                print.tree_holds(unescaped.as_ptr().addr()),
+                "tool {k}: {print:?}"
+            );
+            // And nothing of the tool before it.
+            assert!(
+                !print.tree_holds(entries(listed[k - 1].input)),
+                "tool {k}: {print:?}"
+            );
+        }
+    }
 
     fn err(text: &str) -> String {
         parse_tool_list("in.json", text).unwrap_err().to_string()

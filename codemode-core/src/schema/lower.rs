@@ -295,6 +295,8 @@ pub(crate) struct ToolSource<'v> {
     pub(crate) description: Option<&'v str>,
     pub(crate) input: &'v Json<'v>,
     pub(crate) output: Option<&'v Json<'v>>,
+    /// Where the tool's tree and text lie, when read from a list.
+    pub(crate) footprint: crate::prefetch::Footprint,
 }
 
 /// Lowers every tool's input and output schema. Definitions reached from
@@ -597,9 +599,15 @@ fn lower_part<'v>(tools: impl IntoIterator<Item = ToolSource<'v>>, checking: boo
         checking,
         ..Walk::default()
     };
-    let tools = tools.into_iter();
+    let mut tools = tools.into_iter().peekable();
     let mut lowered = Vec::with_capacity(tools.size_hint().0);
-    for tool in tools {
+    while let Some(tool) = tools.next() {
+        // The next tool's tree lies elsewhere in the arena (the list is
+        // lowered in the order of names, not read in it): asked for now, it
+        // is in the cache when its turn comes.
+        if let Some(next) = tools.peek() {
+            next.footprint.fetch();
+        }
         // What is known by a document's address serves only that tool's
         // schemas: no other tool reaches them. Forgotten between tools, the
         // maps stay the size of one tool's, instead of growing with the
@@ -4065,6 +4073,7 @@ mod tests {
             .iter()
             .zip(&trees)
             .map(|((name, _, _), (input, output))| ToolSource {
+                footprint: Default::default(),
                 name,
                 description: Some("does things"),
                 input,
