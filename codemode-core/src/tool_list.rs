@@ -116,13 +116,13 @@ pub(crate) fn read_tools<'a>(
     let first: &'a Bump = &arenas.first;
     let Some(second) = arenas.second.as_mut() else {
         if let Ok(list) = json::parse_within(text, first, SHALLOW) {
-            return list_of(source, first.alloc(list));
+            return list_of(source, first.alloc(list), text);
         }
         check_depth(source, text)?;
         return read_whole(source, text, first);
     };
     match json::parse_split(text, first, second, SHALLOW) {
-        Some(list) => list_of(source, first.alloc(list)),
+        Some(list) => list_of(source, first.alloc(list), text),
         None => {
             check_depth(source, text)?;
             read_whole(source, text, first)
@@ -144,8 +144,8 @@ fn read_whole<'a>(
         position: Some((e.line(), column.max(1))),
         message: format!("invalid JSON: {}", strip_position(&e.to_string())),
     };
-    let list = match json::parse(text, bump) {
-        Ok(list) => list,
+    let (list, read) = match json::parse(text, bump) {
+        Ok(list) => (list, text),
         // A lone surrogate's escape, which JSON admits and Rust strings
         // cannot hold: read as U+FFFD, each escape keeping its length.
         Err(_) if let Some(mended) = mend_lone_surrogates(text.as_bytes()) => {
@@ -156,22 +156,26 @@ fn read_whole<'a>(
         // which JavaScript reads as Infinity: read as the largest double,
         // so that one such bound does not cost the whole list.
         Err(e) => match clamp_huge_numbers(text) {
-            Some((clamped, edits)) => json::parse(bump.alloc_str(&clamped), bump).map_err(|e| {
-                // The place in the text as given.
-                let (line, column) = (e.line(), e.column());
-                let shift: isize = (edits.iter())
-                    .filter(|edit| edit.line == line && edit.end <= column)
-                    .map(|edit| edit.longer_by)
-                    .sum();
-                invalid(e, column.saturating_add_signed(-shift))
-            })?,
+            Some((clamped, edits)) => {
+                let clamped = bump.alloc_str(&clamped);
+                let list = json::parse(clamped, bump).map_err(|e| {
+                    // The place in the text as given.
+                    let (line, column) = (e.line(), e.column());
+                    let shift: isize = (edits.iter())
+                        .filter(|edit| edit.line == line && edit.end <= column)
+                        .map(|edit| edit.longer_by)
+                        .sum();
+                    invalid(e, column.saturating_add_signed(-shift))
+                })?;
+                (list, &*clamped)
+            }
             None => {
                 let column = e.column();
                 return Err(invalid(e, column));
             }
         },
     };
-    list_of(source, bump.alloc(list))
+    list_of(source, bump.alloc(list), read)
 }
 
 /// Numbers at least this large are written as the largest double: every
@@ -362,9 +366,16 @@ fn clamp_huge_numbers(text: &str) -> Option<(String, Vec<Edit>)> {
 }
 
 /// The tools of a list read whole.
-fn list_of<'a>(source: &str, list: &'a Json<'a>) -> Result<Vec<Listed<'a>>, ToolListError> {
+/// The tools of `list`, read from `text`, each with its footprint.
+fn list_of<'a>(
+    source: &str,
+    list: &'a Json<'a>,
+    text: &str,
+) -> Result<Vec<Listed<'a>>, ToolListError> {
     let tools = tools_of(list).map_err(|e| shape_error(source, e))?;
-    listed(tools).map_err(|e| shape_error(source, e))
+    let mut listed = listed(tools).map_err(|e| shape_error(source, e))?;
+    set_footprints(&mut listed, tools, text);
+    Ok(listed)
 }
 
 /// An error in a list's shape or in one of its tools (JSON that parsed).
@@ -481,43 +492,77 @@ fn tools_of<'a>(list: &'a Json<'a>) -> Result<&'a [Json<'a>], String> {
 /// Each tool read; the error names the first bad one by index.
 fn listed<'a>(tools: &'a [Json<'a>]) -> Result<Vec<Listed<'a>>, String> {
     let mut listed = Vec::with_capacity(tools.len());
-    let mut marks = Vec::with_capacity(tools.len());
     for (index, tool) in tools.iter().enumerate() {
-        // Read long ago, each tool's entries are far from the last's.
+        // Read long ago, each tool's entries are far from the one before.
         if let Some(Json::Object(next)) = tools.get(index + 1) {
             crate::prefetch::fetch_entries(*next);
         }
         listed.push(listed_tool(index, tool)?);
-        marks.push(marks_of(tool));
-    }
-    // A tool's tree lies between its entries and the last tool's, and its
-    // text between its first key and the next tool's.
-    for (k, tool) in listed.iter_mut().enumerate() {
-        let (low, start, own) = marks[k];
-        let above = k.checked_sub(1).map_or(0, |k| marks[k].0);
-        let next = marks.get(k + 1).map_or(0, |m| m.1);
-        tool.footprint = Footprint::new(
-            (low, above.checked_sub(low).unwrap_or(own)),
-            (start, next.checked_sub(start).unwrap_or(ABOUT_ONE_TOOL)),
-        );
     }
     Ok(listed)
 }
 
-/// The text asked for of the last tool of a list, whose end is not known.
+/// Gives each of `listed`, the tools in `tools` as read from `text`, where
+/// its tree and text lie. A tool's tree lies between its entries and the
+/// entries of the tool before it, and its text between its first key and
+/// the next tool's first key. So the first tool's tree is known only by its
+/// entries, and the last tool's text by the [`ABOUT_ONE_TOOL`] bytes from
+/// its first key. Where the reading broke that order (the first tool that
+/// a second thread read, in another arena), a range is wrong, which wastes
+/// one request and changes nothing else.
+fn set_footprints(listed: &mut [Listed<'_>], tools: &[Json<'_>], text: &str) {
+    let text = text.as_bytes().as_ptr_range();
+    let text = text.start.addr()..text.end.addr();
+    let marks: Vec<Marks> = tools.iter().map(|tool| marks_of(tool, &text)).collect();
+    for (k, tool) in listed.iter_mut().enumerate() {
+        let own = marks[k];
+        let before = k.checked_sub(1).map_or(0, |k| marks[k].entries);
+        let next = marks.get(k + 1).map_or(0, |m| m.first_key);
+        tool.footprint = Footprint::new(
+            (
+                own.entries,
+                before.checked_sub(own.entries).unwrap_or(own.entries_len),
+            ),
+            (
+                own.first_key,
+                next.checked_sub(own.first_key).unwrap_or(ABOUT_ONE_TOOL),
+            ),
+        );
+    }
+}
+
+/// Text asked for of a list's final tool, whose end is not known.
 const ABOUT_ONE_TOOL: usize = 1024;
 
-/// Where a tool's object's entries lie (its reading allocates them after
-/// all it holds, below it in the arena), where its first key lies in the
-/// text, and the entries' length in bytes.
-fn marks_of(tool: &Json<'_>) -> (usize, usize, usize) {
+/// Where one tool lies, as [`set_footprints`] reads it.
+#[derive(Clone, Copy)]
+struct Marks {
+    /// The address of its object's entries, which the reading allocates
+    /// after everything they hold, so below it in the arena.
+    entries: usize,
+    /// The entries' length in bytes.
+    entries_len: usize,
+    /// The address of its first key in the text: escaped keys are copied
+    /// into the arena, so only the keys in `text` count.
+    first_key: usize,
+}
+
+fn marks_of(tool: &Json<'_>, text: &std::ops::Range<usize>) -> Marks {
     match tool {
-        Json::Object(fields) => (
-            fields.entries_at(),
-            (fields.iter().map(|(key, _)| key.as_ptr().addr()).min()).unwrap_or(0),
-            fields.entries_len(),
-        ),
-        _ => (0, 0, 0),
+        Json::Object(fields) => Marks {
+            entries: fields.entries_at(),
+            entries_len: fields.entries_len(),
+            first_key: (fields.iter())
+                .map(|(key, _)| key.as_ptr().addr())
+                .filter(|at| text.contains(at))
+                .min()
+                .unwrap_or(0),
+        },
+        _ => Marks {
+            entries: 0,
+            entries_len: 0,
+            first_key: 0,
+        },
     }
 }
 
@@ -692,65 +737,98 @@ fn line_column(text: &str, at: usize) -> (usize, usize) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn each_tool_s_footprint_holds_its_tree_and_its_text() {
+    fn err(text: &str) -> String {
+        parse_tool_list("in.json", text).unwrap_err().to_string()
+    }
+
+    /// A list of `n` tools whose keys come in the text in the order given,
+    /// one key escaped and first, each tool nesting objects and strings.
+    fn footprinted_list(n: usize) -> String {
         let tool = |k: usize| {
             format!(
-                r#"{{"name": "tool_{k}", "description": "Does \"{k}\".", "inputSchema": {{"type": "object",
+                r#"{{"\u0064escription": "Does \"{k}\".", "name": "tool_{k}", "inputSchema": {{"type": "object",
                 "properties": {{"q\u0041": {{"type": "object", "properties": {{"deep": {{"enum": ["a\nb", {k}]}}}}}}}}}},
                 "annotations": {{"title": "T"}}}}"#
             )
         };
-        let text = format!(
+        format!(
             r#"{{"tools": [{}]}}"#,
-            (0..6).map(tool).collect::<Vec<_>>().join(", ")
-        );
-        let mut arenas = Arenas::for_text(&text);
-        let listed = read_tools("in.json", &text, &mut arenas).unwrap();
-        let entries = |json: &Json<'_>| match json {
+            (0..n).map(tool).collect::<Vec<_>>().join(", ")
+        )
+    }
+
+    /// The address of an object's entries.
+    fn entries(json: &Json<'_>) -> usize {
+        match json {
             Json::Object(fields) => fields.entries_at(),
             _ => panic!("not an object"),
+        }
+    }
+
+    /// Whether `tool`'s footprint holds its nested entries and the string
+    /// its reading copied, and nothing of `before`.
+    fn holds_its_tree(tool: &Listed<'_>, before: &Listed<'_>) -> bool {
+        let print = tool.footprint;
+        let nested = tool.input.pointer("/properties/qA").unwrap();
+        let deepest = nested.pointer("/properties/deep").unwrap();
+        let Some(Json::Array(choices)) = deepest.pointer("/enum") else {
+            panic!("no enum")
         };
+        let Json::String(unescaped) = choices[0] else {
+            panic!("not a string")
+        };
+        [tool.input, nested, deepest]
+            .iter()
+            .all(|json| print.tree_holds(entries(json)))
+            && print.tree_holds(unescaped.as_ptr().addr())
+            && !print.tree_holds(entries(before.input))
+    }
+
+    #[test]
+    fn each_tool_s_footprint_holds_its_tree_and_its_text() {
+        let text = footprinted_list(6);
+        // Room for the whole list in one chunk, as a list's arena has.
+        let mut arenas = Arenas {
+            first: Bump::with_capacity(1 << 20),
+            second: None,
+        };
+        let listed = read_tools("in.json", &text, &mut arenas).unwrap();
         for (k, tool) in listed.iter().enumerate() {
-            let print = &tool.footprint;
+            let print = tool.footprint;
+            // The escaped key, copied into the arena, is not where the
+            // tool's text starts; the name, after it, is in the range.
             assert!(
                 print.text_holds(tool.name.as_ptr().addr()),
                 "tool {k}: {print:?}"
             );
-            // The first tool's tree is known only by its own entries.
+            let Json::Object(fields) = tool.input else {
+                panic!()
+            };
             if k == 0 {
+                // The first tool's tree is known only by its entries.
+                assert!(!print.tree_holds(entries(tool.input)), "{print:?}");
                 continue;
             }
-            let input = tool.input;
-            let nested = input.pointer("/properties/qA").unwrap();
-            let deepest = nested.pointer("/properties/deep").unwrap();
-            for (what, json) in [("input", input), ("nested", nested), ("deepest", deepest)] {
-                assert!(
-                    print.tree_holds(entries(json)),
-                    "tool {k}'s {what}: {print:?}"
-                );
-            }
-            // The unescaped key and string lie in the arena too.
-            let Some(Json::Array(choices)) = deepest.pointer("/enum") else {
-                panic!()
-            };
-            let Json::String(unescaped) = choices[0] else {
-                panic!()
-            };
             assert!(
-                print.tree_holds(unescaped.as_ptr().addr()),
-                "tool {k}: {print:?}"
-            );
-            // And nothing of the tool before it.
-            assert!(
-                !print.tree_holds(entries(listed[k - 1].input)),
-                "tool {k}: {print:?}"
+                holds_its_tree(tool, &listed[k - 1]),
+                "tool {k}: {print:?} {fields:?}"
             );
         }
     }
 
-    fn err(text: &str) -> String {
-        parse_tool_list("in.json", text).unwrap_err().to_string()
+    #[test]
+    fn a_list_read_on_two_threads_has_footprints_in_both_arenas() {
+        crate::parallel::two_threads();
+        let text = footprinted_list(400);
+        let mut arenas = Arenas::for_text(&text);
+        assert!(arenas.second.is_some(), "read in one part");
+        let listed = read_tools("in.json", &text, &mut arenas).unwrap();
+        assert_eq!(listed.len(), 400);
+        // Only the first tool of each arena's chunks can be wrong.
+        let wrong = (1..listed.len())
+            .filter(|&k| !holds_its_tree(&listed[k], &listed[k - 1]))
+            .count();
+        assert!(wrong <= 4, "{wrong} tools without their tree");
     }
 
     #[test]
