@@ -19,6 +19,10 @@ class SetLightsArgsPanel(TypedDict, total=False):
     label: ReadOnly[Literal["on", "off"]]
     zone: ReadOnly[Literal["on", "off"]]
 
+class SetMoodArgsMood(TypedDict):
+    label: NotRequired[ReadOnly[Literal["low", "high"]]]
+    level: ReadOnly[int]
+
 class SetSceneArgsScene(TypedDict):
     label: NotRequired[ReadOnly[str]]
     preset: ReadOnly[str]
@@ -40,6 +44,8 @@ class Tools(Protocol):
         """Replace request headers and metadata."""
     async def set_lights(self, *, panel: SetLightsArgsPanel) -> Any:
         """Set the lights of a zone, each on or off, in a panel that also has a label."""
+    async def set_mood(self, *, mood: Label | SetMoodArgsMood) -> Any:
+        """Set a mood, as switches each on or off or as dimmers each low or high at a level, with a label."""
     async def set_scene(self, *, scene: Label | SetSceneArgsScene) -> Any:
         """Set a scene, as switches each on or off or as a named preset, with a label."""
     async def set_switches(self, *, panel: Label) -> Any:

@@ -1,5 +1,7 @@
 declare class ToolCallError extends Error { readonly toolName: string; readonly kind: "unknown_tool" | "invalid_arguments" | "tool_failed" | "tool_panicked" | "timeout" | "invalid_result" | "denied" | "unavailable" | "server_error" }
 
+type Dimmers = { level: number; [key: string]: "low" | "high" | number };
+
 type Labelled = { label?: string };
 
 type Lights = Switches & Zoned & { zone?: "on" | "off" };
@@ -19,6 +21,8 @@ declare const tools: {
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
   // Set the lights of a zone, each on or off, in a panel that also has a label.
   set_lights(args: { panel: Lights & Labelled & { label?: "on" | "off"; zone?: "on" | "off" } }): Promise<unknown>;
+  // Set a mood, as switches each on or off or as dimmers each low or high at a level, with a label.
+  set_mood(args: { mood: (Switches | Dimmers) & Labelled & { label?: "on" | "off" | "low" | "high" } }): Promise<unknown>;
   // Set a scene, as switches each on or off or as a named preset, with a label.
   set_scene(args: { scene: (Switches | Preset) & Labelled }): Promise<unknown>;
   // Set switches, each on or off, in a panel that also has a label.

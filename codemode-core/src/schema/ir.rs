@@ -496,10 +496,11 @@ pub(crate) enum Lent {
     /// whether a member reaches a lender at all ([`reaches_lender`]).
     Cut,
     /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
-    /// and a lender that is only one choice of a union among the members:
-    /// it lends nothing, since what the intersection gained would narrow
-    /// the union's other choices, so TypeScript may refuse a literal in a
-    /// key the other members list.
+    /// and a lender that is only one choice of a union among the members,
+    /// which lends nothing (unless every choice of its union lends, and
+    /// none lists the key), since what the intersection gained would
+    /// narrow the union's other choices: TypeScript may refuse a literal in
+    /// a key the other members list.
     InUnion(Vec<Object>),
 }
 
@@ -519,10 +520,13 @@ const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 /// lender among `members` (an object, through names and the parts of the
 /// intersections they name), an object of the keys the other members'
 /// objects list and it does not, typed with its literals, for a printer to
-/// add to the intersection, within [`LENT_PER_PLACE`]; and whether a
-/// lender that is one choice of a union among the members would refuse a
-/// literal in a key the others list, which it cannot lend (the keys would
-/// narrow the union's other choices).
+/// add to the intersection, within [`LENT_PER_PLACE`]; for each union
+/// among the members each of whose choices holds one lender, an object of
+/// the keys the other members list and none of its choices does, typed
+/// with the literals of all its choices (a value of any choice holds one
+/// there); and whether a lender that is one choice of a union among the
+/// members would still refuse a literal in a key the others list, which it
+/// cannot lend alone (the keys would narrow the union's other choices).
 ///
 /// What one place reads is bounded: [`LENT_SCANNED`] types reached
 /// through names, through at most [`LENT_DEPTH`] names, and, where there
@@ -541,6 +545,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     let Parts {
         mut objects,
         union_lenders,
+        lending_unions,
         cut,
         ..
     } = parts;
@@ -555,26 +560,70 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     objects.retain(|o| seen.insert(std::ptr::from_ref::<Object>(o)));
     // Counted before they are gathered, so that each place costs at most
     // this much however long the members are.
-    let keys: usize = (objects.iter().chain(union_lenders.iter().flatten()))
-        .map(|o| o.props.len())
-        .sum();
+    let keys: usize = (objects
+        .iter()
+        .chain(union_lenders.iter().flat_map(|(_, c)| c)))
+    .map(|o| o.props.len())
+    .sum();
     if keys > LENT_SCANNED {
         return Lent::TooLarge;
     }
     let listed = listed_keys(objects.iter().copied());
+    let mut out = Vec::new();
+    let mut cost = 0usize;
+    // A union each of whose choices lends, where none of them lists a key
+    // the others list, lends that key the literals of all its choices: a
+    // value of any choice holds one of them there, so nothing is narrowed.
+    let mut lent_by_union: Vec<(usize, Vec<&str>)> = Vec::new();
+    for (id, choices) in &lending_unions {
+        let keys: Vec<&str> = (listed.iter().copied())
+            .filter(|key| {
+                (choices.iter()).all(|choice| {
+                    (choice.objects.iter()).all(|o| {
+                        o.props
+                            .binary_search_by(|p| p.name.as_str().cmp(key))
+                            .is_err()
+                    })
+                })
+            })
+            .collect();
+        if keys.is_empty() {
+            continue;
+        }
+        let values = union(
+            (choices.iter())
+                .filter_map(|choice| literal_values(choice.lender).cloned())
+                .collect(),
+        );
+        // Too much to write here: left to be recorded as lending nothing.
+        let each = weight_within(&values, LENT_PER_PLACE).map_or(usize::MAX, |w| w + 1);
+        let with = cost.saturating_add(each.saturating_mul(keys.len()));
+        if with > LENT_PER_PLACE {
+            continue;
+        }
+        cost = with;
+        out.push(Object {
+            props: keys.iter().map(|key| lent_key(key, &values)).collect(),
+            extra: Extra::Unspecified,
+        });
+        lent_by_union.push((*id, keys));
+    }
     // A union's lender refuses a literal in a key the others list where
-    // nothing in its own choice lists that key, and where the others type
-    // the key so that TypeScript widens the literal.
-    let in_union = (union_lenders.iter()).any(|choice| {
+    // nothing in its own choice lists that key, its union does not lend it
+    // as a whole, and the others type the key so that TypeScript widens
+    // the literal.
+    let in_union = (union_lenders.iter()).any(|(id, choice)| {
         let own = listed_keys(choice.iter().copied());
+        let whole = (lent_by_union.iter())
+            .find(|(lent_id, _)| lent_id == id)
+            .map_or(&[][..], |(_, keys)| keys.as_slice());
         let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
         (objects.iter().flat_map(|o| &o.props)).any(|prop| {
             own.binary_search(&prop.name.as_str()).is_err()
+                && !whole.contains(&prop.name.as_str())
                 && values.iter().any(|v| widens(&prop.ty, v))
         })
     });
-    let mut out = Vec::new();
-    let mut cost = 0usize;
     for object in &objects {
         let Some(values) = literal_values(object) else {
             continue;
@@ -624,6 +673,15 @@ fn widens(ty: &Ty, values: &Ty) -> bool {
     }
 }
 
+/// One choice of a union each of whose choices lends (see
+/// [`Parts::lending_unions`]).
+struct LendingChoice<'t> {
+    /// The choice's one lender.
+    lender: &'t Object,
+    /// The choice's objects, the lender among them.
+    objects: Vec<&'t Object>,
+}
+
 /// Through how many names [`Parts::gather`] reads, at most.
 const LENT_DEPTH: usize = 16;
 
@@ -635,7 +693,13 @@ struct Parts<'t> {
     objects: Vec<&'t Object>,
     /// For each choice of a union among the members that holds a lender,
     /// the objects of that choice (the keys they list are not refused).
-    union_lenders: Vec<Vec<&'t Object>>,
+    union_lenders: Vec<(usize, Vec<&'t Object>)>,
+    /// The unions among the members each of whose choices holds one
+    /// lender, and no union of its own: by union (numbered as in
+    /// `union_lenders`), each choice's lender and objects.
+    lending_unions: Vec<(usize, Vec<LendingChoice<'t>>)>,
+    /// How many unions were read, which numbers them.
+    unions: usize,
     /// How many types were reached through names, within
     /// [`LENT_SCANNED`].
     read: usize,
@@ -671,24 +735,44 @@ impl<'t> Parts<'t> {
                 }
             }
             Ty::Union(choices) => {
+                let id = self.unions;
+                self.unions += 1;
+                // Each choice's one lender, while every choice has one.
+                let mut each_lends = Some(Vec::with_capacity(choices.len()));
                 for choice in choices {
                     let mut inner = Parts {
                         read: self.read,
+                        unions: self.unions,
                         ..Parts::default()
                     };
                     inner.gather(choice, defs, names);
                     self.read = inner.read;
+                    self.unions = inner.unions;
                     self.cut |= inner.cut;
+                    let mut lenders = inner.objects.iter().filter(|o| literal_values(o).is_some());
+                    let lender = match (lenders.next(), lenders.next()) {
+                        (Some(&one), None) if inner.union_lenders.is_empty() => Some(one),
+                        _ => None,
+                    };
+                    each_lends = each_lends.zip(lender).map(|(mut each, lender)| {
+                        let objects = inner.objects.clone();
+                        each.push(LendingChoice { lender, objects });
+                        each
+                    });
                     // A lender in the choice, or in a union within it, lists
                     // beside it what the choice's objects list.
                     let lends = inner.objects.iter().any(|o| literal_values(o).is_some());
-                    for mut nested in inner.union_lenders {
+                    for (nested_id, mut nested) in inner.union_lenders {
                         nested.extend(inner.objects.iter().copied());
-                        self.union_lenders.push(nested);
+                        self.union_lenders.push((nested_id, nested));
                     }
+                    self.lending_unions.extend(inner.lending_unions);
                     if lends {
-                        self.union_lenders.push(inner.objects);
+                        self.union_lenders.push((id, inner.objects));
                     }
+                }
+                if let Some(each) = each_lends.filter(|each| !each.is_empty()) {
+                    self.lending_unions.push((id, each));
                 }
             }
             _ => {}
@@ -1127,6 +1211,56 @@ mod tests {
             Lent::InUnion(objects) => assert_eq!(lent_keys(&objects), ["label", "zone"]),
             other => panic!("{other:?}"),
         }
+        // A union each of whose choices lends, none listing the key, lends
+        // it the literals of all its choices, and is not told.
+        let other_flags = Ty::Union(vec![
+            Ty::Lit(Lit::Str("x".into())),
+            Ty::Lit(Lit::Str("on".into())),
+        ]);
+        let other_lender = |own: &str| {
+            object(
+                vec![prop(own, Ty::Bool)],
+                Extra::Values(Box::new(other_flags.clone())),
+            )
+        };
+        let every_choice = Ty::Union(vec![Ty::Named(0), other_lender("b")]);
+        match lent_through_names(&[every_choice, Ty::Named(2)], &defs) {
+            Lent::Objects(objects) => {
+                assert_eq!(lent_keys(&objects), ["label"]);
+                let expected = union(vec![flags.clone(), other_flags.clone()]);
+                assert_eq!(objects[0].props[0].ty, expected);
+            }
+            other => panic!("{other:?}"),
+        }
+        // Literals too many to write there lend nothing, and are told.
+        let many = |prefix: &str| {
+            let literals = (0..40).map(|i| Ty::Lit(Lit::Str(format!("{prefix}{i}").into())));
+            object(
+                Vec::new(),
+                Extra::Values(Box::new(Ty::Union(literals.collect()))),
+            )
+        };
+        let too_many = Ty::Union(vec![many("a"), many("b")]);
+        let lent = lent_through_names(&[too_many, Ty::Named(2)], &defs);
+        assert!(
+            matches!(&lent, Lent::InUnion(o) if o.is_empty()),
+            "{lent:?}"
+        );
+        // Where one choice lists the key, the others still refuse it there.
+        let one_lists = Ty::Union(vec![Ty::Named(0), other_lender("label")]);
+        let lent = lent_through_names(&[one_lists, Ty::Named(2)], &defs);
+        assert!(
+            matches!(&lent, Lent::InUnion(o) if o.is_empty()),
+            "{lent:?}"
+        );
+        // A choice with two lenders lends what both admit, which is not
+        // read: the union is told, as before.
+        let two_in_one = Ty::Union(vec![
+            Ty::Named(0),
+            Ty::Inter(vec![other_lender("b"), Ty::Named(0)], origin.clone()),
+        ]);
+        let lent = lent_through_names(&[two_in_one, Ty::Named(2)], &defs);
+        assert!(matches!(&lent, Lent::InUnion(_)), "{lent:?}");
         // Nor where the others type the key so that no literal widens: as
         // the same literals, or as another kind; a string, or any value,
         // widens it.
