@@ -575,7 +575,12 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     // the others list, lends that key the literals of all its choices: a
     // value of any choice holds one of them there, so nothing is narrowed.
     let mut lent_by_union: Vec<(usize, Vec<&str>)> = Vec::new();
-    for (id, choices) in &lending_unions {
+    let mut lent_at: Vec<(usize, Vec<&str>)> = Vec::new();
+    for LendingUnion { id, at, choices } in &lending_unions {
+        if let Some((_, keys)) = lent_at.iter().find(|(lent, _)| lent == at) {
+            lent_by_union.push((*id, keys.clone()));
+            continue;
+        }
         let keys: Vec<&str> = (listed.iter().copied())
             .filter(|key| {
                 (choices.iter()).all(|choice| {
@@ -606,6 +611,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             props: keys.iter().map(|key| lent_key(key, &values)).collect(),
             extra: Extra::Unspecified,
         });
+        lent_at.push((*at, keys.clone()));
         lent_by_union.push((*id, keys));
     }
     // A union's lender refuses a literal in a key the others list where
@@ -673,8 +679,17 @@ fn widens(ty: &Ty, values: &Ty) -> bool {
     }
 }
 
-/// One choice of a union each of whose choices lends (see
-/// [`Parts::lending_unions`]).
+/// A union among an intersection's members each of whose choices lends
+/// (see [`Parts::lending_unions`]).
+struct LendingUnion<'t> {
+    /// Its number, as in [`Parts::union_lenders`].
+    id: usize,
+    /// The address of its choices: one union reached twice lends once.
+    at: usize,
+    choices: Vec<LendingChoice<'t>>,
+}
+
+/// One choice of a [`LendingUnion`].
 struct LendingChoice<'t> {
     /// The choice's one lender.
     lender: &'t Object,
@@ -697,7 +712,7 @@ struct Parts<'t> {
     /// The unions among the members each of whose choices holds one
     /// lender, and no union of its own: by union (numbered as in
     /// `union_lenders`), each choice's lender and objects.
-    lending_unions: Vec<(usize, Vec<LendingChoice<'t>>)>,
+    lending_unions: Vec<LendingUnion<'t>>,
     /// How many unions were read, which numbers them.
     unions: usize,
     /// How many types were reached through names, within
@@ -766,13 +781,19 @@ impl<'t> Parts<'t> {
                         nested.extend(inner.objects.iter().copied());
                         self.union_lenders.push((nested_id, nested));
                     }
-                    self.lending_unions.extend(inner.lending_unions);
+                    // A union that lends inside one choice constrains only
+                    // the values of that choice: not lifted.
                     if lends {
                         self.union_lenders.push((id, inner.objects));
                     }
                 }
                 if let Some(each) = each_lends.filter(|each| !each.is_empty()) {
-                    self.lending_unions.push((id, each));
+                    let at = choices.as_ptr().addr();
+                    self.lending_unions.push(LendingUnion {
+                        id,
+                        at,
+                        choices: each,
+                    });
                 }
             }
             _ => {}
@@ -1232,9 +1253,28 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // One such union reached through two names lends once.
+        let mut twice = defs.to_vec();
+        twice.push(def(Ty::Union(vec![Ty::Named(0), other_lender("b")])));
+        twice.push(def(Ty::Named(5)));
+        match lent_through_names(&[Ty::Named(5), Ty::Named(6), Ty::Named(2)], &twice) {
+            Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+            other => panic!("{other:?}"),
+        }
+        // Inside one choice of another union, such a union constrains that
+        // choice only: it lends nothing to the place, which is told.
+        let inside = Ty::Union(vec![
+            Ty::Inter(vec![listing("zone"), Ty::Named(5)], origin.clone()),
+            listing("preset"),
+        ]);
+        let lent = lent_through_names(&[inside, Ty::Named(2)], &twice);
+        assert!(
+            matches!(&lent, Lent::InUnion(o) if o.is_empty()),
+            "{lent:?}"
+        );
         // Literals too many to write there lend nothing, and are told.
         let many = |prefix: &str| {
-            let literals = (0..40).map(|i| Ty::Lit(Lit::Str(format!("{prefix}{i}").into())));
+            let literals = (0..40).map(|i| Ty::Lit(Lit::Str(format!("{prefix}{i}"))));
             object(
                 Vec::new(),
                 Extra::Values(Box::new(Ty::Union(literals.collect()))),
