@@ -12,6 +12,12 @@ class Label(TypedDict, total=False):
 class NotesOutput(TypedDict):
     entries: list[str | dict[str, Any]]
 
+class SetBadgeArgsBadge(TypedDict):
+    label: ReadOnly[Literal["on", "off"]]
+
+class SetBadgeArgsBadge2(TypedDict):
+    label: ReadOnly[Any]
+
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
@@ -40,6 +46,8 @@ class Tools(Protocol):
         ...
     async def save_notes(self, *, entries: list[str | dict[str, Any]]) -> Any:
         """Replace the notes."""
+    async def set_badge(self, *, badge: SetBadgeArgsBadge | SetBadgeArgsBadge2) -> Any:
+        """Set a badge, as switches each on or off, whose label is text or a number."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
     async def set_lights(self, *, panel: SetLightsArgsPanel) -> Any:

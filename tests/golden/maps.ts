@@ -17,6 +17,8 @@ declare const tools: {
   notes(args?: { [key: string]: unknown }): Promise<{ entries: (string | { [key: string]: unknown })[] }>;
   // Replace the notes.
   save_notes(args: { entries: readonly (string | { [key: string]: unknown })[] }): Promise<unknown>;
+  // Set a badge, as switches each on or off, whose label is text or a number.
+  set_badge(args: { badge: Switches & ({ label: string } | { label: number }) & { label?: "on" | "off" } }): Promise<unknown>;
   // Replace request headers and metadata.
   set_headers(args: { counts?: { [key: string]: unknown }; headers: { [key: string]: string }; labelled?: { primary: string; [key: string]: boolean | string }; meta?: { [key: string]: unknown }; sealed?: { [key: string]: never } }): Promise<unknown>;
   // Set the lights of a zone, each on or off, in a panel that also has a label.

@@ -502,6 +502,12 @@ pub(crate) enum Lent {
     /// narrow the union's other choices: TypeScript may refuse a literal in
     /// a key the other members list.
     InUnion(Vec<Object>),
+    /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
+    /// and a key that only some choices of a union among the members list,
+    /// where a lender would give it literals: lent at the place, they would
+    /// narrow the choices that do not list it, so TypeScript may refuse
+    /// such a literal there.
+    InChoices(Vec<Object>),
 }
 
 /// How much [`lent_through_names`] writes at one place, at most (in
@@ -546,6 +552,8 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         mut objects,
         union_lenders,
         lending_unions,
+        listed_by_unions,
+        listed_by_some,
         cut,
         ..
     } = parts;
@@ -568,7 +576,12 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if keys > LENT_SCANNED {
         return Lent::TooLarge;
     }
-    let listed = listed_keys(objects.iter().copied());
+    // The keys the members list: their objects', and those every choice
+    // of a union among them lists.
+    let mut listed = listed_keys(objects.iter().copied());
+    listed.extend(listed_by_unions.iter().map(|p| p.name.as_str()));
+    listed.sort_unstable();
+    listed.dedup();
     let mut out = Vec::new();
     let mut cost = 0usize;
     // A union each of whose choices lends, where none of them lists a key
@@ -624,7 +637,8 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             .find(|(lent_id, _)| lent_id == id)
             .map_or(&[][..], |(_, keys)| keys.as_slice());
         let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
-        (objects.iter().flat_map(|o| &o.props)).any(|prop| {
+        let props = objects.iter().flat_map(|o| &o.props);
+        (props.chain(listed_by_unions.iter().copied())).any(|prop| {
             own.binary_search(&prop.name.as_str()).is_err()
                 && !whole.contains(&prop.name.as_str())
                 && values.iter().any(|v| widens(&prop.ty, v))
@@ -650,10 +664,30 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             });
         }
     }
-    match (in_union, out.is_empty()) {
-        (true, _) => Lent::InUnion(out),
-        (false, true) => Lent::Nothing,
-        (false, false) => Lent::Objects(out),
+    // A lender among the members (or a union of them) refuses a literal in
+    // a key that only some choices of another union list, where it does not
+    // list the key and the choice types the key as any value: elsewhere the
+    // choices that do not list the key give TypeScript the lender's
+    // literals to read a literal there as, and it keeps it.
+    let outside = (objects.iter().copied()).map(|o| (None, o));
+    let in_lending_unions =
+        (lending_unions.iter()).flat_map(|u| u.choices.iter().map(move |c| (Some(u.id), c.lender)));
+    let in_choices = !in_union
+        && (outside.chain(in_lending_unions)).any(|(id, lender)| {
+            literal_values(lender).is_some()
+                && (listed_by_some.iter()).any(|&(union, prop)| {
+                    id != Some(union)
+                        && (lender.props)
+                            .binary_search_by(|p| p.name.as_str().cmp(&prop.name))
+                            .is_err()
+                        && matches!(prop.ty, Ty::Unknown | Ty::Named(_) | Ty::Inter(..))
+                })
+        });
+    match (in_union, in_choices, out.is_empty()) {
+        (true, _, _) => Lent::InUnion(out),
+        (false, true, _) => Lent::InChoices(out),
+        (false, false, true) => Lent::Nothing,
+        (false, false, false) => Lent::Objects(out),
     }
 }
 
@@ -689,6 +723,32 @@ struct LendingUnion<'t> {
     choices: Vec<LendingChoice<'t>>,
 }
 
+impl<'t> Parts<'t> {
+    /// Keeps the properties of `choices` (each choice's objects) whose
+    /// keys every choice lists, within [`LENT_SCANNED`] in all.
+    fn keep_listed_by_all(&mut self, id: usize, choices: &[Vec<&'t Object>]) {
+        let Some((first, rest)) = choices.split_first() else {
+            return;
+        };
+        let mut common = listed_keys(first.iter().copied());
+        for choice in rest {
+            let listed = listed_keys(choice.iter().copied());
+            common.retain(|key| listed.binary_search(key).is_ok());
+        }
+        let props = (choices.iter().flatten()).flat_map(|o| &o.props);
+        let (all, some): (Vec<&'t Prop>, Vec<&'t Prop>) = (props.take(LENT_SCANNED + 1))
+            .partition(|p| common.binary_search(&p.name.as_str()).is_ok());
+        // Past the bound, none: the keys read are then not all there are.
+        if self.listed_by_unions.len() + self.listed_by_some.len() + all.len() + some.len()
+            <= LENT_SCANNED
+        {
+            self.listed_by_unions.extend(all);
+            self.listed_by_some
+                .extend(some.into_iter().map(|p| (id, p)));
+        }
+    }
+}
+
 /// One choice of a [`LendingUnion`].
 struct LendingChoice<'t> {
     /// The choice's one lender.
@@ -715,6 +775,15 @@ struct Parts<'t> {
     lending_unions: Vec<LendingUnion<'t>>,
     /// How many unions were read, which numbers them.
     unions: usize,
+    /// For the unions among the members, the properties of each choice
+    /// whose keys every choice lists: a key every value of the union has
+    /// listed, as if a member listed it (at most [`LENT_SCANNED`] in all;
+    /// past that, none are kept).
+    listed_by_unions: Vec<&'t Prop>,
+    /// Likewise, the properties whose keys some choices list and others
+    /// do not: a lender cannot lend them at the place, where they would
+    /// narrow the choices that do not list them.
+    listed_by_some: Vec<(usize, &'t Prop)>,
     /// How many types were reached through names, within
     /// [`LENT_SCANNED`].
     read: usize,
@@ -754,6 +823,7 @@ impl<'t> Parts<'t> {
                 self.unions += 1;
                 // Each choice's one lender, while every choice has one.
                 let mut each_lends = Some(Vec::with_capacity(choices.len()));
+                let mut each_objects = Vec::with_capacity(choices.len());
                 for choice in choices {
                     let mut inner = Parts {
                         read: self.read,
@@ -769,6 +839,7 @@ impl<'t> Parts<'t> {
                         (Some(&one), None) if inner.union_lenders.is_empty() => Some(one),
                         _ => None,
                     };
+                    each_objects.push(inner.objects.clone());
                     each_lends = each_lends.zip(lender).map(|(mut each, lender)| {
                         let objects = inner.objects.clone();
                         each.push(LendingChoice { lender, objects });
@@ -787,6 +858,7 @@ impl<'t> Parts<'t> {
                         self.union_lenders.push((id, inner.objects));
                     }
                 }
+                self.keep_listed_by_all(id, &each_objects);
                 if let Some(each) = each_lends.filter(|each| !each.is_empty()) {
                     let at = choices.as_ptr().addr();
                     self.lending_unions.push(LendingUnion {
@@ -1119,7 +1191,7 @@ mod tests {
                     .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
                     .collect(),
                 Lent::TooLarge => panic!("too large: {members:?}"),
-                Lent::InUnion(_) => panic!("in a union: {members:?}"),
+                Lent::InUnion(_) | Lent::InChoices(_) => panic!("in a union: {members:?}"),
                 Lent::Cut => panic!("cut short: {members:?}"),
             }
         };
@@ -1261,6 +1333,54 @@ mod tests {
             Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
             other => panic!("{other:?}"),
         }
+        // A key every choice of another union lists is listed, as if a
+        // member listed it; one that only some choices list is not.
+        let both_list = Ty::Union(vec![
+            object(
+                vec![prop("a", Ty::Unknown), prop("label", Ty::Str)],
+                Extra::Unspecified,
+            ),
+            object(
+                vec![prop("b", Ty::Unknown), prop("label", Ty::Num)],
+                Extra::Unspecified,
+            ),
+        ]);
+        let only_label = Ty::Union(vec![
+            object(vec![prop("label", Ty::Str)], Extra::Unspecified),
+            object(
+                vec![prop("label", Ty::Num), prop("b", Ty::Str)],
+                Extra::Unspecified,
+            ),
+        ]);
+        for lending in [Ty::Named(5), Ty::Named(0)] {
+            match lent_through_names(&[lending.clone(), only_label.clone()], &twice) {
+                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+                other => panic!("{other:?}"),
+            }
+            // `a` and `b`, which one choice each lists as any value, are
+            // told (as a string, TypeScript keeps the literal there).
+            match lent_through_names(&[lending, both_list.clone()], &twice) {
+                Lent::InChoices(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+                other => panic!("{other:?}"),
+            }
+        }
+        // A key only some choices list cannot be lent at the place: told,
+        // where the choice types it as any value.
+        let any_label = object(vec![prop("label", Ty::Unknown)], Extra::Unspecified);
+        let one_lists = Ty::Union(vec![any_label, listing("b")]);
+        for lending in [Ty::Named(5), Ty::Named(0)] {
+            let lent = lent_through_names(&[lending, one_lists.clone()], &twice);
+            assert!(
+                matches!(&lent, Lent::InChoices(o) if o.is_empty()),
+                "{lent:?}"
+            );
+        }
+        let as_literals = Ty::Union(vec![
+            object(vec![prop("label", flags.clone())], Extra::Unspecified),
+            object(vec![prop("count", Ty::Int)], Extra::Unspecified),
+        ]);
+        let lent = lent_through_names(&[Ty::Named(0), as_literals], &twice);
+        assert!(matches!(&lent, Lent::Nothing), "{lent:?}");
         // Inside one choice of another union, such a union constrains that
         // choice only: it lends nothing to the place, which is told.
         let inside = Ty::Union(vec![
