@@ -724,8 +724,11 @@ struct LendingUnion<'t> {
 }
 
 impl<'t> Parts<'t> {
-    /// Keeps the properties of `choices` (each choice's objects) whose
-    /// keys every choice lists, within [`LENT_SCANNED`] in all.
+    /// Keeps the properties of `choices` (each choice's objects of union
+    /// `id`): in [`listed_by_unions`](Self::listed_by_unions) those whose
+    /// keys every choice lists, and in
+    /// [`listed_by_some`](Self::listed_by_some) the others, within
+    /// [`LENT_SCANNED`] in all.
     fn keep_listed_by_all(&mut self, id: usize, choices: &[Vec<&'t Object>]) {
         let Some((first, rest)) = choices.split_first() else {
             return;
