@@ -59,14 +59,6 @@ const LENT_IN_UNION: &str = "one choice of an anyOf or oneOf in this allOf gives
      narrow the other choices), so TypeScript may refuse such a literal in those keys, which \
      the schema admits";
 
-/// Why an intersection was printed without the literal values a member
-/// gives every key, for a key only some choices of a union list (see
-/// [`lent_through_names`]).
-const LENT_IN_CHOICES: &str = "one member of this allOf gives every key literal values, which \
-     were not repeated for a key that only some choices of an anyOf or oneOf list (that would \
-     narrow the other choices), so TypeScript may refuse such a literal in that key, which the \
-     schema admits";
-
 /// Prints the whole SDK for a lowered tool set; without `error_class`,
 /// less the error class (which an index declared already). Gives too what
 /// the printing left out, beside what the lowering recorded.
@@ -469,7 +461,6 @@ impl<'a> Printer<'a> {
                         (Vec::new(), lends.then_some(LENT_TOO_LARGE))
                     }
                     Lent::InUnion(objects) => (objects, Some(LENT_IN_UNION)),
-                    Lent::InChoices(objects) => (objects, Some(LENT_IN_CHOICES)),
                 };
                 if let Some(reason) = unlent {
                     self.records.push(Degradation {

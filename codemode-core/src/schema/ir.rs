@@ -502,12 +502,6 @@ pub(crate) enum Lent {
     /// narrow the union's other choices: TypeScript may refuse a literal in
     /// a key the other members list.
     InUnion(Vec<Object>),
-    /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
-    /// and a key that only some choices of a union among the members list,
-    /// where a lender would give it literals: lent at the place, they would
-    /// narrow the choices that do not list it, so TypeScript may refuse
-    /// such a literal there.
-    InChoices(Vec<Object>),
 }
 
 /// How much [`lent_through_names`] writes at one place, at most (in
@@ -553,7 +547,6 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         union_lenders,
         lending_unions,
         listed_by_unions,
-        listed_by_some,
         cut,
         ..
     } = parts;
@@ -664,30 +657,10 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             });
         }
     }
-    // A lender among the members (or a union of them) refuses a literal in
-    // a key that only some choices of another union list, where it does not
-    // list the key and the choice types the key as any value: elsewhere the
-    // choices that do not list the key give TypeScript the lender's
-    // literals to read a literal there as, and it keeps it.
-    let outside = (objects.iter().copied()).map(|o| (None, o));
-    let in_lending_unions =
-        (lending_unions.iter()).flat_map(|u| u.choices.iter().map(move |c| (Some(u.id), c.lender)));
-    let in_choices = !in_union
-        && (outside.chain(in_lending_unions)).any(|(id, lender)| {
-            literal_values(lender).is_some()
-                && (listed_by_some.iter()).any(|&(union, prop)| {
-                    id != Some(union)
-                        && (lender.props)
-                            .binary_search_by(|p| p.name.as_str().cmp(&prop.name))
-                            .is_err()
-                        && matches!(prop.ty, Ty::Unknown | Ty::Named(_) | Ty::Inter(..))
-                })
-        });
-    match (in_union, in_choices, out.is_empty()) {
-        (true, _, _) => Lent::InUnion(out),
-        (false, true, _) => Lent::InChoices(out),
-        (false, false, true) => Lent::Nothing,
-        (false, false, false) => Lent::Objects(out),
+    match (in_union, out.is_empty()) {
+        (true, _) => Lent::InUnion(out),
+        (false, true) => Lent::Nothing,
+        (false, false) => Lent::Objects(out),
     }
 }
 
@@ -724,12 +697,10 @@ struct LendingUnion<'t> {
 }
 
 impl<'t> Parts<'t> {
-    /// Keeps the properties of `choices` (each choice's objects of union
-    /// `id`): in [`listed_by_unions`](Self::listed_by_unions) those whose
-    /// keys every choice lists, and in
-    /// [`listed_by_some`](Self::listed_by_some) the others, within
-    /// [`LENT_SCANNED`] in all.
-    fn keep_listed_by_all(&mut self, id: usize, choices: &[Vec<&'t Object>]) {
+    /// Keeps in [`listed_by_unions`](Self::listed_by_unions) the properties
+    /// of `choices` (each choice's objects) whose keys every choice lists,
+    /// within [`LENT_SCANNED`] in all.
+    fn keep_listed_by_all(&mut self, choices: &[Vec<&'t Object>]) {
         let Some((first, rest)) = choices.split_first() else {
             return;
         };
@@ -738,16 +709,17 @@ impl<'t> Parts<'t> {
             let listed = listed_keys(choice.iter().copied());
             common.retain(|key| listed.binary_search(key).is_ok());
         }
-        let props = (choices.iter().flatten()).flat_map(|o| &o.props);
-        let (all, some): (Vec<&'t Prop>, Vec<&'t Prop>) = (props.take(LENT_SCANNED + 1))
-            .partition(|p| common.binary_search(&p.name.as_str()).is_ok());
+        if common.is_empty() {
+            return;
+        }
+        let props = (choices.iter().flatten())
+            .flat_map(|o| &o.props)
+            .filter(|p| common.binary_search(&p.name.as_str()).is_ok());
+        let room = LENT_SCANNED.saturating_sub(self.listed_by_unions.len());
+        let kept: Vec<&'t Prop> = props.take(room + 1).collect();
         // Past the bound, none: the keys read are then not all there are.
-        if self.listed_by_unions.len() + self.listed_by_some.len() + all.len() + some.len()
-            <= LENT_SCANNED
-        {
-            self.listed_by_unions.extend(all);
-            self.listed_by_some
-                .extend(some.into_iter().map(|p| (id, p)));
+        if kept.len() <= room {
+            self.listed_by_unions.extend(kept);
         }
     }
 }
@@ -783,10 +755,6 @@ struct Parts<'t> {
     /// listed, as if a member listed it (at most [`LENT_SCANNED`] in all;
     /// past that, none are kept).
     listed_by_unions: Vec<&'t Prop>,
-    /// Likewise, the properties whose keys some choices list and others
-    /// do not: a lender cannot lend them at the place, where they would
-    /// narrow the choices that do not list them.
-    listed_by_some: Vec<(usize, &'t Prop)>,
     /// How many types were reached through names, within
     /// [`LENT_SCANNED`].
     read: usize,
@@ -861,7 +829,7 @@ impl<'t> Parts<'t> {
                         self.union_lenders.push((id, inner.objects));
                     }
                 }
-                self.keep_listed_by_all(id, &each_objects);
+                self.keep_listed_by_all(&each_objects);
                 if let Some(each) = each_lends.filter(|each| !each.is_empty()) {
                     let at = choices.as_ptr().addr();
                     self.lending_unions.push(LendingUnion {
@@ -1194,7 +1162,7 @@ mod tests {
                     .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
                     .collect(),
                 Lent::TooLarge => panic!("too large: {members:?}"),
-                Lent::InUnion(_) | Lent::InChoices(_) => panic!("in a union: {members:?}"),
+                Lent::InUnion(_) => panic!("in a union: {members:?}"),
                 Lent::Cut => panic!("cut short: {members:?}"),
             }
         };
@@ -1360,24 +1328,14 @@ mod tests {
                 Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
                 other => panic!("{other:?}"),
             }
-            // `a` and `b`, which one choice each lists as any value, are
-            // told (as a string, TypeScript keeps the literal there).
+            // `a` and `b`, which one choice each lists, are not lent.
             match lent_through_names(&[lending, both_list.clone()], &twice) {
-                Lent::InChoices(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
                 other => panic!("{other:?}"),
             }
         }
-        // A key only some choices list cannot be lent at the place: told,
-        // where the choice types it as any value.
-        let any_label = object(vec![prop("label", Ty::Unknown)], Extra::Unspecified);
-        let one_lists = Ty::Union(vec![any_label, listing("b")]);
-        for lending in [Ty::Named(5), Ty::Named(0)] {
-            let lent = lent_through_names(&[lending, one_lists.clone()], &twice);
-            assert!(
-                matches!(&lent, Lent::InChoices(o) if o.is_empty()),
-                "{lent:?}"
-            );
-        }
+        // Keys only some choices list are not lent at the place, where
+        // they would narrow the choices that do not list them.
         let as_literals = Ty::Union(vec![
             object(vec![prop("label", flags.clone())], Extra::Unspecified),
             object(vec![prop("count", Ty::Int)], Extra::Unspecified),
