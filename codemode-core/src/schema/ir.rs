@@ -657,6 +657,15 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             });
         }
     }
+    // One union written inline and through a name lends the same object
+    // twice; it is written once (there are a few objects at most).
+    let mut unique: Vec<Object> = Vec::with_capacity(out.len());
+    for object in out {
+        if !unique.contains(&object) {
+            unique.push(object);
+        }
+    }
+    let out = unique;
     match (in_union, out.is_empty()) {
         (true, _) => Lent::InUnion(out),
         (false, true) => Lent::Nothing,
@@ -1333,6 +1342,12 @@ mod tests {
                 Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
                 other => panic!("{other:?}"),
             }
+        }
+        // The same union inline and through a name lends one object.
+        let inline_too = Ty::Union(vec![Ty::Named(0), other_lender("b")]);
+        match lent_through_names(&[inline_too, Ty::Named(5), Ty::Named(2)], &twice) {
+            Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+            other => panic!("{other:?}"),
         }
         // Keys only some choices list are not lent at the place, where
         // they would narrow the choices that do not list them.
