@@ -365,7 +365,6 @@ fn clamp_huge_numbers(text: &str) -> Option<(String, Vec<Edit>)> {
     Some((out, edits))
 }
 
-/// The tools of a list read whole.
 /// The tools of `list`, read from `text`, each with its footprint.
 fn list_of<'a>(
     source: &str,
@@ -535,7 +534,7 @@ fn set_footprints(listed: &mut [Listed<'_>], tools: &[Json<'_>], text: &str) {
 const ABOUT_ONE_TOOL: usize = 1024;
 
 /// Where one tool lies, as [`set_footprints`] reads it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Marks {
     /// The address of its object's entries, which the reading allocates
     /// after everything they hold, so below it in the arena.
@@ -558,11 +557,7 @@ fn marks_of(tool: &Json<'_>, text: &std::ops::Range<usize>) -> Marks {
                 .min()
                 .unwrap_or(0),
         },
-        _ => Marks {
-            entries: 0,
-            entries_len: 0,
-            first_key: 0,
-        },
+        _ => Marks::default(),
     }
 }
 

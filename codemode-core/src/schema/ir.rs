@@ -414,17 +414,21 @@ fn listed_keys<'a>(objects: impl Iterator<Item = &'a Object>) -> Vec<&'a str> {
     listed
 }
 
-/// The keys of `listed` that `lender` does not list itself (its props are
-/// sorted by name).
+/// Whether `object` lists `name` (its props are sorted by name).
+fn lists(object: &Object, name: &str) -> bool {
+    (object.props)
+        .binary_search_by(|p| p.name.as_str().cmp(name))
+        .is_ok()
+}
+
+/// The keys of `listed` that `lender` does not list itself.
 fn not_listed_by<'l, K: AsRef<str>>(
     lender: &'l Object,
     listed: &'l [K],
 ) -> impl Iterator<Item = &'l str> {
-    (listed.iter()).map(AsRef::as_ref).filter(|name| {
-        (lender.props)
-            .binary_search_by(|p| p.name.as_str().cmp(name))
-            .is_err()
-    })
+    (listed.iter())
+        .map(AsRef::as_ref)
+        .filter(|name| !lists(lender, name))
 }
 
 /// A key lent by an object whose other keys hold `values`: optional, of
@@ -580,30 +584,30 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     // A union each of whose choices lends, where none of them lists a key
     // the others list, lends that key the literals of all its choices: a
     // value of any choice holds one of them there, so nothing is narrowed.
-    let mut lent_by_union: Vec<(usize, Vec<&str>)> = Vec::new();
-    let mut lent_at: Vec<(usize, Vec<&str>)> = Vec::new();
-    for LendingUnion { id, at, choices } in &lending_unions {
-        if let Some((_, keys)) = lent_at.iter().find(|(lent, _)| lent == at) {
-            lent_by_union.push((*id, keys.clone()));
+    // Each union that lent, by number and by the address of its choices,
+    // with the keys it lent.
+    let mut lent_by_union: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    for LendingUnion {
+        id,
+        at,
+        lenders,
+        objects,
+    } in &lending_unions
+    {
+        if let Some((_, _, keys)) = lent_by_union.iter().find(|(_, lent, _)| lent == at) {
+            let keys = keys.clone();
+            lent_by_union.push((*id, *at, keys));
             continue;
         }
         let keys: Vec<&str> = (listed.iter().copied())
-            .filter(|key| {
-                (choices.iter()).all(|choice| {
-                    (choice.objects.iter()).all(|o| {
-                        o.props
-                            .binary_search_by(|p| p.name.as_str().cmp(key))
-                            .is_err()
-                    })
-                })
-            })
+            .filter(|key| !objects.iter().flatten().any(|o| lists(o, key)))
             .collect();
         if keys.is_empty() {
             continue;
         }
         let values = union(
-            (choices.iter())
-                .filter_map(|choice| literal_values(choice.lender).cloned())
+            (lenders.iter())
+                .filter_map(|lender| literal_values(lender).cloned())
                 .collect(),
         );
         // Too much to write here: left to be recorded as lending nothing.
@@ -617,8 +621,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             props: keys.iter().map(|key| lent_key(key, &values)).collect(),
             extra: Extra::Unspecified,
         });
-        lent_at.push((*at, keys.clone()));
-        lent_by_union.push((*id, keys));
+        lent_by_union.push((*id, *at, keys));
     }
     // A union's lender refuses a literal in a key the others list where
     // nothing in its own choice lists that key, its union does not lend it
@@ -627,8 +630,8 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     let in_union = (union_lenders.iter()).any(|(id, choice)| {
         let own = listed_keys(choice.iter().copied());
         let whole = (lent_by_union.iter())
-            .find(|(lent_id, _)| lent_id == id)
-            .map_or(&[][..], |(_, keys)| keys.as_slice());
+            .find(|(lent_id, _, _)| lent_id == id)
+            .map_or(&[][..], |(_, _, keys)| keys.as_slice());
         let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
         let props = objects.iter().flat_map(|o| &o.props);
         (props.chain(listed_by_unions.iter().copied())).any(|prop| {
@@ -702,7 +705,10 @@ struct LendingUnion<'t> {
     id: usize,
     /// The address of its choices: one union reached twice lends once.
     at: usize,
-    choices: Vec<LendingChoice<'t>>,
+    /// Each choice's one lender.
+    lenders: Vec<&'t Object>,
+    /// Each choice's objects, its lender among them.
+    objects: Vec<Vec<&'t Object>>,
 }
 
 impl<'t> Parts<'t> {
@@ -731,14 +737,6 @@ impl<'t> Parts<'t> {
             self.listed_by_unions.extend(kept);
         }
     }
-}
-
-/// One choice of a [`LendingUnion`].
-struct LendingChoice<'t> {
-    /// The choice's one lender.
-    lender: &'t Object,
-    /// The choice's objects, the lender among them.
-    objects: Vec<&'t Object>,
 }
 
 /// Through how many names [`Parts::gather`] reads, at most.
@@ -821,8 +819,7 @@ impl<'t> Parts<'t> {
                     };
                     each_objects.push(inner.objects.clone());
                     each_lends = each_lends.zip(lender).map(|(mut each, lender)| {
-                        let objects = inner.objects.clone();
-                        each.push(LendingChoice { lender, objects });
+                        each.push(lender);
                         each
                     });
                     // A lender in the choice, or in a union within it, lists
@@ -839,12 +836,12 @@ impl<'t> Parts<'t> {
                     }
                 }
                 self.keep_listed_by_all(&each_objects);
-                if let Some(each) = each_lends.filter(|each| !each.is_empty()) {
-                    let at = choices.as_ptr().addr();
+                if let Some(lenders) = each_lends.filter(|each| !each.is_empty()) {
                     self.lending_unions.push(LendingUnion {
                         id,
-                        at,
-                        choices: each,
+                        at: choices.as_ptr().addr(),
+                        lenders,
+                        objects: each_objects,
                     });
                 }
             }
