@@ -29,6 +29,13 @@ class SetMoodArgsMood(TypedDict):
     label: NotRequired[ReadOnly[Literal["low", "high"]]]
     level: ReadOnly[int]
 
+class SetPanelArgsPanel(TypedDict):
+    label: NotRequired[ReadOnly[Literal["on", "off"]]]
+    scene: ReadOnly[Literal["on", "off"]]
+
+class SetPanelArgsPanel2(TypedDict):
+    room: ReadOnly[Literal["on", "off"]]
+
 class SetSceneArgsScene(TypedDict):
     label: NotRequired[ReadOnly[str]]
     preset: ReadOnly[str]
@@ -54,6 +61,8 @@ class Tools(Protocol):
         """Set the lights of a zone, each on or off, in a panel that also has a label."""
     async def set_mood(self, *, mood: Label | SetMoodArgsMood) -> Any:
         """Set a mood, as switches each on or off or as dimmers each low or high at a level, with a label."""
+    async def set_panel(self, *, panel: SetPanelArgsPanel | SetPanelArgsPanel2) -> Any:
+        """Set a panel: switches each on or off, showing a scene (with a label) or a room."""
     async def set_scene(self, *, scene: Label | SetSceneArgsScene) -> Any:
         """Set a scene, as switches each on or off or as a named preset, with a label."""
     async def set_switches(self, *, panel: Label) -> Any:

@@ -8,6 +8,8 @@ type Lights = Switches & Zoned & { zone?: "on" | "off" };
 
 type Preset = { preset: string };
 
+type Showing = { label?: string; scene: string } | { room: string };
+
 type Switches = { [key: string]: "on" | "off" };
 
 type Zoned = { zone?: string };
@@ -25,6 +27,8 @@ declare const tools: {
   set_lights(args: { panel: Lights & Labelled & { label?: "on" | "off"; zone?: "on" | "off" } }): Promise<unknown>;
   // Set a mood, as switches each on or off or as dimmers each low or high at a level, with a label.
   set_mood(args: { mood: (Switches | Dimmers) & Labelled & { label?: "on" | "off" | "low" | "high" } }): Promise<unknown>;
+  // Set a panel: switches each on or off, showing a scene (with a label) or a room.
+  set_panel(args: { panel: Switches & Showing }): Promise<unknown>;
   // Set a scene, as switches each on or off or as a named preset, with a label.
   set_scene(args: { scene: (Switches | Preset) & Labelled }): Promise<unknown>;
   // Set switches, each on or off, in a panel that also has a label.

@@ -38,8 +38,8 @@ const METHOD_WORDS: [&str; 4] = ["get", "new", "readonly", "set"];
 use crate::error::ErrorKind;
 use crate::ident;
 use crate::schema::{
-    Def, Degradation, Doc, Extra, Lent, Lit, Lowered, LoweredTool, Object, Prop, Ty, lending_defs,
-    lent_through_names, reached_defs, reaches_lender, weight_within,
+    Def, Degradation, Doc, Extra, Lent, Lit, Lowered, LoweredTool, Object, Prop, Ty, each_child,
+    lending_defs, lent_through_names, reached_defs, reaches_lender, weight_within,
 };
 use crate::{ERROR_CLASS, GLOBAL};
 use std::borrow::Cow;
@@ -150,6 +150,8 @@ fn print_split(
         // words.
         let mut bodies = vec![0..0; lowered.defs.len()];
         let mut worded = Vec::new();
+        // Read only where a definition is a union that would close keys.
+        let mut viewed = None;
         p.noting = true;
         for id in order {
             let (named, words) = (p.named.len(), p.words);
@@ -157,6 +159,8 @@ fn print_split(
             p.doc(&def.doc);
             let _ = write!(p.out, "type {} = ", names[id]);
             p.read_only = !results[id];
+            p.viewed = matches!(&def.ty, Ty::Union(members) if absent_keys(members).is_some())
+                && viewed.get_or_insert_with(|| viewed_in_intersections(lowered))[id];
             p.ty(&def.ty, Ctx::Top);
             p.out.push_str(";\n\n");
             bodies[id] = named..p.named.len();
@@ -191,6 +195,38 @@ fn print_split(
     let mut records = p.records;
     records.extend(rest_records);
     (out, used, records)
+}
+
+/// Which definitions an intersection reads as a view of its value: those
+/// named among an intersection's members, and, through further names,
+/// among the choices of a union or the parts of an intersection that is
+/// one. Each type is visited once, and each definition entered once.
+fn viewed_in_intersections(lowered: &Lowered) -> Vec<bool> {
+    let defs = &lowered.defs;
+    let tools = (lowered.tools.iter()).flat_map(|t| std::iter::once(&t.input).chain(&t.output));
+    let mut todo: Vec<&Ty> = tools.chain(defs.iter().map(|d| &d.ty)).collect();
+    let mut views: Vec<&Ty> = Vec::new();
+    while let Some(ty) = todo.pop() {
+        if let Ty::Inter(members, _) = ty {
+            views.extend(members);
+        }
+        each_child(ty, &mut |child, _| todo.push(child));
+    }
+    let mut viewed = vec![false; defs.len()];
+    while let Some(ty) = views.pop() {
+        match ty {
+            Ty::Named(id) => {
+                if let Some(seen) = viewed.get_mut(*id)
+                    && !std::mem::replace(seen, true)
+                {
+                    views.push(&defs[*id].ty);
+                }
+            }
+            Ty::Union(parts) | Ty::Inter(parts, _) => views.extend(parts),
+            _ => {}
+        }
+    }
+    viewed
 }
 
 /// Prints one type expression with definitions inlined (recursion and deep
@@ -236,6 +272,11 @@ struct Printer<'a> {
     /// Which definitions reach a lender ([`lending_defs`]), read when an
     /// intersection is first cut short ([`Lent::Cut`]).
     lending: Option<Vec<bool>>,
+    /// Whether the next union written is a definition that an
+    /// intersection reads as a view of its value
+    /// ([`viewed_in_intersections`]): then, as a union written in an
+    /// intersection, it closes no keys.
+    viewed: bool,
 }
 
 impl<'a> Printer<'a> {
@@ -248,6 +289,7 @@ impl<'a> Printer<'a> {
             inlining: inline.then(|| Inlining::new(defs)),
             records: Vec::new(),
             lending: None,
+            viewed: false,
             read_only: false,
             noting: false,
             named: Vec::new(),
@@ -539,8 +581,15 @@ impl<'a> Printer<'a> {
     /// here also lists the other object members' keys it lacks, as
     /// `key?: never`. Not where a shared key with a literal type in every
     /// member tells them apart (TypeScript then checks the member it names),
-    /// nor where more than [`MAX_ABSENT_KEYS`] such keys would be written.
+    /// nor where more than [`MAX_ABSENT_KEYS`] such keys would be written,
+    /// nor in a definition an intersection reads as a view of its value
+    /// (see [`viewed`](Self::viewed)): there, as in a union written in an
+    /// intersection, another member may list the keys, and closing them
+    /// would refuse what that member admits.
     fn union(&mut self, members: &[Ty], parens: bool) {
+        if std::mem::take(&mut self.viewed) {
+            return self.list(members, " | ", parens, Ctx::Top);
+        }
         match absent_keys(members) {
             None => self.list(members, " | ", parens, Ctx::Top),
             Some(absent) => self.list_with(members, " | ", parens, |p, i, member| match member {
@@ -1173,6 +1222,47 @@ mod tests {
             either.contains(" & (") && !either.contains("never"),
             "{either}"
         );
+    }
+
+    #[test]
+    fn a_named_union_an_intersection_reads_closes_no_keys() {
+        let choices = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "label": {"type": "string"}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
+        ]});
+        let switches = json!({"type": "object", "additionalProperties": {"enum": ["on", "off"]}});
+        let sdk = |x: serde_json::Value| {
+            let schema = json!({"type": "object", "properties": {"x": x}, "required": ["x"],
+                "$defs": {"U": choices.clone(), "V": {"$ref": "#/$defs/U"}, "SW": switches.clone()}});
+            render(&lower_borrowed(&[ToolDef::new("t", schema)]), true).0
+        };
+        let union_line = |sdk: &str| {
+            (sdk.lines())
+                .find(|l| l.starts_with("type U ="))
+                .unwrap_or_default()
+                .to_owned()
+        };
+        // Alone, each choice closes the keys only the other lists.
+        let alone = sdk(json!({"$ref": "#/$defs/U"}));
+        assert_eq!(
+            union_line(&alone),
+            "type U = { a: string; label?: string; b?: never } | { b: string; a?: never; label?: never };"
+        );
+        // Beside the switches, directly or through another name, or as a
+        // choice of a union the intersection holds, it is a view of one
+        // value: the switches admit a label in a value with `b`.
+        for x in [
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"$ref": "#/$defs/U"}]}),
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"$ref": "#/$defs/V"}]}),
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"anyOf": [{"$ref": "#/$defs/U"}, {"type": "object", "properties": {"c": {"type": "string"}}}]}]}),
+        ] {
+            let viewed = sdk(x);
+            assert_eq!(
+                union_line(&viewed),
+                "type U = { a: string; label?: string } | { b: string };",
+                "{viewed}"
+            );
+        }
     }
 
     #[test]
