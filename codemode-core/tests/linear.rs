@@ -132,6 +132,20 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
             "Lights": {"allOf": [{"$ref": "#/$defs/S"}, {"$ref": "#/$defs/Zoned"}]},
             "Labelled": {"type": "object", "properties": {"label": {"type": "string"}}}}),
     );
+    // Places that each join a named object of literal values and a named
+    // union of two objects that list `n` keys each (the same keys, and
+    // others): each place would read the choices' keys again.
+    let many = |prefix: &str| {
+        let listed = defs((0..n).map(|j| (format!("{prefix}{j}"), json!({"type": "string"}))));
+        json!({"type": "object", "properties": listed})
+    };
+    let union_keys = joined_places(
+        "S",
+        "U",
+        json!({
+            "S": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}},
+            "U": {"anyOf": [many("k"), many("k"), many("q")]}}),
+    );
     // Four optional items a level, as deep as `n` leaves allow: a union of
     // lengths spells each item but the last again for every longer length.
     let mut nested_tuples = json!({"type": "string"});
@@ -495,6 +509,10 @@ fn cases(n: usize) -> Vec<(&'static str, Vec<ToolDef>)> {
         (
             "places that join a named intersection of a lender of many keys",
             own_keys,
+        ),
+        (
+            "places that join a lender of literals and a named union of many keys",
+            union_keys,
         ),
         (
             "tuples of optional items nested in each other",

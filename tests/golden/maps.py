@@ -18,6 +18,13 @@ class SetBadgeArgsBadge(TypedDict):
 class SetBadgeArgsBadge2(TypedDict):
     label: ReadOnly[Any]
 
+class SetDialArgsDial(TypedDict):
+    kind: ReadOnly[Literal["on"]]
+    label: NotRequired[ReadOnly[Literal["on", "off"]]]
+
+class SetDialArgsDial2(TypedDict):
+    kind: ReadOnly[Literal["off"]]
+
 class SetHeadersArgsLabelled(TypedDict):
     primary: ReadOnly[str]
 
@@ -55,6 +62,8 @@ class Tools(Protocol):
         """Replace the notes."""
     async def set_badge(self, *, badge: SetBadgeArgsBadge | SetBadgeArgsBadge2) -> Any:
         """Set a badge, as switches each on or off, whose label is text or a number."""
+    async def set_dial(self, *, dial: SetDialArgsDial | SetDialArgsDial2) -> Any:
+        """Set a dial: switches each on or off, of a kind that is on (with a label) or off."""
     async def set_headers(self, *, counts: Mapping[str, Any] = ..., headers: dict[str, str], labelled: SetHeadersArgsLabelled = ..., meta: Mapping[str, Any] = ..., sealed: dict[str, Never] = ...) -> Any:
         """Replace request headers and metadata."""
     async def set_lights(self, *, panel: SetLightsArgsPanel) -> Any:

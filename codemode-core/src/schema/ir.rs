@@ -523,7 +523,8 @@ const LENT_SCANNED: usize = 4 * LENT_PER_PLACE;
 /// not known then), or where a lender is one choice of a union: for each
 /// lender among `members` (an object, through names and the parts of the
 /// intersections they name), an object of the keys the other members'
-/// objects list and it does not, typed with its literals, for a printer to
+/// objects, or any choice of a union among them, list and it does not,
+/// typed with its literals, for a printer to
 /// add to the intersection, within [`LENT_PER_PLACE`]; for each union
 /// among the members each of whose choices holds one lender, an object of
 /// the keys the other members list and none of its choices does, typed
@@ -551,6 +552,8 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         union_lenders,
         lending_unions,
         listed_by_unions,
+        listed_by_some,
+        some_cut,
         cut,
         ..
     } = parts;
@@ -559,6 +562,9 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     }
     if !objects.iter().any(|o| literal_values(o).is_some()) && union_lenders.is_empty() {
         return Lent::Nothing;
+    }
+    if some_cut {
+        return Lent::TooLarge;
     }
     // One object reached twice (two names lead to it) lends once.
     let mut seen = HashSet::with_capacity(objects.len());
@@ -573,10 +579,11 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if keys > LENT_SCANNED {
         return Lent::TooLarge;
     }
-    // The keys the members list: their objects', and those every choice
-    // of a union among them lists.
+    // The keys the members list: their objects', and those any choice of
+    // a union among them lists (a lender beside the union gives a key its
+    // literals in every value, whichever choice the value takes).
     let mut listed = listed_keys(objects.iter().copied());
-    listed.extend(listed_by_unions.iter().map(|p| p.name.as_str()));
+    listed.extend(listed_by_some.iter().copied());
     listed.sort_unstable();
     listed.dedup();
     let mut out = Vec::new();
@@ -719,6 +726,14 @@ impl<'t> Parts<'t> {
         let Some((first, rest)) = choices.split_first() else {
             return;
         };
+        // Counted before they are compared: a named union of many keys, at
+        // many places, would be read again at each. Past what a place reads
+        // of its unions' keys, nothing is lent ([`Parts::some_cut`]).
+        let listing: usize = (choices.iter().flatten()).map(|o| o.props.len()).sum();
+        if listing > SOME_KEYS {
+            self.some_cut = true;
+            return;
+        }
         let mut common = listed_keys(first.iter().copied());
         for choice in rest {
             let listed = listed_keys(choice.iter().copied());
@@ -738,6 +753,27 @@ impl<'t> Parts<'t> {
         }
     }
 }
+
+impl<'t> Parts<'t> {
+    /// Adds `keys` to [`listed_by_some`](Self::listed_by_some); past
+    /// [`SOME_KEYS`] of them (repeats counted), notes the cut instead.
+    fn keep_listed_by_some(&mut self, keys: impl Iterator<Item = &'t str>) {
+        for key in keys {
+            if self.some_cut {
+                return;
+            }
+            if self.listed_by_some.len() == SOME_KEYS {
+                self.some_cut = true;
+                return;
+            }
+            self.listed_by_some.push(key);
+        }
+    }
+}
+
+/// How many keys [`Parts::listed_by_some`] reads at one place, each time a
+/// choice lists one.
+const SOME_KEYS: usize = 4 * LENT_SCANNED;
 
 /// Through how many names [`Parts::gather`] reads, at most.
 const LENT_DEPTH: usize = 16;
@@ -759,9 +795,17 @@ struct Parts<'t> {
     unions: usize,
     /// For the unions among the members, the properties of each choice
     /// whose keys every choice lists: a key every value of the union has
-    /// listed, as if a member listed it (at most [`LENT_SCANNED`] in all;
-    /// past that, none are kept).
+    /// listed, which a lender that is one choice of another union may
+    /// refuse a literal in (at most [`LENT_SCANNED`] in all; past that,
+    /// none are kept).
     listed_by_unions: Vec<&'t Prop>,
+    /// The keys any choice of the unions among the members lists, there or
+    /// in a union within it: some values of the union have them listed (as
+    /// often as listed, at most [`SOME_KEYS`]).
+    listed_by_some: Vec<&'t str>,
+    /// Whether a union's choices list more keys than
+    /// [`listed_by_some`](Self::listed_by_some) keeps.
+    some_cut: bool,
     /// How many types were reached through names, within
     /// [`LENT_SCANNED`].
     read: usize,
@@ -812,6 +856,10 @@ impl<'t> Parts<'t> {
                     self.read = inner.read;
                     self.unions = inner.unions;
                     self.cut |= inner.cut;
+                    // What the unions within the choice list, some values
+                    // of the choice list.
+                    self.some_cut |= inner.some_cut;
+                    self.keep_listed_by_some(inner.listed_by_some.iter().copied());
                     let mut lenders = inner.objects.iter().filter(|o| literal_values(o).is_some());
                     let lender = match (lenders.next(), lenders.next()) {
                         (Some(&one), None) if inner.union_lenders.is_empty() => Some(one),
@@ -836,6 +884,9 @@ impl<'t> Parts<'t> {
                     }
                 }
                 self.keep_listed_by_all(&each_objects);
+                let keys = (each_objects.iter().flatten())
+                    .flat_map(|o| o.props.iter().map(|p| p.name.as_str()));
+                self.keep_listed_by_some(keys);
                 if let Some(lenders) = each_lends.filter(|each| !each.is_empty()) {
                     self.lending_unions.push(LendingUnion {
                         id,
@@ -1275,10 +1326,13 @@ mod tests {
             let alone = lent_through_names(&[union, Ty::Str], &defs);
             assert!(matches!(alone, Lent::Nothing), "{alone:?}");
         }
-        // Beside a lender that lends, the union is still told.
+        // Beside a lender that lends, the union is still told; that lender
+        // lends also the key the union's other choice lists.
         let both = lent_through_names(&[Ty::Named(3), Ty::Named(1), Ty::Named(2)], &defs);
         match both {
-            Lent::InUnion(objects) => assert_eq!(lent_keys(&objects), ["label", "zone"]),
+            Lent::InUnion(objects) => {
+                assert_eq!(lent_keys(&objects), ["label", "preset", "zone"]);
+            }
             other => panic!("{other:?}"),
         }
         // A union each of whose choices lends, none listing the key, lends
@@ -1311,7 +1365,8 @@ mod tests {
             other => panic!("{other:?}"),
         }
         // A key every choice of another union lists is listed, as if a
-        // member listed it; one that only some choices list is not.
+        // member listed it, and so is one that only some choices list: a
+        // value of any choice holds the lender's literals there.
         let both_list = Ty::Union(vec![
             object(
                 vec![prop("a", Ty::Unknown), prop("label", Ty::Str)],
@@ -1329,14 +1384,20 @@ mod tests {
                 Extra::Unspecified,
             ),
         ]);
-        for lending in [Ty::Named(5), Ty::Named(0)] {
+        // (The union of lenders lists `b` itself, so it does not lend it.)
+        for (lending, keys) in [
+            (Ty::Named(5), ["label"].as_slice()),
+            (Ty::Named(0), ["b", "label"].as_slice()),
+        ] {
             match lent_through_names(&[lending.clone(), only_label.clone()], &twice) {
-                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), keys),
                 other => panic!("{other:?}"),
             }
-            // `a` and `b`, which one choice each lists, are not lent.
+            // `a` and `b`, which one choice each lists, are lent too.
+            let mut with_a = keys.to_vec();
+            with_a.insert(0, "a");
             match lent_through_names(&[lending, both_list.clone()], &twice) {
-                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+                Lent::Objects(objects) => assert_eq!(lent_keys(&objects), with_a),
                 other => panic!("{other:?}"),
             }
         }
@@ -1346,14 +1407,26 @@ mod tests {
             Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["label"]),
             other => panic!("{other:?}"),
         }
-        // Keys only some choices list are not lent at the place, where
-        // they would narrow the choices that do not list them.
+        // Keys only some choices list are lent too: the lender beside the
+        // union gives them its literals in a value of either choice (where
+        // a choice types the key otherwise, it admits no value there).
         let as_literals = Ty::Union(vec![
             object(vec![prop("label", flags.clone())], Extra::Unspecified),
             object(vec![prop("count", Ty::Int)], Extra::Unspecified),
         ]);
-        let lent = lent_through_names(&[Ty::Named(0), as_literals], &twice);
-        assert!(matches!(&lent, Lent::Nothing), "{lent:?}");
+        match lent_through_names(&[Ty::Named(0), as_literals], &twice) {
+            Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["count", "label"]),
+            other => panic!("{other:?}"),
+        }
+        // Past what one place reads of the keys choices list, nothing is
+        // lent, and that is told.
+        let wide_union = Ty::Union(
+            (0..=SOME_KEYS)
+                .map(|i| object(vec![prop(&format!("k{i}"), Ty::Str)], Extra::Unspecified))
+                .collect(),
+        );
+        let lent = lent_through_names(&[Ty::Named(0), wide_union], &twice);
+        assert!(matches!(&lent, Lent::TooLarge), "{lent:?}");
         // Inside one choice of another union, such a union constrains that
         // choice only: it lends nothing to the place, which is told.
         let inside = Ty::Union(vec![

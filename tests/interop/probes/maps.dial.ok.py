@@ -1,0 +1,4 @@
+# A key one choice of a tagged union lists keeps the switches' values.
+async def main() -> None:
+    await tools.set_dial(dial={"kind": "on", "label": "on"})
+    await tools.set_dial(dial={"kind": "off"})
