@@ -496,6 +496,7 @@ impl<'a> Printer<'a> {
                     Lent::Objects(objects) => (objects, None),
                     Lent::Nothing => (Vec::new(), None),
                     Lent::TooLarge => (Vec::new(), Some(LENT_TOO_LARGE)),
+                    Lent::Partly(objects) => (objects, Some(LENT_TOO_LARGE)),
                     Lent::Cut => {
                         let defs = self.defs;
                         let lending = self.lending.get_or_insert_with(|| lending_defs(defs));

@@ -500,6 +500,12 @@ pub(crate) enum Lent {
     /// whether a member reaches a lender at all ([`reaches_lender`]).
     Cut,
     /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
+    /// lending to the keys the members' objects and every choice of their
+    /// unions list, but not to those only some choices list, which were
+    /// too many to read or write at the place: TypeScript may refuse a
+    /// literal in those.
+    Partly(Vec<Object>),
+    /// Objects to add as with [`Objects`](Lent::Objects) (perhaps none),
     /// and a lender that is only one choice of a union among the members,
     /// which lends nothing (unless every choice of its union lends, and
     /// none lists the key), since what the intersection gained would
@@ -563,9 +569,6 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if !objects.iter().any(|o| literal_values(o).is_some()) && union_lenders.is_empty() {
         return Lent::Nothing;
     }
-    if some_cut {
-        return Lent::TooLarge;
-    }
     // One object reached twice (two names lead to it) lends once.
     let mut seen = HashSet::with_capacity(objects.len());
     objects.retain(|o| seen.insert(std::ptr::from_ref::<Object>(o)));
@@ -579,27 +582,85 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     if keys > LENT_SCANNED {
         return Lent::TooLarge;
     }
-    // The keys the members list: their objects', and those any choice of
-    // a union among them lists (a lender beside the union gives a key its
-    // literals in every value, whichever choice the value takes).
+    // The keys the members list: their objects', and those every choice
+    // of a union among them lists; and with them those any choice lists (a
+    // lender beside the union gives a key its literals in every value,
+    // whichever choice the value takes). Where the latter are too many to
+    // read or write at the place, the former are lent, and that is told.
     let mut listed = listed_keys(objects.iter().copied());
-    listed.extend(listed_by_some.iter().copied());
+    listed.extend(listed_by_unions.iter().map(|p| p.name.as_str()));
     listed.sort_unstable();
     listed.dedup();
+    let mut with_some = listed.clone();
+    with_some.extend(listed_by_some.iter().copied());
+    with_some.sort_unstable();
+    with_some.dedup();
+    let whole = if some_cut {
+        None
+    } else {
+        lend_keys(&with_some, &objects, &lending_unions)
+    };
+    let (out, lent_by_union, partly) = match whole {
+        Some((out, by_union)) => (out, by_union, false),
+        None if some_cut || with_some.len() > listed.len() => {
+            match lend_keys(&listed, &objects, &lending_unions) {
+                Some((out, by_union)) => (out, by_union, true),
+                None => return Lent::TooLarge,
+            }
+        }
+        None => return Lent::TooLarge,
+    };
+    // A union's lender refuses a literal in a key the others list where
+    // nothing in its own choice lists that key, its union does not lend it
+    // as a whole, and the others type the key so that TypeScript widens
+    // the literal.
+    let in_union = (union_lenders.iter()).any(|(id, choice)| {
+        let own = listed_keys(choice.iter().copied());
+        let whole = (lent_by_union.iter())
+            .find(|(lent_id, _, _)| lent_id == id)
+            .map_or(&[][..], |(_, _, keys)| keys.as_slice());
+        let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
+        let props = objects.iter().flat_map(|o| &o.props);
+        (props.chain(listed_by_unions.iter().copied())).any(|prop| {
+            own.binary_search(&prop.name.as_str()).is_err()
+                && !whole.contains(&prop.name.as_str())
+                && values.iter().any(|v| widens(&prop.ty, v))
+        })
+    });
+    match (in_union, partly, out.is_empty()) {
+        (true, _, _) => Lent::InUnion(out),
+        (false, true, _) => Lent::Partly(out),
+        (false, false, true) => Lent::Nothing,
+        (false, false, false) => Lent::Objects(out),
+    }
+}
+
+/// Each union that lent at a place, by number and by the address of its
+/// choices, with the keys it lent.
+type LentByUnion<'t> = Vec<(usize, usize, Vec<&'t str>)>;
+
+/// What the lenders among `objects` and the `lending` unions lend to the
+/// keys `listed` at one place (see [`lent_through_names`]): the objects to
+/// add, and each union that lent, by number and by the address of its
+/// choices, with the keys it lent; `None` where that is more than
+/// [`LENT_PER_PLACE`] to write.
+fn lend_keys<'t>(
+    listed: &[&'t str],
+    objects: &[&'t Object],
+    lending: &[LendingUnion<'t>],
+) -> Option<(Vec<Object>, LentByUnion<'t>)> {
     let mut out = Vec::new();
     let mut cost = 0usize;
     // A union each of whose choices lends, where none of them lists a key
     // the others list, lends that key the literals of all its choices: a
     // value of any choice holds one of them there, so nothing is narrowed.
-    // Each union that lent, by number and by the address of its choices,
-    // with the keys it lent.
-    let mut lent_by_union: Vec<(usize, usize, Vec<&str>)> = Vec::new();
+    let mut lent_by_union: LentByUnion = Vec::new();
     for LendingUnion {
         id,
         at,
         lenders,
         objects,
-    } in &lending_unions
+    } in lending
     {
         if let Some((_, _, keys)) = lent_by_union.iter().find(|(_, lent, _)| lent == at) {
             let keys = keys.clone();
@@ -630,33 +691,16 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
         });
         lent_by_union.push((*id, *at, keys));
     }
-    // A union's lender refuses a literal in a key the others list where
-    // nothing in its own choice lists that key, its union does not lend it
-    // as a whole, and the others type the key so that TypeScript widens
-    // the literal.
-    let in_union = (union_lenders.iter()).any(|(id, choice)| {
-        let own = listed_keys(choice.iter().copied());
-        let whole = (lent_by_union.iter())
-            .find(|(lent_id, _, _)| lent_id == id)
-            .map_or(&[][..], |(_, _, keys)| keys.as_slice());
-        let values: Vec<&Ty> = choice.iter().filter_map(|o| literal_values(o)).collect();
-        let props = objects.iter().flat_map(|o| &o.props);
-        (props.chain(listed_by_unions.iter().copied())).any(|prop| {
-            own.binary_search(&prop.name.as_str()).is_err()
-                && !whole.contains(&prop.name.as_str())
-                && values.iter().any(|v| widens(&prop.ty, v))
-        })
-    });
-    for object in &objects {
+    for object in objects {
         let Some(values) = literal_values(object) else {
             continue;
         };
         let each = weight_within(values, LENT_PER_PLACE).map_or(usize::MAX, |w| w + 1);
         let mut props = Vec::new();
-        for name in not_listed_by(object, &listed) {
+        for name in not_listed_by(object, listed) {
             cost = cost.saturating_add(each);
             if cost > LENT_PER_PLACE {
-                return Lent::TooLarge;
+                return None;
             }
             props.push(lent_key(name, values));
         }
@@ -675,12 +719,7 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
             unique.push(object);
         }
     }
-    let out = unique;
-    match (in_union, out.is_empty()) {
-        (true, _) => Lent::InUnion(out),
-        (false, true) => Lent::Nothing,
-        (false, false) => Lent::Objects(out),
-    }
+    Some((unique, lent_by_union))
 }
 
 /// Whether TypeScript may widen one of the literals `values` to `ty`, the
@@ -1218,7 +1257,7 @@ mod tests {
                 Lent::Objects(objects) => (objects.into_iter())
                     .map(|o| o.props.into_iter().map(|p| (p.name, p.ty)).collect())
                     .collect(),
-                Lent::TooLarge => panic!("too large: {members:?}"),
+                Lent::TooLarge | Lent::Partly(_) => panic!("too large: {members:?}"),
                 Lent::InUnion(_) => panic!("in a union: {members:?}"),
                 Lent::Cut => panic!("cut short: {members:?}"),
             }
@@ -1418,15 +1457,34 @@ mod tests {
             Lent::Objects(objects) => assert_eq!(lent_keys(&objects), ["count", "label"]),
             other => panic!("{other:?}"),
         }
-        // Past what one place reads of the keys choices list, nothing is
-        // lent, and that is told.
+        // Past what one place reads of the keys choices list, none of those
+        // is lent, and that is told.
         let wide_union = Ty::Union(
             (0..=SOME_KEYS)
                 .map(|i| object(vec![prop(&format!("k{i}"), Ty::Str)], Extra::Unspecified))
                 .collect(),
         );
-        let lent = lent_through_names(&[Ty::Named(0), wide_union], &twice);
-        assert!(matches!(&lent, Lent::TooLarge), "{lent:?}");
+        let lent = lent_through_names(&[Ty::Named(0), wide_union.clone()], &twice);
+        assert!(matches!(&lent, Lent::Partly(o) if o.is_empty()), "{lent:?}");
+        // What the other members list is still lent there.
+        match lent_through_names(&[Ty::Named(0), wide_union, Ty::Named(2)], &twice) {
+            Lent::Partly(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+            other => panic!("{other:?}"),
+        }
+        // So are keys every choice lists, where those only some list are
+        // too many to write.
+        let some_too_many = Ty::Union(
+            (0..=LENT_PER_PLACE)
+                .map(|i| {
+                    let own = prop(&format!("k{i}"), Ty::Str);
+                    object(vec![own, prop("label", Ty::Str)], Extra::Unspecified)
+                })
+                .collect(),
+        );
+        match lent_through_names(&[Ty::Named(0), some_too_many], &twice) {
+            Lent::Partly(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+            other => panic!("{other:?}"),
+        }
         // Inside one choice of another union, such a union constrains that
         // choice only: it lends nothing to the place, which is told.
         let inside = Ty::Union(vec![
