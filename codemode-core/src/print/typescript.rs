@@ -421,6 +421,11 @@ impl<'a> Printer<'a> {
     }
 
     fn ty(&mut self, ty: &Ty, ctx: Ctx) {
+        // A view reaches the union it was set for, through names, and no
+        // further.
+        if self.viewed && !matches!(ty, Ty::Union(_) | Ty::Named(_)) {
+            self.viewed = false;
+        }
         match ty {
             Ty::Unknown => self.out.push_str("unknown"),
             Ty::Never => self.out.push_str("never"),
@@ -487,7 +492,13 @@ impl<'a> Printer<'a> {
             // In an intersection, a union's objects are views of one value
             // (the keys `anyOf` requires, say), not whole values.
             Ty::Union(members) if ctx == Ctx::InterMember => {
-                self.list(members, " | ", true, Ctx::Top)
+                self.viewed = false;
+                // A union its choices name, spelled out here, is a view too.
+                let inline = self.inlining.is_some();
+                self.list_with(members, " | ", true, |p, _, member| {
+                    p.viewed = inline && matches!(member, Ty::Named(_));
+                    p.ty(member, Ctx::Top);
+                });
             }
             Ty::Union(members) => self.union(members, ctx != Ctx::Top),
             Ty::Inter(members, origin) => {
@@ -601,6 +612,8 @@ impl<'a> Printer<'a> {
     }
 
     fn named(&mut self, id: usize, ctx: Ctx) {
+        // Spelled out as a member of an intersection, a union is a view.
+        let viewed = std::mem::take(&mut self.viewed) || ctx == Ctx::InterMember;
         let Some(inlining) = &mut self.inlining else {
             self.out.push_str(&self.names[id]);
             if self.noting {
@@ -615,6 +628,7 @@ impl<'a> Printer<'a> {
             return;
         }
         let defs = self.defs;
+        self.viewed = viewed;
         self.ty(
             &defs[id].ty,
             if ctx == Ctx::Top {
@@ -1264,6 +1278,40 @@ mod tests {
                 "{viewed}"
             );
         }
+    }
+
+    #[test]
+    fn an_inlined_union_an_intersection_reads_closes_no_keys() {
+        let choices = json!({"anyOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "label": {"type": "string"}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
+        ]});
+        let defs = json!({"U": choices, "V": {"$ref": "#/$defs/U"},
+            "SW": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}}});
+        let expression = |schema: serde_json::Value| {
+            let mut schema = schema;
+            schema["$defs"] = defs.clone();
+            crate::json_schema_to_type(crate::Language::TypeScript, &schema)
+        };
+        let closed =
+            "{ a: string; label?: string; b?: never } | { b: string; a?: never; label?: never }";
+        assert_eq!(expression(json!({"$ref": "#/$defs/U"})), closed);
+        for schema in [
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"$ref": "#/$defs/U"}]}),
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"$ref": "#/$defs/V"}]}),
+            json!({"allOf": [{"$ref": "#/$defs/SW"}, {"anyOf": [{"$ref": "#/$defs/U"}, {"type": "string"}]}]}),
+        ] {
+            let text = expression(schema);
+            assert!(
+                text.contains("{ a: string; label?: string } | { b: string }")
+                    && !text.contains("never"),
+                "{text}"
+            );
+        }
+        // A union inside a property of a member is no view: it closes keys.
+        let inside = expression(json!({"allOf": [{"$ref": "#/$defs/SW"},
+            {"type": "object", "properties": {"p": {"$ref": "#/$defs/U"}}}]}));
+        assert!(inside.contains(closed), "{inside}");
     }
 
     #[test]
