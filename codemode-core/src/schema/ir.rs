@@ -591,10 +591,12 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     listed.extend(listed_by_unions.iter().map(|p| p.name.as_str()));
     listed.sort_unstable();
     listed.dedup();
-    let mut with_some = listed.clone();
-    with_some.extend(listed_by_some.iter().copied());
-    with_some.sort_unstable();
-    with_some.dedup();
+    let mut with_some = Vec::new();
+    if !some_cut {
+        with_some.extend(listed.iter().chain(&listed_by_some).copied());
+        with_some.sort_unstable();
+        with_some.dedup();
+    }
     let whole = if some_cut {
         None
     } else {
