@@ -602,16 +602,22 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
     } else {
         lend_keys(&with_some, &objects, &lending_unions)
     };
-    let (out, lent_by_union, partly) = match whole {
-        Some((out, by_union)) => (out, by_union, false),
-        None if some_cut || with_some.len() > listed.len() => {
-            match lend_keys(&listed, &objects, &lending_unions) {
-                Some((out, by_union)) => (out, by_union, true),
-                None => return Lent::TooLarge,
-            }
-        }
-        None => return Lent::TooLarge,
+    // Lent with fewer keys where the others did not all fit: a lender, or
+    // a lending union, would otherwise lend nothing for their sake.
+    let fewer = some_cut || with_some.len() > listed.len();
+    let (lending, partly) = match whole {
+        Some(lending) if !(fewer && lending.union_left_out) => (lending, false),
+        _ if fewer => match lend_keys(&listed, &objects, &lending_unions) {
+            Some(lending) => (lending, true),
+            None => return Lent::TooLarge,
+        },
+        _ => return Lent::TooLarge,
     };
+    let Lending {
+        objects: out,
+        by_union: lent_by_union,
+        ..
+    } = lending;
     // A union's lender refuses a literal in a key the others list where
     // nothing in its own choice lists that key, its union does not lend it
     // as a whole, and the others type the key so that TypeScript widens
@@ -641,22 +647,34 @@ pub(crate) fn lent_through_names(members: &[Ty], defs: &[super::Def]) -> Lent {
 /// choices, with the keys it lent.
 type LentByUnion<'t> = Vec<(usize, usize, Vec<&'t str>)>;
 
+/// What one place lends ([`lend_keys`]).
+struct Lending<'t> {
+    /// The objects to add to the intersection.
+    objects: Vec<Object>,
+    /// Each union that lent, by number and by the address of its choices,
+    /// with the keys it lent.
+    by_union: LentByUnion<'t>,
+    /// Whether a lending union lent nothing, its keys being too many to
+    /// write beside the others.
+    union_left_out: bool,
+}
+
 /// What the lenders among `objects` and the `lending` unions lend to the
-/// keys `listed` at one place (see [`lent_through_names`]): the objects to
-/// add, and each union that lent, by number and by the address of its
-/// choices, with the keys it lent; `None` where that is more than
-/// [`LENT_PER_PLACE`] to write.
+/// keys `listed` at one place (see [`lent_through_names`]); `None` where
+/// the lenders' keys are more than [`LENT_PER_PLACE`] to write (a lending
+/// union's, past it, are left out instead).
 fn lend_keys<'t>(
     listed: &[&'t str],
     objects: &[&'t Object],
     lending: &[LendingUnion<'t>],
-) -> Option<(Vec<Object>, LentByUnion<'t>)> {
+) -> Option<Lending<'t>> {
     let mut out = Vec::new();
     let mut cost = 0usize;
     // A union each of whose choices lends, where none of them lists a key
     // the others list, lends that key the literals of all its choices: a
     // value of any choice holds one of them there, so nothing is narrowed.
     let mut lent_by_union: LentByUnion = Vec::new();
+    let mut union_left_out = false;
     for LendingUnion {
         id,
         at,
@@ -684,6 +702,7 @@ fn lend_keys<'t>(
         let each = weight_within(&values, LENT_PER_PLACE).map_or(usize::MAX, |w| w + 1);
         let with = cost.saturating_add(each.saturating_mul(keys.len()));
         if with > LENT_PER_PLACE {
+            union_left_out = true;
             continue;
         }
         cost = with;
@@ -721,7 +740,11 @@ fn lend_keys<'t>(
             unique.push(object);
         }
     }
-    Some((unique, lent_by_union))
+    Some(Lending {
+        objects: unique,
+        by_union: lent_by_union,
+        union_left_out,
+    })
 }
 
 /// Whether TypeScript may widen one of the literals `values` to `ty`, the
@@ -1484,6 +1507,22 @@ mod tests {
                 .collect(),
         );
         match lent_through_names(&[Ty::Named(0), some_too_many], &twice) {
+            Lent::Partly(objects) => assert_eq!(lent_keys(&objects), ["label"]),
+            other => panic!("{other:?}"),
+        }
+        // A union each of whose choices lends keeps lending the keys the
+        // others list, where those only some choices list do not fit.
+        let lending_union = Ty::Union(vec![Ty::Named(0), other_lender("b")]);
+        let some_many = Ty::Union(vec![
+            object(
+                (0..LENT_PER_PLACE / 4)
+                    .map(|i| prop(&format!("k{i}"), Ty::Str))
+                    .collect(),
+                Extra::Unspecified,
+            ),
+            object(vec![prop("room", Ty::Str)], Extra::Unspecified),
+        ]);
+        match lent_through_names(&[lending_union, some_many, Ty::Named(2)], &twice) {
             Lent::Partly(objects) => assert_eq!(lent_keys(&objects), ["label"]),
             other => panic!("{other:?}"),
         }
