@@ -272,10 +272,12 @@ struct Printer<'a> {
     /// Which definitions reach a lender ([`lending_defs`]), read when an
     /// intersection is first cut short ([`Lent::Cut`]).
     lending: Option<Vec<bool>>,
-    /// Whether the next union written is a definition that an
-    /// intersection reads as a view of its value
-    /// ([`viewed_in_intersections`]): then, as a union written in an
-    /// intersection, it closes no keys.
+    /// Whether the next union written, reached through names and nothing
+    /// else, is a view of an intersection's value: a definition that an
+    /// intersection reads ([`viewed_in_intersections`]), or, where names
+    /// are spelled out in place, a name among an intersection's members or
+    /// among the choices of a union that is one. Then, as a union written
+    /// in an intersection, it closes no keys.
     viewed: bool,
 }
 
