@@ -1241,16 +1241,26 @@ mod tests {
         );
     }
 
+    /// The definitions the tests of views read: `U`, a union of two
+    /// objects, each listing a key the other lacks; `V`, a name of it; and
+    /// `SW`, switches that admit any key as `"on"` or `"off"`.
+    fn union_beside_switches() -> serde_json::Value {
+        json!({
+            "U": {"anyOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}, "label": {"type": "string"}}, "required": ["a"]},
+                {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
+            ]},
+            "V": {"$ref": "#/$defs/U"},
+            "SW": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}}
+        })
+    }
+
     #[test]
     fn a_named_union_an_intersection_reads_closes_no_keys() {
-        let choices = json!({"anyOf": [
-            {"type": "object", "properties": {"a": {"type": "string"}, "label": {"type": "string"}}, "required": ["a"]},
-            {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
-        ]});
-        let switches = json!({"type": "object", "additionalProperties": {"enum": ["on", "off"]}});
+        let defs = union_beside_switches();
         let sdk = |x: serde_json::Value| {
             let schema = json!({"type": "object", "properties": {"x": x}, "required": ["x"],
-                "$defs": {"U": choices.clone(), "V": {"$ref": "#/$defs/U"}, "SW": switches.clone()}});
+                "$defs": defs.clone()});
             render(&lower_borrowed(&[ToolDef::new("t", schema)]), true).0
         };
         let union_line = |sdk: &str| {
@@ -1284,12 +1294,7 @@ mod tests {
 
     #[test]
     fn an_inlined_union_an_intersection_reads_closes_no_keys() {
-        let choices = json!({"anyOf": [
-            {"type": "object", "properties": {"a": {"type": "string"}, "label": {"type": "string"}}, "required": ["a"]},
-            {"type": "object", "properties": {"b": {"type": "string"}}, "required": ["b"]}
-        ]});
-        let defs = json!({"U": choices, "V": {"$ref": "#/$defs/U"},
-            "SW": {"type": "object", "additionalProperties": {"enum": ["on", "off"]}}});
+        let defs = union_beside_switches();
         let expression = |schema: serde_json::Value| {
             let mut schema = schema;
             schema["$defs"] = defs.clone();
